@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The package owner / package contents interface.
+ *
+ * A backend is one constant table of function pointers plus private state
+ * behind an opaque handle (the shape of curl's vtls).  The core only ever
+ * holds this table; it never knows which package manager is behind it.
+ * Loadable backends export one symbol, DS_BACKEND_ENTRY, a function that
+ * returns their table; `none` is built into the program.
+ *
+ * Threading: after open() returns, every look-up (owner_of, info, contents,
+ * find, count) must be safe to call from several threads at once.  Backends
+ * load their database once in open() and answer from memory.
+ */
+#ifndef DISTSEC_BACKEND_H
+#define DISTSEC_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DS_BACKEND_ABI 1
+#define DS_BACKEND_ENTRY "distsec_backend_entry"
+
+/* What the backend knows about one installed (or packaged) package.  All
+ * strings are owned by the backend and live until close(); NULL = unknown. */
+struct ds_pkg {
+	const char *name;
+	const char *version;     /* epoch:version-release as the manager spells it */
+	const char *arch;
+	const char *source;      /* source package (dpkg) / source rpm (rpm) */
+	const char *maintainer;  /* maintainer (dpkg) / packager (rpm) */
+	const char *origin;      /* archive the installed version came from, if known */
+	const char *candidate;   /* newest version available, if known */
+};
+
+typedef uint32_t ds_pkgid;
+
+enum ds_owner_status {
+	DS_OWNER_UNKNOWN = 0,  /* the backend cannot tell (backend `none`) */
+	DS_OWNER_NOT_OWNED,    /* the backend knows the file system; no package claims it */
+	DS_OWNER_PACKAGE,      /* one or more packages own the path */
+};
+
+/* What probe() found in a root: the bid libarchive-style selection compares. */
+struct ds_probe {
+	int usable;            /* a database exists and lists >= 1 package */
+	size_t packages;
+	int owns_bin_sh;       /* the database lists an owner for the root's bin/sh */
+	int native;            /* the root carries this manager's distribution marker */
+	char detail[256];      /* human-readable: where the database is, what it holds */
+};
+
+typedef int (*ds_path_cb)(const char *path, void *ctx);
+
+struct ds_backend {
+	unsigned abi;          /* DS_BACKEND_ABI */
+	const char *name;
+	const char *summary;   /* one line for `distsec backends` */
+	int order;             /* tie-break of last resort: lower wins */
+
+	/* Cheap look at a root; must not print.  Returns 0, or -1 on a hard error. */
+	int (*probe)(const char *root, struct ds_probe *out);
+
+	/* Load the root's database.  NULL on failure with a reason in err. */
+	void *(*open)(const char *root, char *err, size_t errlen);
+
+	/* Owners of an absolute path as the database spells it.  On
+	 * DS_OWNER_PACKAGE, *ids points to *n ids owned by the backend. */
+	enum ds_owner_status (*owner_of)(void *h, const char *path,
+	                                 const ds_pkgid **ids, size_t *n);
+
+	/* Packages are numbered 0..count-1. */
+	size_t (*count)(void *h);
+	int (*find)(void *h, const char *name, ds_pkgid *id);  /* 0 found, -1 not */
+	const struct ds_pkg *(*info)(void *h, ds_pkgid id);
+	/* Calls cb for each path the package owns (stops when cb returns != 0). */
+	int (*contents)(void *h, ds_pkgid id, ds_path_cb cb, void *ctx);
+
+	void (*close)(void *h);
+};
+
+typedef const struct ds_backend *(*ds_backend_entry_fn)(void);
+
+#endif

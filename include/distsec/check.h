@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A check: one file under src/checks/ defining one descriptor, listed in
+ * the registry table (src/registry.c).  A check sees only the files its
+ * `applies` mask selects and reads them through include/distsec/file.h.
+ */
+#ifndef DISTSEC_CHECK_H
+#define DISTSEC_CHECK_H
+
+#include <stdbool.h>
+
+#include "finding.h"
+#include "file.h"
+
+struct ds_scan;
+
+enum ds_applies {
+	DS_ON_ELF     = 1u << 0,
+	DS_ON_SHELL   = 1u << 1,
+	DS_ON_PYTHON  = 1u << 2,
+	DS_ON_REGULAR = 1u << 3,  /* every regular file, whatever its kind */
+	DS_ON_DIR     = 1u << 4,
+	DS_ON_DEVICE  = 1u << 5,
+	DS_ON_SPECIAL = 1u << 6,  /* FIFOs, sockets, symlinks */
+};
+
+struct ds_check {
+	const char *id;
+	enum ds_severity severity;   /* default (highest) severity, for listing */
+	unsigned applies;            /* enum ds_applies bits; 0 = whole-scan only */
+	const char *summary;         /* one line for `distsec checks` */
+	bool opt_in;                 /* runs only when named by --check */
+
+	/* Per file.  May be called from several threads at once. */
+	void (*run)(struct ds_file *f);
+	/* Optional, once per scan, single-threaded: load data (0 ok, -1 fatal
+	 * with a message printed) and report whole-system findings. */
+	int (*scan_begin)(struct ds_scan *s);
+	void (*scan_end)(struct ds_scan *s);
+};
+
+extern const struct ds_check *const ds_checks[];
+extern const size_t ds_nchecks;
+const struct ds_check *ds_check_find(const char *id);
+/* The pseudo-check for files that could not be read or parsed. */
+extern const struct ds_check ds_check_scan_unreadable;
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The ELF view: one pass over an ELF file's headers, program headers,
+ * dynamic section, dynamic symbols and notes (the scanelf shape), built
+ * once per file with libelf.  Checks only look at this struct; none
+ * re-parses the file.  Section contents beyond these (read-only strings)
+ * are read on demand with ds_elf_strings().
+ */
+#ifndef DISTSEC_ELFVIEW_H
+#define DISTSEC_ELFVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <libelf.h>
+
+struct ds_elfview {
+	Elf *elf;
+	int elfclass;             /* ELFCLASS32 / ELFCLASS64 */
+	unsigned type;            /* e_type */
+	unsigned machine;         /* e_machine */
+
+	bool has_phdrs;
+	bool has_interp, has_dynamic, has_gnu_relro, has_gnu_stack;
+	bool stack_exec;          /* PT_GNU_STACK has PF_X */
+	bool rwx_load;            /* a PT_LOAD segment that is W and X */
+
+	bool bind_now;            /* DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW */
+	bool df1_pie, has_soname, has_debug, textrel;
+	size_t needed;            /* DT_NEEDED count */
+	char *rpath, *runpath;    /* copies, NULL when absent */
+
+	char **imports;           /* undefined dynamic symbols, sorted, unique */
+	size_t nimports;
+	size_t defined_funcs;     /* defined STT_FUNC symbols (dynsym or symtab) */
+	bool has_symtab;
+
+	bool has_property_note;   /* .note.gnu.property with an x86 feature word */
+	uint32_t x86_features;    /* GNU_PROPERTY_X86_FEATURE_1_AND bits */
+};
+
+/* Kinds the PIE/library decision gives (CONVENTIONS.md). */
+enum ds_elf_pie { DS_ELF_NOT_PIE, DS_ELF_PIE, DS_ELF_SHLIB, DS_ELF_OTHER };
+enum ds_elf_relro { DS_RELRO_NONE, DS_RELRO_PARTIAL, DS_RELRO_FULL };
+
+/* Builds the view of an Elf handle (taking ownership of it).  NULL with a
+ * reason in why when the file is not a well-formed ELF we can judge. */
+struct ds_elfview *ds_elfview_new(Elf *elf, const char **why);
+void ds_elfview_free(struct ds_elfview *v);
+
+bool ds_elf_imports(const struct ds_elfview *v, const char *sym);
+/* The first of a NULL-terminated list of names that is imported, or NULL. */
+const char *ds_elf_imports_any(const struct ds_elfview *v, const char *const *syms);
+enum ds_elf_pie ds_elf_pie(const struct ds_elfview *v);
+enum ds_elf_relro ds_elf_relro(const struct ds_elfview *v);
+const char *ds_elf_relro_name(enum ds_elf_relro r);
+
+/* Calls cb for each NUL-terminated printable string (>= minlen) in the
+ * read-only data sections (.rodata*, SHF_ALLOC without WRITE/EXEC,
+ * PROGBITS).  Stops when cb returns non-zero.  Returns 0, -1 on error. */
+int ds_elf_strings(const struct ds_elfview *v, size_t minlen,
+                   int (*cb)(const char *s, size_t len, void *ctx), void *ctx);
+
+#endif

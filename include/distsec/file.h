@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The file object every check receives.
+ *
+ * A file comes either from the scanned tree (an fd opened O_NOFOLLOW inside
+ * the root) or from memory (a member of a .deb/.rpm payload).  Checks never
+ * reopen paths: they read through the accessors below, which load and cache
+ * what is asked for (first bytes, whole contents, ELF view, libmagic type,
+ * program class) at most once.
+ */
+#ifndef DISTSEC_FILE_H
+#define DISTSEC_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct ds_elfview;
+struct ds_worker;
+struct ds_owner;
+
+enum ds_kind {
+	DS_KIND_OTHER = 0,   /* regular file of no kind a check cares about */
+	DS_KIND_ELF,
+	DS_KIND_SHELL,       /* sh, bash, dash, ksh, zsh, mksh, ash, posh */
+	DS_KIND_PYTHON,
+	DS_KIND_DIR,
+	DS_KIND_DEVICE,      /* character or block device */
+	DS_KIND_SPECIAL,     /* FIFO, socket, symlink */
+};
+
+enum ds_class {
+	DS_CLASS_NONE = 0,   /* not computed / not an ELF */
+	DS_CLASS_DAEMON, DS_CLASS_SETUID, DS_CLASS_SETGID, DS_CLASS_SETCAP,
+	DS_CLASS_NETWORK_IP, DS_CLASS_NETWORK_LOCAL, DS_CLASS_LIBRARY, DS_CLASS_EXEC,
+};
+
+#define DS_HEAD_MAX 512
+
+struct ds_file {
+	const char *path;        /* absolute, as seen inside the root */
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	off_t size;
+	int fd;                  /* -1 for in-memory files and non-regular files */
+	const unsigned char *mem;/* in-memory contents (package members), else NULL */
+	bool has_caps;           /* security.capability xattr present */
+	const struct ds_owner *preset_owner; /* owner from a package file, else NULL */
+
+	enum ds_kind kind;
+	char interp[32];         /* script interpreter basename ("bash"), if any */
+	unsigned char head[DS_HEAD_MAX];
+	size_t head_len;
+
+	/* lazily filled caches (private to file.c) */
+	struct ds_worker *worker;
+	unsigned char *data;     /* whole contents, when read */
+	size_t data_len;
+	int data_state;          /* 0 not tried, 1 ok, -1 failed */
+	struct ds_elfview *elf;
+	int elf_state;
+	char *magic;
+	enum ds_class cls;
+};
+
+/* Whole contents (up to limit bytes; more = error).  NULL with errno set. */
+const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len);
+/* The ELF view, or NULL when the file is not a well-formed ELF (a
+ * scan-unreadable finding is then reported once by the core). */
+const struct ds_elfview *ds_file_elf(struct ds_file *f);
+/* libmagic's description ("POSIX shell script, ASCII text executable"). */
+const char *ds_file_magic(struct ds_file *f);
+/* The rpm-chksec program class of an ELF file. */
+enum ds_class ds_file_class(struct ds_file *f);
+const char *ds_class_name(enum ds_class c);
+bool ds_class_important(enum ds_class c);
+
+/* Classification from the first bytes (and mode/name): sets kind, interp. */
+void ds_classify(struct ds_file *f);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Findings: what a check reports about one path.
+ *
+ * Checks call ds_report() on the file they were given; the finding is
+ * attributed to the running check and to the file's owner automatically.
+ * Check-specific facts go into details (a json-c object, so every output
+ * format renders the same record).
+ */
+#ifndef DISTSEC_FINDING_H
+#define DISTSEC_FINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json-c/json.h>
+
+#include "backend.h"
+
+struct ds_file;
+struct ds_check;
+
+enum ds_severity {
+	DS_SEV_PASS = 0,   /* kept only with --verbose */
+	DS_SEV_INFO,
+	DS_SEV_WARNING,
+	DS_SEV_ERROR,
+};
+
+#define DS_OWNER_MAX 4
+
+struct ds_owner {
+	enum ds_owner_status status;
+	size_t npkgs;                          /* how many own it (may exceed DS_OWNER_MAX) */
+	const struct ds_pkg *pkgs[DS_OWNER_MAX];
+};
+
+struct ds_finding {
+	const struct ds_check *check;
+	enum ds_severity severity;
+	char *path;
+	struct ds_owner owner;
+	char *message;
+	json_object *details;                  /* never NULL */
+	char *rule;                            /* STIG id, or NULL */
+	const char *waiver;                    /* justification when waived, else NULL */
+};
+
+/* Report on f for the running check.  Returns the finding so the caller can
+ * add details; never NULL (allocation failure aborts). */
+struct ds_finding *ds_report(struct ds_file *f, enum ds_severity sev,
+                             const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+void ds_detail_str(struct ds_finding *d, const char *key, const char *val);
+void ds_detail_int(struct ds_finding *d, const char *key, long long val);
+void ds_detail_bool(struct ds_finding *d, const char *key, bool val);
+/* Appends val to the array under key (created on first use). */
+void ds_detail_append(struct ds_finding *d, const char *key, const char *val);
+void ds_finding_set_rule(struct ds_finding *d, const char *rule);
+
+const char *ds_severity_name(enum ds_severity s);
+/* Parses "error|warning|info" (and "pass"); -1 if unknown. */
+int ds_severity_parse(const char *s);
+
+#endif

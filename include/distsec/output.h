@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Output formats: one file each under src/output/, one descriptor each,
+ * listed in src/output/formats.c.  A renderer writes the whole result of
+ * a scan (findings already sorted by path then check id) to one stream.
+ */
+#ifndef DISTSEC_OUTPUT_H
+#define DISTSEC_OUTPUT_H
+
+#include <stdio.h>
+
+#include "scan.h"
+
+struct ds_output {
+	const char *name;
+	const char *summary;
+	/* 0 ok, -1 on a write error (errno set). */
+	int (*render)(const struct ds_scan *s, FILE *out);
+};
+
+const struct ds_output *ds_output_find(const char *name);
+extern const struct ds_output *const ds_outputs[];
+
+#endif

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One scan: the options it was asked for, the root it reads, the backend
+ * it asks for owners, and the findings it collected.  Checks see it in
+ * scan_begin/scan_end; output formats render it.
+ */
+#ifndef DISTSEC_SCAN_H
+#define DISTSEC_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "backend.h"
+#include "finding.h"
+
+enum ds_group_by { DS_GROUP_NONE = 0, DS_GROUP_PACKAGE, DS_GROUP_MAINTAINER };
+
+struct ds_options {
+	const char *root;            /* host path of the root, default "/" */
+	const char *backend;         /* "auto" or a backend name */
+	const char *const *paths;    /* paths inside the root (and package files) */
+	size_t npaths;
+	const char *const *packages; /* --package names */
+	size_t npackages;
+	bool all_packages;
+	const char *checks;          /* --check list, or NULL */
+	const char *skip;            /* --skip list, or NULL */
+	const char *format;          /* text|json|sarif|junit */
+	const char *output;          /* -o FILE, or NULL for stdout */
+	enum ds_group_by group_by;
+	int fail_on;                 /* enum ds_severity, or -1 for never */
+	int jobs;
+	const char *waivers;
+	const char *rules;           /* --rules FILE for file-stig */
+	int color;                   /* 0 never, 1 always, -1 auto */
+	bool quiet, verbose, cross_mounts;
+};
+
+struct ds_stats {
+	size_t files, elf, scripts, packages, dirs;
+	size_t by_severity[DS_SEV_ERROR + 1];
+	size_t waived;
+	double seconds;
+};
+
+struct ds_scan {
+	const struct ds_options *opt;
+	char *root;                  /* canonical host path of the root */
+	int rootfd;                  /* O_PATH|O_DIRECTORY fd of the root */
+	dev_t rootdev;
+	const struct ds_backend *backend;
+	void *bh;                    /* backend handle */
+	char backend_why[320];       /* why this backend was chosen */
+	bool *enabled;               /* per ds_checks[] index */
+
+	struct ds_finding **findings;/* sorted by path, then check id */
+	size_t nfindings;
+	struct ds_stats stats;
+	bool use_color;
+
+	struct ds_scan_private *priv;
+};
+
+/* Owner of a path inside the root (tries every merged-/usr spelling). */
+void ds_scan_owner(const struct ds_scan *s, const char *path, struct ds_owner *out);
+
+/* A finding not tied to a scanned file (whole-system checks, scan_end). */
+struct ds_finding *ds_scan_report(struct ds_scan *s, const struct ds_check *c,
+                                  const char *path, enum ds_severity sev,
+                                  const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Is the check enabled for this scan? */
+bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c);
+
+/* Print "distsec: what: why" to stderr. */
+void ds_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Small helpers shared by the core and the backends (linked into both):
+ * allocation that aborts on failure, and a string-keyed hash map.
+ */
+#ifndef DISTSEC_UTIL_H
+#define DISTSEC_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+void *ds_xmalloc(size_t n);
+void *ds_xcalloc(size_t n, size_t size);
+void *ds_xrealloc(void *p, size_t n);
+char *ds_xstrdup(const char *s);
+char *ds_xstrndup(const char *s, size_t n);
+char *ds_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *ds_xvasprintf(const char *fmt, va_list ap);
+
+/* Appends item to a growable array (*arr, *n, *cap) of elements of size sz. */
+void ds_push(void *arr, size_t *n, size_t *cap, const void *item, size_t sz);
+
+/*
+ * String → value map, open addressing.  Keys are copied into the map's own
+ * arena.  Not thread-safe for writes; concurrent ds_strmap_get is safe.
+ */
+struct ds_strmap;
+struct ds_strmap *ds_strmap_new(void);
+void ds_strmap_free(struct ds_strmap *m);
+/* Returns the value slot for key, inserting it (value 0) when absent. */
+uintptr_t *ds_strmap_put(struct ds_strmap *m, const char *key);
+/* The value slot, or NULL when key is absent. */
+uintptr_t *ds_strmap_get(const struct ds_strmap *m, const char *key);
+size_t ds_strmap_size(const struct ds_strmap *m);
+/* Iteration: *pos starts at 0; returns the key, or NULL at the end. */
+const char *ds_strmap_next(const struct ds_strmap *m, size_t *pos, uintptr_t *val);
+
+#endif

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Finding the backends (built in, or dlopen()ed modules) and choosing one
+ * for a root.  Selection is libarchive-style bidding: every backend probes
+ * the root, and the tie-break rules of CONVENTIONS.md compare the bids.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+extern const struct ds_backend *const ds_builtin_backends[]; /* generated */
+
+static struct ds_backend_slot *slots;
+static size_t nslots, slots_cap;
+static const char **failures;
+static size_t nfailures, failures_cap;
+static int loaded;
+
+static const struct ds_backend *find_loaded(const char *name)
+{
+	for (size_t i = 0; i < nslots; i++)
+		if (strcmp(slots[i].b->name, name) == 0)
+			return slots[i].b;
+	return NULL;
+}
+
+static void add_slot(const struct ds_backend *b, const char *where)
+{
+	if (find_loaded(b->name))
+		return;
+	struct ds_backend_slot s = { b, where };
+	ds_push(&slots, &nslots, &slots_cap, &s, sizeof s);
+}
+
+static void fail(const char *fmt, const char *a, const char *b)
+{
+	char *msg = ds_xasprintf(fmt, a, b);
+	ds_push(&failures, &nfailures, &failures_cap, &msg, sizeof msg);
+}
+
+static void load_module(const char *path)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		fail("%s: %s", path, dlerror());
+		return;
+	}
+	ds_backend_entry_fn entry;
+	*(void **)&entry = dlsym(h, DS_BACKEND_ENTRY);
+	const struct ds_backend *b = entry ? entry() : NULL;
+	if (!b || b->abi != DS_BACKEND_ABI) {
+		fail("%s: %s", path, b ? "built for another backend ABI" : "not a distsec backend");
+		dlclose(h);
+		return;
+	}
+	add_slot(b, ds_xstrdup(path));
+}
+
+static void load_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	while ((e = readdir(d)) != NULL) {
+		size_t len = strlen(e->d_name);
+		if (strncmp(e->d_name, "distsec-", 8) == 0 && len > 3 &&
+		    strcmp(e->d_name + len - 3, ".so") == 0) {
+			char *p = ds_xasprintf("%s/%s", dir, e->d_name);
+			ds_push(&names, &n, &cap, &p, sizeof p);
+		}
+	}
+	closedir(d);
+	for (size_t i = 0; i < n; i++) {
+		load_module(names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/* Module directories: $DISTSEC_BACKEND_DIR, then backends/ beside the
+ * program (the build tree), then the installed directory. */
+static void load_all(void)
+{
+	if (loaded)
+		return;
+	loaded = 1;
+	for (size_t i = 0; ds_builtin_backends[i]; i++)
+		add_slot(ds_builtin_backends[i], "built in");
+	const char *env = getenv("DISTSEC_BACKEND_DIR");
+	if (env && *env) {
+		load_dir(env);
+		return;
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			snprintf(slash, sizeof exe - (size_t)(slash - exe), "/backends");
+			load_dir(exe);
+		}
+	}
+	load_dir(DS_BACKEND_DIR);
+}
+
+size_t ds_backends_available(const struct ds_backend_slot **out)
+{
+	load_all();
+	*out = slots;
+	return nslots;
+}
+
+size_t ds_backend_failures(const char *const **out)
+{
+	load_all();
+	*out = failures;
+	return nfailures;
+}
+
+/* Among the usable candidates: the one that owns bin/sh, else the ones
+ * native to the root, else the lowest order. */
+static const struct ds_backend *tie_break(const struct ds_backend **c,
+                                          struct ds_probe *p, size_t n,
+                                          char *why, size_t whylen)
+{
+	const struct ds_backend *best = NULL;
+	size_t owners = 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i].owns_bin_sh)
+			owners++, best = c[i];
+	if (owners == 1) {
+		snprintf(why, whylen, "several databases; %s owns bin/sh", best->name);
+		return best;
+	}
+	int want_native = 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i].native && (!owners || p[i].owns_bin_sh))
+			want_native = 1;
+	best = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (owners && !p[i].owns_bin_sh)
+			continue;
+		if (want_native && !p[i].native)
+			continue;
+		if (!best || c[i]->order < best->order)
+			best = c[i];
+	}
+	snprintf(why, whylen, "several databases; %s %s", best->name,
+	         want_native ? "matches the root's distribution marker"
+	                     : "comes first in probe order");
+	return best;
+}
+
+static const struct ds_backend *select_auto(const char *root, char *why, size_t whylen)
+{
+	const struct ds_backend *cand[16], *none = NULL;
+	struct ds_probe probes[16];
+	size_t n = 0;
+	for (size_t i = 0; i < nslots; i++) {
+		const struct ds_backend *b = slots[i].b;
+		if (!b->probe) {
+			none = b;
+			continue;
+		}
+		struct ds_probe p = { 0 };
+		if (b->probe(root, &p) == 0 && p.usable && n < 16) {
+			cand[n] = b;
+			probes[n++] = p;
+		}
+	}
+	if (n == 1) {
+		snprintf(why, whylen, "%s", probes[0].detail);
+		return cand[0];
+	}
+	if (n > 1)
+		return tie_break(cand, probes, n, why, whylen);
+	snprintf(why, whylen, "no package database with installed packages in %s", root);
+	return none;
+}
+
+const struct ds_backend *ds_backend_select(const char *name, const char *root,
+                                           char *why, size_t whylen)
+{
+	load_all();
+	if (strcmp(name, "auto") == 0)
+		return select_auto(root, why, whylen);
+	const struct ds_backend *b = find_loaded(name);
+	if (!b) {
+		ds_warn("backend '%s': not available in this build (see 'distsec backends')", name);
+		return NULL;
+	}
+	snprintf(why, whylen, "chosen with --backend %s", name);
+	return b;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * elf-pie (rpm-chksec): executables should be position independent so
+ * ASLR can move them.  ET_EXEC is not PIE; ET_DYN with PT_INTERP or
+ * DF_1_PIE is; ET_DYN with neither is a shared library (not judged here).
+ * rpm-chksec's "ET_DYN with DT_DEBUG" misread libraries with DT_DEBUG.
+ */
+#include <elf.h>
+
+#include "distsec/check.h"
+#include "distsec/elfview.h"
+
+/* CONVENTIONS.md: not PIE is an error for important classes, a warning
+ * for network-local programs, info for the rest. */
+static enum ds_severity severity_for(enum ds_class c)
+{
+	if (ds_class_important(c))
+		return DS_SEV_ERROR;
+	return c == DS_CLASS_NETWORK_LOCAL ? DS_SEV_WARNING : DS_SEV_INFO;
+}
+
+static void run(struct ds_file *f)
+{
+	const struct ds_elfview *v = ds_file_elf(f);
+	if (!v)
+		return;
+	enum ds_elf_pie pie = ds_elf_pie(v);
+	if (pie != DS_ELF_PIE && pie != DS_ELF_NOT_PIE)
+		return;
+	enum ds_class cls = ds_file_class(f);
+	struct ds_finding *d = pie == DS_ELF_PIE
+		? ds_report(f, DS_SEV_PASS, "built as a position-independent executable")
+		: ds_report(f, severity_for(cls),
+		            "not built as a position-independent executable (PIE): ASLR cannot move its code");
+	ds_detail_bool(d, "pie", pie == DS_ELF_PIE);
+	ds_detail_str(d, "class", ds_class_name(cls));
+	ds_detail_str(d, "type", v->type == ET_EXEC ? "ET_EXEC" : "ET_DYN");
+}
+
+const struct ds_check ds_check_elf_pie = {
+	.id = "elf-pie",
+	.severity = DS_SEV_ERROR,
+	.applies = DS_ON_ELF,
+	.summary = "executable not built as PIE (severity by program class)",
+	.run = run,
+};

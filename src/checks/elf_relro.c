@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * elf-relro (rpm-chksec): RELRO makes the GOT and other relocated data
+ * read-only after start-up.  No PT_GNU_RELRO → none; PT_GNU_RELRO without
+ * BIND_NOW (DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW) → partial; with it → full.
+ * BIND_NOW alone is not RELRO.
+ */
+#include <elf.h>
+
+#include "distsec/check.h"
+#include "distsec/elfview.h"
+
+/* CONVENTIONS.md: none is always an error; partial is a warning for
+ * important and network-local programs and fine for the rest. */
+static enum ds_severity severity_for(enum ds_class c, enum ds_elf_relro r)
+{
+	if (r == DS_RELRO_NONE)
+		return DS_SEV_ERROR;
+	if (r == DS_RELRO_PARTIAL && (ds_class_important(c) || c == DS_CLASS_NETWORK_LOCAL))
+		return DS_SEV_WARNING;
+	return DS_SEV_PASS;
+}
+
+static void run(struct ds_file *f)
+{
+	const struct ds_elfview *v = ds_file_elf(f);
+	if (!v || (v->type != ET_EXEC && v->type != ET_DYN))
+		return;
+	enum ds_elf_relro r = ds_elf_relro(v);
+	enum ds_class cls = ds_file_class(f);
+	enum ds_severity sev = severity_for(cls, r);
+	struct ds_finding *d;
+	if (r == DS_RELRO_NONE)
+		d = ds_report(f, sev, "no RELRO: relocated data such as the GOT stays writable");
+	else if (r == DS_RELRO_PARTIAL && sev != DS_SEV_PASS)
+		d = ds_report(f, sev, "partial RELRO only: a %s program should be linked with -z now",
+		              ds_class_name(cls));
+	else
+		d = ds_report(f, DS_SEV_PASS, "%s RELRO", ds_elf_relro_name(r));
+	ds_detail_str(d, "relro", ds_elf_relro_name(r));
+	ds_detail_bool(d, "bind_now", v->bind_now);
+	ds_detail_str(d, "class", ds_class_name(cls));
+}
+
+const struct ds_check ds_check_elf_relro = {
+	.id = "elf-relro",
+	.severity = DS_SEV_ERROR,
+	.applies = DS_ON_ELF,
+	.summary = "executable or library without (full) RELRO (severity by program class)",
+	.run = run,
+};

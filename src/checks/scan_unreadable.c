@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * scan-unreadable: not a check of its own but the id under which the core
+ * reports a file it could not open, read or parse.  The scan goes on.
+ */
+#include "distsec/check.h"
+
+const struct ds_check ds_check_scan_unreadable = {
+	.id = "scan-unreadable",
+	.severity = DS_SEV_INFO,
+	.applies = 0,
+	.summary = "a file that could not be read or parsed (the scan continues)",
+};

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The ELF view: one pass over what the ELF checks need (see elfview.h). */
+#include <ctype.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "distsec/elfview.h"
+#include "distsec/util.h"
+
+#ifndef DF_1_PIE
+#define DF_1_PIE 0x08000000
+#endif
+#ifndef NT_GNU_PROPERTY_TYPE_0
+#define NT_GNU_PROPERTY_TYPE_0 5
+#endif
+#define DS_GNU_PROPERTY_X86_FEATURE_1_AND 0xc0000002u
+
+static void scan_phdrs(struct ds_elfview *v)
+{
+	size_t n = 0;
+	if (elf_getphdrnum(v->elf, &n) != 0)
+		return;
+	v->has_phdrs = n > 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr p;
+		if (!gelf_getphdr(v->elf, (int)i, &p))
+			continue;
+		switch (p.p_type) {
+		case PT_INTERP: v->has_interp = true; break;
+		case PT_DYNAMIC: v->has_dynamic = true; break;
+		case PT_GNU_RELRO: v->has_gnu_relro = true; break;
+		case PT_GNU_STACK:
+			v->has_gnu_stack = true;
+			if (p.p_flags & PF_X)
+				v->stack_exec = true;
+			break;
+		case PT_LOAD:
+			if ((p.p_flags & PF_W) && (p.p_flags & PF_X) && p.p_memsz)
+				v->rwx_load = true;
+			break;
+		}
+	}
+}
+
+/* Finds the section whose sh_type is `type`; NULL if none. */
+static Elf_Scn *find_section(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+static char *dyn_string(Elf *elf, size_t strndx, GElf_Xword off)
+{
+	const char *s = strndx ? elf_strptr(elf, strndx, off) : NULL;
+	return s ? ds_xstrdup(s) : ds_xstrdup("?");
+}
+
+static void scan_dynamic(struct ds_elfview *v)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section(v->elf, SHT_DYNAMIC, &sh);
+	if (!scn)
+		return;
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d || !sh.sh_entsize)
+		return;
+	size_t n = sh.sh_size / sh.sh_entsize;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Dyn dyn;
+		if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag == DT_NULL)
+			break;
+		switch (dyn.d_tag) {
+		case DT_BIND_NOW: v->bind_now = true; break;
+		case DT_FLAGS:
+			if (dyn.d_un.d_val & DF_BIND_NOW) v->bind_now = true;
+			if (dyn.d_un.d_val & DF_TEXTREL) v->textrel = true;
+			break;
+		case DT_FLAGS_1:
+			if (dyn.d_un.d_val & DF_1_NOW) v->bind_now = true;
+			if (dyn.d_un.d_val & DF_1_PIE) v->df1_pie = true;
+			break;
+		case DT_TEXTREL: v->textrel = true; break;
+		case DT_SONAME: v->has_soname = true; break;
+		case DT_DEBUG: v->has_debug = true; break;
+		case DT_NEEDED: v->needed++; break;
+		case DT_RPATH:
+			if (!v->rpath) v->rpath = dyn_string(v->elf, sh.sh_link, dyn.d_un.d_val);
+			break;
+		case DT_RUNPATH:
+			if (!v->runpath) v->runpath = dyn_string(v->elf, sh.sh_link, dyn.d_un.d_val);
+			break;
+		}
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void scan_dynsym(struct ds_elfview *v)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section(v->elf, SHT_DYNSYM, &sh);
+	if (!scn || !sh.sh_entsize)
+		return;
+	Elf_Data *d = elf_getdata(scn, NULL);
+	if (!d)
+		return;
+	size_t n = sh.sh_size / sh.sh_entsize, cap = 0;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != SHN_UNDEF)
+			continue;
+		const char *name = elf_strptr(v->elf, sh.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		if (v->nimports == cap) {
+			cap = cap ? cap * 2 : 64;
+			v->imports = ds_xrealloc(v->imports, cap * sizeof *v->imports);
+		}
+		v->imports[v->nimports++] = ds_xstrdup(name);
+	}
+	if (!v->nimports)
+		return;
+	qsort(v->imports, v->nimports, sizeof *v->imports, cmp_str);
+	size_t w = 1;
+	for (size_t i = 1; i < v->nimports; i++) {
+		if (strcmp(v->imports[i], v->imports[w - 1]) == 0)
+			free(v->imports[i]);
+		else
+			v->imports[w++] = v->imports[i];
+	}
+	v->nimports = w;
+}
+
+/* Reads the x86 feature word of a NT_GNU_PROPERTY_TYPE_0 descriptor. */
+static void parse_property(struct ds_elfview *v, const unsigned char *p, size_t len)
+{
+	size_t align = v->elfclass == ELFCLASS64 ? 8 : 4;
+	while (len >= 8) {
+		uint32_t type, sz;
+		memcpy(&type, p, 4);
+		memcpy(&sz, p + 4, 4);
+		if (sz > len - 8)
+			return;
+		if (type == DS_GNU_PROPERTY_X86_FEATURE_1_AND && sz >= 4) {
+			memcpy(&v->x86_features, p + 8, 4);
+			v->has_property_note = true;
+		}
+		size_t step = 8 + ((sz + align - 1) & ~(align - 1));
+		if (step > len)
+			return;
+		p += step;
+		len -= step;
+	}
+}
+
+static void scan_notes(struct ds_elfview *v)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(v->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nh;
+		while ((off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type == NT_GNU_PROPERTY_TYPE_0 && nh.n_namesz == 4 &&
+			    memcmp((const char *)d->d_buf + name_off, "GNU", 4) == 0)
+				parse_property(v, (const unsigned char *)d->d_buf + desc_off,
+				               nh.n_descsz);
+		}
+	}
+}
+
+struct ds_elfview *ds_elfview_new(Elf *elf, const char **why)
+{
+	GElf_Ehdr eh;
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
+		*why = elf_errmsg(-1) ? elf_errmsg(-1) : "not an ELF object";
+		elf_end(elf);
+		return NULL;
+	}
+	struct ds_elfview *v = ds_xcalloc(1, sizeof *v);
+	v->elf = elf;
+	v->elfclass = gelf_getclass(elf);
+	v->type = eh.e_type;
+	v->machine = eh.e_machine;
+	scan_phdrs(v);
+	scan_dynamic(v);
+	scan_dynsym(v);
+	scan_notes(v);
+	return v;
+}
+
+void ds_elfview_free(struct ds_elfview *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->nimports; i++)
+		free(v->imports[i]);
+	free(v->imports);
+	free(v->rpath);
+	free(v->runpath);
+	elf_end(v->elf);
+	free(v);
+}
+
+bool ds_elf_imports(const struct ds_elfview *v, const char *sym)
+{
+	return v->nimports &&
+	       bsearch(&sym, v->imports, v->nimports, sizeof *v->imports, cmp_str);
+}
+
+const char *ds_elf_imports_any(const struct ds_elfview *v, const char *const *syms)
+{
+	for (; *syms; syms++)
+		if (ds_elf_imports(v, *syms))
+			return *syms;
+	return NULL;
+}
+
+enum ds_elf_pie ds_elf_pie(const struct ds_elfview *v)
+{
+	if (v->type == ET_EXEC)
+		return DS_ELF_NOT_PIE;
+	if (v->type != ET_DYN)
+		return DS_ELF_OTHER;
+	/* DF_1_PIE is what the linker says; PT_INTERP is what only programs
+	 * carry (a static-pie has no interpreter but has DF_1_PIE). */
+	if (v->df1_pie || v->has_interp)
+		return DS_ELF_PIE;
+	return DS_ELF_SHLIB;
+}
+
+enum ds_elf_relro ds_elf_relro(const struct ds_elfview *v)
+{
+	/* BIND_NOW without PT_GNU_RELRO is not full RELRO: nothing is made
+	 * read-only (checksec #161 got this wrong). */
+	if (!v->has_gnu_relro)
+		return DS_RELRO_NONE;
+	return v->bind_now ? DS_RELRO_FULL : DS_RELRO_PARTIAL;
+}
+
+const char *ds_elf_relro_name(enum ds_elf_relro r)
+{
+	static const char *const names[] = { "none", "partial", "full" };
+	return names[r];
+}
+
+static bool is_rodata(const GElf_Shdr *sh)
+{
+	return sh->sh_type == SHT_PROGBITS && (sh->sh_flags & SHF_ALLOC) &&
+	       !(sh->sh_flags & (SHF_WRITE | SHF_EXECINSTR));
+}
+
+int ds_elf_strings(const struct ds_elfview *v, size_t minlen,
+                   int (*cb)(const char *s, size_t len, void *ctx), void *ctx)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(v->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || !is_rodata(&sh))
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf)
+			continue;
+		const char *p = d->d_buf;
+		size_t n = d->d_size, start = 0;
+		for (size_t i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)p[i];
+			if (c == '\0') {
+				if (i - start >= minlen && cb(p + start, i - start, ctx))
+					return 0;
+				start = i + 1;
+			} else if (!isprint(c) && c != '\t') {
+				start = i + 1;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The file object's lazy accessors and the once-per-file classification. */
+#include <errno.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "distsec/elfview.h"
+#include "distsec/file.h"
+#include "internal.h"
+
+/* Reads up to len bytes at off; returns bytes read or -1. */
+static ssize_t read_at(const struct ds_file *f, void *buf, size_t len, off_t off)
+{
+	if (f->mem) {
+		if (off >= f->size)
+			return 0;
+		size_t n = (size_t)(f->size - off) < len ? (size_t)(f->size - off) : len;
+		memcpy(buf, f->mem + off, n);
+		return (ssize_t)n;
+	}
+	size_t got = 0;
+	while (got < len) {
+		ssize_t r = pread(f->fd, (char *)buf + got, len - got, off + (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		got += (size_t)r;
+	}
+	return (ssize_t)got;
+}
+
+const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
+{
+	if (f->mem) {
+		*len = (size_t)f->size;
+		return f->mem;
+	}
+	if (f->data_state == 0) {
+		f->data_state = -1;
+		if (f->fd < 0 || (size_t)f->size > limit) {
+			errno = f->fd < 0 ? EBADF : EFBIG;
+			return NULL;
+		}
+		f->data = ds_xmalloc((size_t)f->size + 1);
+		ssize_t r = read_at(f, f->data, (size_t)f->size, 0);
+		if (r < 0) {
+			free(f->data);
+			f->data = NULL;
+			return NULL;
+		}
+		f->data_len = (size_t)r;
+		f->data[f->data_len] = '\0';
+		f->data_state = 1;
+	}
+	*len = f->data_len;
+	return f->data_state > 0 ? f->data : NULL;
+}
+
+static void report_unreadable(struct ds_file *f, const char *what, const char *why)
+{
+	const struct ds_check *saved = f->worker->current;
+	f->worker->current = &ds_check_scan_unreadable;
+	struct ds_finding *d = ds_report(f, DS_SEV_INFO, "%s: %s", what, why);
+	ds_detail_str(d, "reason", why);
+	f->worker->current = saved;
+}
+
+const struct ds_elfview *ds_file_elf(struct ds_file *f)
+{
+	if (f->elf_state != 0)
+		return f->elf;
+	f->elf_state = -1;
+	Elf *e = f->mem ? elf_memory((char *)f->mem, (size_t)f->size)
+	                : elf_begin(f->fd, ELF_C_READ, NULL);
+	const char *why = NULL;
+	if (!e) {
+		report_unreadable(f, "cannot read ELF", elf_errmsg(-1));
+		return NULL;
+	}
+	f->elf = ds_elfview_new(e, &why);
+	if (!f->elf) {
+		report_unreadable(f, "malformed ELF", why);
+		return NULL;
+	}
+	f->elf_state = 1;
+	return f->elf;
+}
+
+const char *ds_file_magic(struct ds_file *f)
+{
+	if (f->magic)
+		return f->magic;
+	unsigned char buf[16384];
+	ssize_t n = f->fd >= 0 || f->mem ? read_at(f, buf, sizeof buf, 0) : 0;
+	const char *m = NULL;
+	if (S_ISDIR(f->mode))
+		m = "directory";
+	else if (n >= 0 && f->worker->magic)
+		m = magic_buffer(f->worker->magic, buf, (size_t)n);
+	f->magic = ds_xstrdup(m ? m : "unknown");
+	return f->magic;
+}
+
+static const char *const shells[] = {
+	"sh", "bash", "dash", "ksh", "ksh93", "mksh", "lksh", "pdksh", "zsh",
+	"ash", "posh", "busybox", NULL,
+};
+
+static bool in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Copies the basename of the shebang interpreter (through env) to interp. */
+static void parse_shebang(struct ds_file *f)
+{
+	char line[DS_HEAD_MAX];
+	size_t n = 0;
+	for (size_t i = 2; i < f->head_len && f->head[i] != '\n' && n < sizeof line - 1; i++)
+		line[n++] = (char)f->head[i];
+	line[n] = '\0';
+	char *save = NULL, *tok = strtok_r(line, " \t\r", &save);
+	if (tok && ends_with(tok, "/env")) {
+		do
+			tok = strtok_r(NULL, " \t\r", &save);
+		while (tok && (tok[0] == '-' || strchr(tok, '=')));
+	}
+	if (!tok)
+		return;
+	const char *base = strrchr(tok, '/');
+	base = base ? base + 1 : tok;
+	snprintf(f->interp, sizeof f->interp, "%s", base);
+}
+
+void ds_classify(struct ds_file *f)
+{
+	f->kind = DS_KIND_OTHER;
+	f->interp[0] = '\0';
+	if (f->head_len >= 4 && memcmp(f->head, "\177ELF", 4) == 0) {
+		f->kind = DS_KIND_ELF;
+		return;
+	}
+	const char *base = strrchr(f->path, '/');
+	base = base ? base + 1 : f->path;
+	if (f->head_len >= 2 && f->head[0] == '#' && f->head[1] == '!') {
+		parse_shebang(f);
+		if (in_list(f->interp, shells))
+			f->kind = DS_KIND_SHELL;
+		else if (strncmp(f->interp, "python", 6) == 0)
+			f->kind = DS_KIND_PYTHON;
+		return;
+	}
+	if (ends_with(base, ".py")) {
+		f->kind = DS_KIND_PYTHON;
+		snprintf(f->interp, sizeof f->interp, "python3");
+	} else if (ends_with(base, ".sh")) {
+		f->kind = DS_KIND_SHELL;
+		snprintf(f->interp, sizeof f->interp, "sh");
+	} else if ((f->mode & 0111) && f->head_len && !memchr(f->head, '\0', f->head_len)) {
+		/* An executable text file without a shebang: only libmagic can
+		 * tell a shell script (the kernel runs these with /bin/sh). */
+		const char *m = ds_file_magic(f);
+		if (strstr(m, "shell script")) {
+			f->kind = DS_KIND_SHELL;
+			snprintf(f->interp, sizeof f->interp, "sh");
+		}
+	}
+}
+
+static const char *const net_calls[] = { "connect", "listen", "accept", "accept4", NULL };
+static const char *const resolver_calls[] = {
+	"getaddrinfo", "getnameinfo", "gethostbyname", "gethostbyname2",
+	"gethostbyname_r", "gethostbyname2_r", "gethostbyaddr", "gethostbyaddr_r",
+	"getservbyname", "getservbyname_r", "getservbyport", "getservbyport_r", NULL,
+};
+
+enum ds_class ds_file_class(struct ds_file *f)
+{
+	if (f->cls != DS_CLASS_NONE)
+		return f->cls;
+	const struct ds_elfview *v = ds_file_elf(f);
+	const struct ds_strmap *daemons = f->worker->scan->priv->daemons;
+	bool lib = v && ds_elf_pie(v) == DS_ELF_SHLIB;
+	if (daemons && ds_strmap_get(daemons, f->path))
+		f->cls = DS_CLASS_DAEMON;
+	else if (f->mode & S_ISUID)
+		f->cls = DS_CLASS_SETUID;
+	else if (f->mode & S_ISGID)
+		f->cls = DS_CLASS_SETGID;
+	else if (f->has_caps || (f->fd >= 0 &&
+	         fgetxattr(f->fd, "security.capability", NULL, 0) >= 0))
+		f->cls = DS_CLASS_SETCAP;
+	/* A library that calls connect() is not itself a network program:
+	 * the programs linking it are classified by their own imports. */
+	else if (!lib && v && ds_elf_imports_any(v, net_calls))
+		f->cls = ds_elf_imports_any(v, resolver_calls) ? DS_CLASS_NETWORK_IP
+		                                              : DS_CLASS_NETWORK_LOCAL;
+	else if (lib)
+		f->cls = DS_CLASS_LIBRARY;
+	else
+		f->cls = DS_CLASS_EXEC;
+	return f->cls;
+}
+
+const char *ds_class_name(enum ds_class c)
+{
+	static const char *const names[] = {
+		"none", "daemon", "setuid", "setgid", "setcap",
+		"network-ip", "network-local", "library", "exec",
+	};
+	return names[c];
+}
+
+bool ds_class_important(enum ds_class c)
+{
+	return c >= DS_CLASS_DAEMON && c <= DS_CLASS_NETWORK_IP;
+}
+
+void ds_file_release(struct ds_file *f)
+{
+	ds_elfview_free(f->elf);
+	free(f->data);
+	free(f->magic);
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+	f->elf = NULL;
+	f->data = NULL;
+	f->magic = NULL;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Core-private declarations shared by the files in src/ (not for checks or backends). */
+#ifndef DISTSEC_INTERNAL_H
+#define DISTSEC_INTERNAL_H
+
+#include <magic.h>
+#include <stdbool.h>
+
+#include "distsec/check.h"
+#include "distsec/scan.h"
+#include "distsec/util.h"
+
+/* One scanning thread's state. */
+struct ds_worker {
+	struct ds_scan *scan;
+	magic_t magic;                 /* libmagic handles are not thread-safe */
+	const struct ds_check *current;/* the check whose run() is executing */
+	struct ds_file *file;          /* the file being scanned */
+	struct ds_finding **findings;
+	size_t nfindings, cap;
+	struct ds_stats stats;
+	struct ds_owner owner;         /* owner of the current file */
+	bool owner_done;
+};
+
+/* Scan-wide private state. */
+struct ds_alias { char *link, *target; };
+
+struct ds_scan_private {
+	struct ds_alias *aliases;      /* merged-/usr style top-level dir symlinks */
+	size_t naliases;
+	struct ds_strmap *daemons;     /* ELF paths started by units / init scripts */
+	struct ds_worker main;         /* for scan_begin/scan_end findings */
+};
+
+/* finding.c */
+struct ds_finding *ds_finding_new(const struct ds_check *c, enum ds_severity sev,
+                                  const char *path, const struct ds_owner *owner,
+                                  const char *fmt, va_list ap);
+void ds_finding_free(struct ds_finding *f);
+void ds_worker_add(struct ds_worker *w, struct ds_finding *f);
+int ds_finding_cmp(const void *a, const void *b);
+const struct ds_owner *ds_file_owner(struct ds_file *f);
+
+/* file.c */
+void ds_file_release(struct ds_file *f);
+
+/* pathres.c: opening and resolving paths without leaving the root */
+int ds_open_beneath(int rootfd, const char *path, int flags);
+/* Canonical absolute path inside the root of `path`, symlinks resolved
+ * inside the root (as if the root were /).  NULL with errno on failure. */
+char *ds_resolve_in_root(int rootfd, const char *path);
+/* "/a//b/./c" → "/a/b/c" (no symlink resolution). */
+char *ds_path_normalize(const char *path);
+
+/* backend.c */
+struct ds_backend_slot {
+	const struct ds_backend *b;
+	const char *where;             /* "built in" or the module's path */
+};
+size_t ds_backends_available(const struct ds_backend_slot **out);
+/* Failed module loads, for `distsec backends`. */
+size_t ds_backend_failures(const char *const **out);
+/* Picks the backend per --backend; on failure prints why and returns NULL. */
+const struct ds_backend *ds_backend_select(const char *name, const char *root,
+                                           char *why, size_t whylen);
+
+/* daemons.c: which programs systemd units / init scripts start */
+struct ds_strmap *ds_daemons_load(int rootfd);
+
+/* scan.c */
+int ds_scan_run(struct ds_scan *s);
+void ds_worker_init(struct ds_worker *w, struct ds_scan *s);
+/* Runs every enabled check that applies to f, then releases f. */
+void ds_scan_file(struct ds_worker *w, struct ds_file *f);
+void ds_scan_free(struct ds_scan *s);
+
+/* output helpers shared by the formats */
+const char *ds_owner_label(const struct ds_owner *o, char *buf, size_t len);
+
+#endif

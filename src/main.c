@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* distsec: the command table (git-style) and the scan command line. */
+#include <errno.h>
+#include <getopt.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "distsec/output.h"
+#include "internal.h"
+
+static const char usage_text[] =
+	"usage: distsec scan [OPTIONS] [PATH | PACKAGE-FILE]...\n"
+	"       distsec scan [OPTIONS] --package NAME...\n"
+	"       distsec scan [OPTIONS] --all-packages\n"
+	"       distsec checks          list check ids, severities and what they look for\n"
+	"       distsec backends        list backends and which one the root would use\n"
+	"       distsec --version | --help\n"
+	"\n"
+	"Scan options:\n"
+	"  --root DIR             scanned root (default /); PATHs, owners and rules are\n"
+	"                         resolved inside it; with no PATH the whole root is scanned\n"
+	"  --backend NAME         auto (default), none, or a backend 'distsec backends' lists\n"
+	"  --package NAME         scan the files an installed package owns (repeatable)\n"
+	"  --all-packages         scan every file of every installed package\n"
+	"  --check ID,...         run only these checks; --skip ID,... leaves checks out\n"
+	"  --format FMT           text (default)\n"
+	"  -o, --output FILE      write the report to FILE (atomically) instead of stdout\n"
+	"  --group-by WHAT        none (default), package or maintainer\n"
+	"  --fail-on SEV          exit 1 on findings at or above error (default), warning,\n"
+	"                         info, or never\n"
+	"  -j, --jobs N           worker threads (default: online CPUs)\n"
+	"  --rules FILE           STIG rules file for file-stig\n"
+	"  --color WHEN           auto (default: terminal and no NO_COLOR), always, never\n"
+	"  --cross-mounts         descend into other file systems below the root\n"
+	"  -q, --quiet            no progress or notes on stderr\n"
+	"  -v, --verbose          also print passes\n"
+	"\n"
+	"Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage or\n"
+	"fatal error.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fputs("distsec: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nTry 'distsec --help'.\n", stderr);
+	return 2;
+}
+
+/* Marks the checks named in a comma list; -1 (with a message) if unknown. */
+static int mark_checks(const char *list, bool *enabled, bool value)
+{
+	char *copy = ds_xstrdup(list), *save = NULL;
+	int rc = 0;
+	for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+		const struct ds_check *c = ds_check_find(id);
+		if (!c) {
+			rc = usage_error("unknown check '%s' (see 'distsec checks')", id);
+			break;
+		}
+		for (size_t i = 0; i < ds_nchecks; i++)
+			if (ds_checks[i] == c)
+				enabled[i] = value;
+	}
+	free(copy);
+	return rc;
+}
+
+static int select_checks(const struct ds_options *o, bool *enabled)
+{
+	for (size_t i = 0; i < ds_nchecks; i++)
+		enabled[i] = !o->checks && !ds_checks[i]->opt_in;
+	if (o->checks && mark_checks(o->checks, enabled, true))
+		return 2;
+	if (o->skip && mark_checks(o->skip, enabled, false))
+		return 2;
+	return 0;
+}
+
+/* Writes through a temporary file renamed over FILE, so a reader never
+ * sees half a report. */
+static int write_report(const struct ds_scan *s, const struct ds_output *fmt)
+{
+	if (!s->opt->output)
+		return fmt->render(s, stdout) || fflush(stdout) ? -1 : 0;
+	char *tmp = ds_xasprintf("%s.XXXXXX", s->opt->output);
+	int fd = mkstemp(tmp);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!fp) {
+		ds_warn("%s: %s", s->opt->output, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	int rc = fmt->render(s, fp);
+	if (fclose(fp) != 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, s->opt->output) != 0)
+		rc = -1;
+	if (rc != 0) {
+		ds_warn("%s: %s", s->opt->output, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+static int exit_status(const struct ds_scan *s)
+{
+	if (s->opt->fail_on < 0)
+		return 0;
+	for (size_t i = 0; i < s->nfindings; i++) {
+		const struct ds_finding *d = s->findings[i];
+		if (d->severity != DS_SEV_PASS && !d->waiver && (int)d->severity >= s->opt->fail_on)
+			return 1;
+	}
+	return 0;
+}
+
+enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
+       OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS };
+
+static const struct option scan_options[] = {
+	{ "root", required_argument, 0, OPT_ROOT },
+	{ "backend", required_argument, 0, OPT_BACKEND },
+	{ "package", required_argument, 0, OPT_PACKAGE },
+	{ "all-packages", no_argument, 0, OPT_ALL },
+	{ "check", required_argument, 0, OPT_CHECK },
+	{ "skip", required_argument, 0, OPT_SKIP },
+	{ "format", required_argument, 0, OPT_FORMAT },
+	{ "output", required_argument, 0, 'o' },
+	{ "group-by", required_argument, 0, OPT_GROUP },
+	{ "fail-on", required_argument, 0, OPT_FAIL },
+	{ "jobs", required_argument, 0, 'j' },
+	{ "rules", required_argument, 0, OPT_RULES },
+	{ "color", required_argument, 0, OPT_COLOR },
+	{ "colour", required_argument, 0, OPT_COLOR },
+	{ "cross-mounts", no_argument, 0, OPT_CROSS },
+	{ "quiet", no_argument, 0, 'q' },
+	{ "verbose", no_argument, 0, 'v' },
+	{ "help", no_argument, 0, 'h' },
+	{ 0, 0, 0, 0 },
+};
+
+static int parse_scan_option(int c, struct ds_options *o, const char ***pkgs, size_t *cap)
+{
+	switch (c) {
+	case OPT_ROOT: o->root = optarg; break;
+	case OPT_BACKEND: o->backend = optarg; break;
+	case OPT_PACKAGE:
+		ds_push(pkgs, &o->npackages, cap, &optarg, sizeof optarg);
+		o->packages = *pkgs;
+		break;
+	case OPT_ALL: o->all_packages = true; break;
+	case OPT_CHECK: o->checks = optarg; break;
+	case OPT_SKIP: o->skip = optarg; break;
+	case OPT_FORMAT:
+		if (!ds_output_find(optarg))
+			return usage_error("unknown format '%s'", optarg);
+		o->format = optarg;
+		break;
+	case 'o': o->output = optarg; break;
+	case OPT_GROUP:
+		if (!strcmp(optarg, "none")) o->group_by = DS_GROUP_NONE;
+		else if (!strcmp(optarg, "package")) o->group_by = DS_GROUP_PACKAGE;
+		else if (!strcmp(optarg, "maintainer")) o->group_by = DS_GROUP_MAINTAINER;
+		else return usage_error("--group-by takes none, package or maintainer, not '%s'", optarg);
+		break;
+	case OPT_FAIL:
+		o->fail_on = strcmp(optarg, "never") ? ds_severity_parse(optarg) : -1;
+		if ((o->fail_on < DS_SEV_INFO && strcmp(optarg, "never")))
+			return usage_error("--fail-on takes error, warning, info or never, not '%s'", optarg);
+		break;
+	case 'j': {
+		char *end;
+		long n = strtol(optarg, &end, 10);
+		if (*end || n < 1 || n > 1024)
+			return usage_error("--jobs takes a number from 1 to 1024, not '%s'", optarg);
+		o->jobs = (int)n;
+		break;
+	}
+	case OPT_RULES: o->rules = optarg; break;
+	case OPT_COLOR:
+		if (!strcmp(optarg, "auto")) o->color = -1;
+		else if (!strcmp(optarg, "always")) o->color = 1;
+		else if (!strcmp(optarg, "never")) o->color = 0;
+		else return usage_error("--color takes auto, always or never, not '%s'", optarg);
+		break;
+	case OPT_CROSS: o->cross_mounts = true; break;
+	case 'q': o->quiet = true; break;
+	case 'v': o->verbose = true; break;
+	case 'h': fputs(usage_text, stdout); exit(0);
+	default: return 2;
+	}
+	return 0;
+}
+
+static int cmd_scan(int argc, char **argv)
+{
+	struct ds_options o = {
+		.root = "/", .backend = "auto", .format = "text", .fail_on = DS_SEV_ERROR,
+		.color = -1,
+	};
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	o.jobs = cpus > 0 ? (int)cpus : 1;
+	const char **pkgs = NULL;
+	size_t pkgcap = 0;
+	int c, rc = 0;
+	optind = 1;
+	while (rc == 0 && (c = getopt_long(argc, argv, "o:j:qvh", scan_options, NULL)) != -1)
+		rc = parse_scan_option(c, &o, &pkgs, &pkgcap);
+	if (rc == 0 && o.all_packages && o.npackages)
+		rc = usage_error("%s", "--package and --all-packages exclude each other");
+	if (rc) {
+		free(pkgs);
+		return rc;
+	}
+	o.paths = (const char *const *)argv + optind;
+	o.npaths = (size_t)(argc - optind);
+
+	bool *enabled = ds_xcalloc(ds_nchecks, sizeof *enabled);
+	struct ds_scan s = { .opt = &o, .enabled = enabled, .rootfd = -1 };
+	rc = select_checks(&o, enabled);
+	if (rc == 0) {
+		if (ds_scan_run(&s) != 0) {
+			rc = 2;
+		} else {
+			s.use_color = o.color == 1 ||
+			              (o.color < 0 && !o.output && isatty(STDOUT_FILENO) &&
+			               !getenv("NO_COLOR"));
+			rc = write_report(&s, ds_output_find(o.format)) ? 2 : exit_status(&s);
+		}
+	}
+	ds_scan_free(&s);
+	free(enabled);
+	free(pkgs);
+	return rc;
+}
+
+static int cmd_checks(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		const struct ds_check *c = ds_checks[i];
+		printf("%-26s %-8s %s%s\n", c->id, ds_severity_name(c->severity), c->summary,
+		       c->opt_in ? " (opt-in: --check)" : "");
+	}
+	return 0;
+}
+
+static int cmd_backends(int argc, char **argv)
+{
+	const char *root = "/";
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--root") && i + 1 < argc)
+			root = argv[++i];
+		else if (!strncmp(argv[i], "--root=", 7))
+			root = argv[i] + 7;
+		else
+			return usage_error("backends: unknown argument '%s' (only --root DIR)", argv[i]);
+	}
+	const struct ds_backend_slot *slots;
+	size_t n = ds_backends_available(&slots);
+	printf("available backends:\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct ds_backend *b = slots[i].b;
+		struct ds_probe p = { 0 };
+		printf("  %-6s %s (%s)\n", b->name, b->summary, slots[i].where);
+		if (b->probe && b->probe(root, &p) == 0)
+			printf("         in %s: %s\n", root, p.detail[0] ? p.detail : "nothing found");
+	}
+	const char *const *fails;
+	size_t nf = ds_backend_failures(&fails);
+	for (size_t i = 0; i < nf; i++)
+		printf("  unavailable: %s\n", fails[i]);
+	char why[320];
+	const struct ds_backend *b = ds_backend_select("auto", root, why, sizeof why);
+	printf("root %s would use: %s (%s)\n", root, b ? b->name : "nothing", why);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+} commands[] = {
+	{ "scan", cmd_scan },
+	{ "checks", cmd_checks },
+	{ "backends", cmd_backends },
+};
+
+int main(int argc, char **argv)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		ds_warn("libelf: %s", elf_errmsg(-1));
+		return 2;
+	}
+	if (argc < 2)
+		return usage_error("%s", "missing command (scan, checks or backends)");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("distsec %s\n", DS_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	return usage_error("unknown command '%s'", argv[1]);
+}

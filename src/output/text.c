@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * text: `SEVERITY  check-id  path  [package]  message`, one line a finding,
+ * severity coloured, then a summary line.  With --group-by, a header per
+ * package (or maintainer) and its findings under it.  Control characters
+ * and invalid UTF-8 in paths are escaped so a hostile name cannot forge
+ * lines or terminal sequences.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "distsec/check.h"
+#include "distsec/output.h"
+#include "../internal.h"
+
+static const char *const colours[] = { "\033[32m", "\033[34m", "\033[33m", "\033[31m" };
+
+/* Length of a valid UTF-8 sequence at p (>= 2 bytes), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+	if (p[0] >= 0xf8)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+static void put_escaped(FILE *out, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n;
+		if (*p == '\\') {
+			fputs("\\\\", out);
+			p++;
+		} else if (*p == '\n') {
+			fputs("\\n", out);
+			p++;
+		} else if (*p == '\t') {
+			fputs("\\t", out);
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			fprintf(out, "\\x%02x", *p++);
+		} else if (*p < 0x80) {
+			fputc(*p++, out);
+		} else if ((n = utf8_len(p)) != 0) {
+			fwrite(p, 1, n, out);
+			p += n;
+		} else {
+			fprintf(out, "\\x%02x", *p++);
+		}
+	}
+}
+
+static const char *group_key(const struct ds_scan *s, const struct ds_finding *d)
+{
+	const struct ds_owner *o = &d->owner;
+	if (o->status != DS_OWNER_PACKAGE || !o->pkgs[0])
+		return "";
+	if (s->opt->group_by == DS_GROUP_MAINTAINER)
+		return o->pkgs[0]->maintainer ? o->pkgs[0]->maintainer : "";
+	return o->pkgs[0]->name ? o->pkgs[0]->name : "";
+}
+
+static const struct ds_scan *sort_scan;
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct ds_finding *x = *(struct ds_finding *const *)a;
+	const struct ds_finding *y = *(struct ds_finding *const *)b;
+	const char *kx = group_key(sort_scan, x), *ky = group_key(sort_scan, y);
+	/* files without an owner last, in their own group */
+	if (!*kx != !*ky)
+		return *kx ? -1 : 1;
+	int c = strcmp(kx, ky);
+	return c ? c : ds_finding_cmp(a, b);
+}
+
+static void print_header(FILE *out, const struct ds_scan *s, const struct ds_finding *d)
+{
+	const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
+	if (!p) {
+		fprintf(out, "\n== %s ==\n", d->owner.status == DS_OWNER_NOT_OWNED
+		        ? "files no package owns" : "files of unknown owner");
+		return;
+	}
+	fputs("\n== ", out);
+	if (s->opt->group_by == DS_GROUP_MAINTAINER) {
+		put_escaped(out, p->maintainer ? p->maintainer : "(no maintainer)");
+		fputs(" ==\n", out);
+		return;
+	}
+	put_escaped(out, p->name);
+	fprintf(out, " %s", p->version ? p->version : "");
+	if (p->source && strcmp(p->source, p->name) != 0)
+		fprintf(out, " (source %s)", p->source);
+	if (p->maintainer) {
+		fputs(" - ", out);
+		put_escaped(out, p->maintainer);
+	}
+	fputs(" ==\n", out);
+}
+
+static void print_line(FILE *out, const struct ds_scan *s, const struct ds_finding *d,
+                       bool with_pkg)
+{
+	char buf[256];
+	const char *sev = ds_severity_name(d->severity);
+	if (s->use_color)
+		fprintf(out, "%s%-7s\033[m  ", colours[d->severity], sev);
+	else
+		fprintf(out, "%-7s  ", sev);
+	fprintf(out, "%-24s  ", d->check->id);
+	put_escaped(out, d->path);
+	if (with_pkg) {
+		fputs("  [", out);
+		put_escaped(out, ds_owner_label(&d->owner, buf, sizeof buf));
+		fputc(']', out);
+	}
+	fputs("  ", out);
+	if (d->rule)
+		fprintf(out, "%s: ", d->rule);
+	put_escaped(out, d->message);
+	if (d->waiver) {
+		fputs("  (waived: ", out);
+		put_escaped(out, d->waiver);
+		fputc(')', out);
+	}
+	fputc('\n', out);
+}
+
+static int render(const struct ds_scan *s, FILE *out)
+{
+	struct ds_finding **list = ds_xcalloc(s->nfindings, sizeof *list);
+	size_t n = 0;
+	for (size_t i = 0; i < s->nfindings; i++)
+		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)
+			list[n++] = s->findings[i];
+	bool grouped = s->opt->group_by != DS_GROUP_NONE;
+	if (grouped) {
+		sort_scan = s;
+		qsort(list, n, sizeof *list, cmp_group);
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (grouped && (i == 0 || strcmp(group_key(s, list[i]), group_key(s, list[i - 1])) ||
+		                list[i]->owner.status != list[i - 1]->owner.status))
+			print_header(out, s, list[i]);
+		print_line(out, s, list[i], !grouped);
+	}
+	free(list);
+	const struct ds_stats *st = &s->stats;
+	fprintf(out, "%s%zu files (%zu ELF, %zu scripts), %zu packages, backend %s: "
+	        "%zu errors, %zu warnings, %zu info",
+	        n ? "\n" : "", st->files, st->elf, st->scripts, st->packages, s->backend->name,
+	        st->by_severity[DS_SEV_ERROR], st->by_severity[DS_SEV_WARNING],
+	        st->by_severity[DS_SEV_INFO]);
+	if (st->waived)
+		fprintf(out, ", %zu waived", st->waived);
+	fputc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
+
+const struct ds_output ds_output_text = {
+	.name = "text",
+	.summary = "one line per finding, severity coloured on a terminal",
+	.render = render,
+};

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Opening and resolving paths without ever leaving the scanned root.
+ *
+ * ds_open_beneath() opens a path relative to the root fd refusing every
+ * symlink on the way (openat2 RESOLVE_NO_SYMLINKS where the kernel has it,
+ * otherwise one O_NOFOLLOW openat per component): a tree changed under us
+ * fails the open instead of escaping.  ds_resolve_in_root() is for the
+ * paths a user names: it follows symlinks as if the root were "/".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int have_openat2 = -1;
+
+static int open_walk(int rootfd, const char *rel, int flags)
+{
+	int dir = dup(rootfd);
+	if (dir < 0)
+		return -1;
+	char *copy = ds_xstrdup(rel), *save = NULL;
+	char *comp = strtok_r(copy, "/", &save);
+	int fd = -1;
+	while (comp) {
+		char *next = strtok_r(NULL, "/", &save);
+		if (strcmp(comp, "..") == 0) {
+			errno = EXDEV;
+			break;
+		}
+		if (next)
+			fd = openat(dir, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		else
+			fd = openat(dir, comp, flags | O_NOFOLLOW);
+		close(dir);
+		dir = -1;
+		if (fd < 0 || !next)
+			break;
+		dir = fd;
+		fd = -1;
+		comp = next;
+	}
+	if (!comp) /* empty path: the root itself */
+		fd = openat(rootfd, ".", flags);
+	int saved = errno;
+	if (dir >= 0)
+		close(dir);
+	free(copy);
+	errno = saved;
+	return fd;
+}
+
+int ds_open_beneath(int rootfd, const char *path, int flags)
+{
+	while (*path == '/')
+		path++;
+	const char *rel = *path ? path : ".";
+	if (have_openat2 != 0) {
+		struct open_how how = {
+			.flags = (unsigned long long)(flags | O_NOFOLLOW),
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			           RESOLVE_NO_MAGICLINKS,
+		};
+		long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof how);
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
+			have_openat2 = 1;
+			return (int)fd;
+		}
+		have_openat2 = 0;
+	}
+	return open_walk(rootfd, path, flags);
+}
+
+char *ds_path_normalize(const char *path)
+{
+	size_t n = strlen(path);
+	char *out = ds_xmalloc(n + 2), *o = out;
+	const char *p = path;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		const char *e = strchrnul(p, '/');
+		size_t len = (size_t)(e - p);
+		if (len == 1 && p[0] == '.') {
+			/* skip */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (o > out && *--o != '/')
+				;
+		} else {
+			*o++ = '/';
+			memcpy(o, p, len);
+			o += len;
+		}
+		p = e;
+	}
+	if (o == out)
+		*o++ = '/';
+	*o = '\0';
+	return out;
+}
+
+/* Follows symlinks inside the root; ".." never climbs above it. */
+char *ds_resolve_in_root(int rootfd, const char *path)
+{
+	char *todo = ds_path_normalize(path);
+	char done[PATH_MAX] = "";
+	size_t dlen = 0;
+	int links = 0;
+	char *p = todo;
+	while (*p) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		char *e = strchrnul(p, '/');
+		size_t len = (size_t)(e - p);
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (dlen > 0 && done[--dlen] != '/')
+				;
+			done[dlen] = '\0';
+			p = e;
+			continue;
+		}
+		if (dlen + 1 + len >= sizeof done) {
+			free(todo);
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		size_t mark = dlen;
+		done[dlen++] = '/';
+		memcpy(done + dlen, p, len);
+		dlen += len;
+		done[dlen] = '\0';
+		struct stat st;
+		int fd = ds_open_beneath(rootfd, done, O_PATH | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) != 0) {
+			int saved = errno;
+			if (fd >= 0)
+				close(fd);
+			free(todo);
+			errno = saved;
+			return NULL;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[PATH_MAX];
+			ssize_t tl = readlinkat(fd, "", target, sizeof target - 1);
+			close(fd);
+			if (tl < 0 || ++links > 40) {
+				free(todo);
+				errno = tl < 0 ? errno : ELOOP;
+				return NULL;
+			}
+			target[tl] = '\0';
+			char *rest = ds_xasprintf("%s/%s", target, e);
+			free(todo);
+			todo = rest;
+			p = todo;
+			if (target[0] == '/')
+				dlen = 0;
+			else
+				dlen = mark;
+			done[dlen] = '\0';
+			continue;
+		}
+		close(fd);
+		p = e;
+	}
+	free(todo);
+	return ds_xstrdup(dlen ? done : "/");
+}

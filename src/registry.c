@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The check registry: one line per check, in the order `distsec checks` lists. */
+#include <string.h>
+
+#include "distsec/check.h"
+
+extern const struct ds_check ds_check_elf_pie, ds_check_elf_relro, ds_check_elf_execstack;
+
+const struct ds_check *const ds_checks[] = {
+	&ds_check_elf_pie,
+	&ds_check_elf_relro,
+	&ds_check_elf_execstack,
+	&ds_check_scan_unreadable,
+};
+
+const size_t ds_nchecks = sizeof ds_checks / sizeof ds_checks[0];
+
+const struct ds_check *ds_check_find(const char *id)
+{
+	for (size_t i = 0; i < ds_nchecks; i++)
+		if (strcmp(ds_checks[i]->id, id) == 0)
+			return ds_checks[i];
+	return NULL;
+}

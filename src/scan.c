@@ -1,0 +1,584 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One scan: collect the paths (walk, or a package's contents), then let
+ * --jobs worker threads open, classify and check each file, then merge
+ * the workers' findings in a deterministic order.
+ *
+ * Nothing scanned is ever followed through a symlink, executed or written.
+ * Non-regular files are never opened for reading (opening a device can
+ * have side effects): every path is first opened O_PATH and fstat()ed,
+ * and only a regular file is re-opened, through its own O_PATH fd.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "distsec/elfview.h"
+#include "internal.h"
+
+void ds_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("distsec: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c)
+{
+	for (size_t i = 0; i < ds_nchecks; i++)
+		if (ds_checks[i] == c)
+			return s->enabled[i];
+	return false;
+}
+
+/* ---- owners -------------------------------------------------------- */
+
+static enum ds_owner_status lookup(const struct ds_scan *s, const char *path,
+                                   struct ds_owner *out)
+{
+	const ds_pkgid *ids = NULL;
+	size_t n = 0;
+	enum ds_owner_status st = s->backend->owner_of(s->bh, path, &ids, &n);
+	if (st == DS_OWNER_PACKAGE) {
+		out->npkgs = n;
+		for (size_t i = 0; i < n && i < DS_OWNER_MAX; i++)
+			out->pkgs[i] = s->backend->info(s->bh, ids[i]);
+	}
+	out->status = st;
+	return st;
+}
+
+/* Tries the path, then its spellings through the root's top-level
+ * directory symlinks (merged /usr: /usr/bin/ls is /bin/ls to dpkg). */
+void ds_scan_owner(const struct ds_scan *s, const char *path, struct ds_owner *out)
+{
+	memset(out, 0, sizeof *out);
+	if (lookup(s, path, out) != DS_OWNER_NOT_OWNED)
+		return;
+	const struct ds_scan_private *p = s->priv;
+	for (size_t i = 0; i < p->naliases; i++) {
+		const char *from[2] = { p->aliases[i].target, p->aliases[i].link };
+		const char *to[2] = { p->aliases[i].link, p->aliases[i].target };
+		for (int k = 0; k < 2; k++) {
+			size_t len = strlen(from[k]);
+			if (strncmp(path, from[k], len) != 0 || path[len] != '/')
+				continue;
+			char *alt = ds_xasprintf("%s%s", to[k], path + len);
+			enum ds_owner_status st = lookup(s, alt, out);
+			free(alt);
+			if (st == DS_OWNER_PACKAGE)
+				return;
+		}
+	}
+	out->status = DS_OWNER_NOT_OWNED;
+}
+
+static void load_aliases(struct ds_scan *s)
+{
+	int dfd = ds_open_beneath(s->rootfd, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	struct ds_scan_private *p = s->priv;
+	size_t cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_type != DT_LNK)
+			continue;
+		char *link = ds_xasprintf("/%s", e->d_name);
+		char *target = ds_resolve_in_root(s->rootfd, link);
+		struct stat st;
+		int fd = target ? ds_open_beneath(s->rootfd, target, O_PATH | O_CLOEXEC) : -1;
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) &&
+		    strcmp(target, "/") != 0 && strcmp(target, link) != 0) {
+			struct ds_alias a = { link, target };
+			ds_push(&p->aliases, &p->naliases, &cap, &a, sizeof a);
+			link = target = NULL;
+		}
+		if (fd >= 0)
+			close(fd);
+		free(link);
+		free(target);
+	}
+	closedir(d);
+}
+
+/* ---- collecting paths ---------------------------------------------- */
+
+struct jobs {
+	char **paths;
+	size_t n, cap;
+	struct ds_strmap *seen;
+};
+
+static void add_job(struct jobs *j, const char *path)
+{
+	uintptr_t *v = ds_strmap_put(j->seen, path);
+	if (*v)
+		return;
+	*v = 1;
+	char *p = ds_xstrdup(path);
+	ds_push(&j->paths, &j->n, &j->cap, &p, sizeof p);
+}
+
+static char *join(const char *dir, const char *name)
+{
+	return ds_xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
+}
+
+static bool is_pseudo_fs(const char *path)
+{
+	return !strcmp(path, "/proc") || !strcmp(path, "/sys") || !strcmp(path, "/dev");
+}
+
+static void unreadable(struct ds_scan *s, const char *path, const char *what, int err)
+{
+	struct ds_finding *d = ds_scan_report(s, &ds_check_scan_unreadable, path,
+	                                      DS_SEV_INFO, "%s: %s", what, strerror(err));
+	ds_detail_str(d, "reason", strerror(err));
+}
+
+/* Walks the directory tree at start (already a job) without following
+ * symlinks and without crossing into other file systems. */
+static void walk(struct ds_scan *s, struct jobs *j, const char *start, dev_t dev,
+                 bool whole_root)
+{
+	char **stack = NULL;
+	size_t n = 0, cap = 0;
+	char *first = ds_xstrdup(start);
+	ds_push(&stack, &n, &cap, &first, sizeof first);
+	while (n) {
+		char *dir = stack[--n];
+		int dfd = ds_open_beneath(s->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		struct stat st;
+		DIR *d = NULL;
+		if (dfd < 0 || fstat(dfd, &st) != 0 || !(d = fdopendir(dfd))) {
+			unreadable(s, dir, "cannot read directory", errno);
+			if (dfd >= 0)
+				close(dfd);
+			free(dir);
+			continue;
+		}
+		if (st.st_dev != dev && !s->opt->cross_mounts) {
+			closedir(d);
+			free(dir);
+			continue;
+		}
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char *child = join(dir, e->d_name);
+			add_job(j, child);
+			unsigned char type = e->d_type;
+			if (type == DT_UNKNOWN) {
+				struct stat cs;
+				if (fstatat(dirfd(d), e->d_name, &cs, AT_SYMLINK_NOFOLLOW) == 0 &&
+				    S_ISDIR(cs.st_mode))
+					type = DT_DIR;
+			}
+			if (type == DT_DIR && !(whole_root && is_pseudo_fs(child)))
+				ds_push(&stack, &n, &cap, &child, sizeof child);
+			else
+				free(child);
+		}
+		closedir(d);
+		free(dir);
+	}
+	free(stack);
+}
+
+/* A user-named path: resolved inside the root, walked if a directory. */
+static int add_argument(struct ds_scan *s, struct jobs *j, const char *arg)
+{
+	char *canon = ds_resolve_in_root(s->rootfd, arg);
+	if (!canon) {
+		ds_warn("%s: %s (inside root %s)", arg, strerror(errno), s->root);
+		return -1;
+	}
+	struct stat st;
+	int fd = ds_open_beneath(s->rootfd, canon, O_PATH | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		ds_warn("%s: %s", arg, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(canon);
+		return -1;
+	}
+	close(fd);
+	add_job(j, canon);
+	if (S_ISDIR(st.st_mode))
+		walk(s, j, canon, st.st_dev, strcmp(canon, "/") == 0);
+	free(canon);
+	return 0;
+}
+
+static int add_package_path(const char *path, void *ctx)
+{
+	struct jobs *j = ((void **)ctx)[0];
+	struct ds_scan *s = ((void **)ctx)[1];
+	char *canon = ds_resolve_in_root(s->rootfd, path);
+	/* Listed but missing on disk (e.g. excluded by dpkg path-exclude):
+	 * nothing to scan. */
+	if (canon)
+		add_job(j, canon);
+	free(canon);
+	return 0;
+}
+
+static int add_packages(struct ds_scan *s, struct jobs *j)
+{
+	void *ctx[2] = { j, s };
+	if (s->opt->all_packages) {
+		size_t n = s->backend->count(s->bh);
+		for (ds_pkgid id = 0; id < n; id++)
+			s->backend->contents(s->bh, id, add_package_path, ctx);
+		return 0;
+	}
+	for (size_t i = 0; i < s->opt->npackages; i++) {
+		ds_pkgid id;
+		if (s->backend->find(s->bh, s->opt->packages[i], &id) != 0) {
+			ds_warn("package '%s': not installed in %s (backend %s)",
+			        s->opt->packages[i], s->root, s->backend->name);
+			return -1;
+		}
+		s->backend->contents(s->bh, id, add_package_path, ctx);
+	}
+	return 0;
+}
+
+/* ---- scanning one path --------------------------------------------- */
+
+static unsigned applies_mask(enum ds_kind k)
+{
+	switch (k) {
+	case DS_KIND_ELF: return DS_ON_ELF | DS_ON_REGULAR;
+	case DS_KIND_SHELL: return DS_ON_SHELL | DS_ON_REGULAR;
+	case DS_KIND_PYTHON: return DS_ON_PYTHON | DS_ON_REGULAR;
+	case DS_KIND_OTHER: return DS_ON_REGULAR;
+	case DS_KIND_DIR: return DS_ON_DIR;
+	case DS_KIND_DEVICE: return DS_ON_DEVICE;
+	case DS_KIND_SPECIAL: return DS_ON_SPECIAL;
+	}
+	return 0;
+}
+
+static enum ds_kind kind_of_mode(mode_t m)
+{
+	if (S_ISDIR(m))
+		return DS_KIND_DIR;
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return DS_KIND_DEVICE;
+	return S_ISREG(m) ? DS_KIND_OTHER : DS_KIND_SPECIAL;
+}
+
+/* Runs every enabled check that applies to f (shared with package files). */
+void ds_scan_file(struct ds_worker *w, struct ds_file *f)
+{
+	struct ds_scan *s = w->scan;
+	w->file = f;
+	w->owner_done = false;
+	f->worker = w;
+	if (f->kind == DS_KIND_OTHER && (f->fd >= 0 || f->mem)) {
+		ssize_t r = f->mem ? (ssize_t)(f->size < DS_HEAD_MAX ? f->size : DS_HEAD_MAX)
+		                   : pread(f->fd, f->head, DS_HEAD_MAX, 0);
+		if (f->mem && r > 0)
+			memcpy(f->head, f->mem, (size_t)r);
+		f->head_len = r > 0 ? (size_t)r : 0;
+		ds_classify(f);
+	}
+	switch (f->kind) {
+	case DS_KIND_ELF: w->stats.elf++; break;
+	case DS_KIND_SHELL: case DS_KIND_PYTHON: w->stats.scripts++; break;
+	case DS_KIND_DIR: w->stats.dirs++; break;
+	default: break;
+	}
+	if (S_ISREG(f->mode))
+		w->stats.files++;
+	unsigned mask = applies_mask(f->kind);
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		const struct ds_check *c = ds_checks[i];
+		if (!s->enabled[i] || !c->run || !(c->applies & mask))
+			continue;
+		w->current = c;
+		c->run(f);
+	}
+	ds_file_release(f);
+}
+
+static void scan_path(struct ds_worker *w, const char *path)
+{
+	struct ds_scan *s = w->scan;
+	struct ds_file f = { .path = path, .fd = -1, .worker = w };
+	struct stat st;
+	int pfd = ds_open_beneath(s->rootfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (pfd < 0 || fstat(pfd, &st) != 0) {
+		int err = errno;
+		if (pfd >= 0)
+			close(pfd);
+		w->file = &f;
+		w->owner_done = false;
+		w->current = &ds_check_scan_unreadable;
+		struct ds_finding *d = ds_report(&f, DS_SEV_INFO, "%s: %s",
+		                                 err == ENOENT ? "vanished during the scan"
+		                                               : "cannot open", strerror(err));
+		ds_detail_str(d, "reason", strerror(err));
+		return;
+	}
+	f.mode = st.st_mode;
+	f.uid = st.st_uid;
+	f.gid = st.st_gid;
+	f.size = st.st_size;
+	f.kind = kind_of_mode(st.st_mode);
+	if (S_ISREG(st.st_mode)) {
+		char proc[64];
+		snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
+		f.fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		if (f.fd < 0 && errno == ENOENT) /* no /proc: reopen by path */
+			f.fd = ds_open_beneath(s->rootfd, path,
+			                       O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		struct stat st2;
+		if (f.fd >= 0 && (fstat(f.fd, &st2) != 0 || st2.st_ino != st.st_ino ||
+		                  !S_ISREG(st2.st_mode))) {
+			close(f.fd);
+			f.fd = -1;
+			errno = ESTALE;
+		}
+		if (f.fd < 0) {
+			int err = errno;
+			w->file = &f;
+			w->owner_done = false;
+			w->current = &ds_check_scan_unreadable;
+			struct ds_finding *d = ds_report(&f, DS_SEV_INFO, "cannot read: %s",
+			                                 strerror(err));
+			ds_detail_str(d, "reason", strerror(err));
+		}
+	}
+	close(pfd);
+	if (S_ISREG(st.st_mode) && f.fd < 0)
+		return;
+	ds_scan_file(w, &f);
+}
+
+struct pool {
+	struct ds_worker *workers;
+	struct jobs *jobs;
+	atomic_size_t next;
+};
+
+struct worker_arg {
+	struct pool *pool;
+	struct ds_worker *w;
+};
+
+static void *worker_main(void *arg)
+{
+	struct worker_arg *a = arg;
+	for (;;) {
+		size_t i = atomic_fetch_add(&a->pool->next, 1);
+		if (i >= a->pool->jobs->n)
+			break;
+		scan_path(a->w, a->pool->jobs->paths[i]);
+	}
+	return NULL;
+}
+
+void ds_worker_init(struct ds_worker *w, struct ds_scan *s)
+{
+	memset(w, 0, sizeof *w);
+	w->scan = s;
+	w->magic = magic_open(MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_TAR |
+	                      MAGIC_NO_CHECK_CDF | MAGIC_NO_CHECK_ELF | MAGIC_ERROR);
+	if (w->magic && magic_load(w->magic, NULL) != 0) {
+		magic_close(w->magic);
+		w->magic = NULL;
+	}
+}
+
+static void run_workers(struct ds_scan *s, struct jobs *j)
+{
+	int n = s->opt->jobs > 0 ? s->opt->jobs : 1;
+	if ((size_t)n > j->n)
+		n = j->n ? (int)j->n : 1;
+	struct pool pool = { .jobs = j };
+	atomic_init(&pool.next, 0);
+	struct ds_worker *ws = ds_xcalloc((size_t)n, sizeof *ws);
+	struct worker_arg *args = ds_xcalloc((size_t)n, sizeof *args);
+	pthread_t *tids = ds_xcalloc((size_t)n, sizeof *tids);
+	for (int i = 0; i < n; i++) {
+		ds_worker_init(&ws[i], s);
+		args[i] = (struct worker_arg){ &pool, &ws[i] };
+		if (i > 0 && pthread_create(&tids[i], NULL, worker_main, &args[i]) != 0)
+			tids[i] = 0;
+	}
+	worker_main(&args[0]);
+	for (int i = 1; i < n; i++)
+		if (tids[i])
+			pthread_join(tids[i], NULL);
+		else
+			worker_main(&args[i]); /* thread creation failed: do its share here */
+	struct ds_worker *m = &s->priv->main;
+	for (int i = 0; i < n; i++) {
+		for (size_t k = 0; k < ws[i].nfindings; k++)
+			ds_worker_add(m, ws[i].findings[k]);
+		m->stats.files += ws[i].stats.files;
+		m->stats.elf += ws[i].stats.elf;
+		m->stats.scripts += ws[i].stats.scripts;
+		m->stats.dirs += ws[i].stats.dirs;
+		free(ws[i].findings);
+		if (ws[i].magic)
+			magic_close(ws[i].magic);
+	}
+	free(ws);
+	free(args);
+	free(tids);
+}
+
+/* Keeps the findings of enabled checks (and passes), sorted; counts. */
+static void finish(struct ds_scan *s)
+{
+	struct ds_worker *m = &s->priv->main;
+	size_t w = 0;
+	struct ds_strmap *pkgs = ds_strmap_new();
+	for (size_t i = 0; i < m->nfindings; i++) {
+		struct ds_finding *d = m->findings[i];
+		if (!ds_scan_enabled(s, d->check)) {
+			ds_finding_free(d);
+			continue;
+		}
+		m->findings[w++] = d;
+		if (d->severity != DS_SEV_PASS)
+			s->stats.by_severity[d->severity]++;
+		if (d->owner.status == DS_OWNER_PACKAGE && d->owner.pkgs[0] &&
+		    d->owner.pkgs[0]->name)
+			*ds_strmap_put(pkgs, d->owner.pkgs[0]->name) = 1;
+	}
+	s->stats.packages = ds_strmap_size(pkgs);
+	ds_strmap_free(pkgs);
+	qsort(m->findings, w, sizeof *m->findings, ds_finding_cmp);
+	s->findings = m->findings;
+	s->nfindings = w;
+	s->stats.files = m->stats.files;
+	s->stats.elf = m->stats.elf;
+	s->stats.scripts = m->stats.scripts;
+	s->stats.dirs = m->stats.dirs;
+	m->findings = NULL;
+	m->nfindings = m->cap = 0;
+}
+
+static int open_root(struct ds_scan *s)
+{
+	const char *root = s->opt->root ? s->opt->root : "/";
+	s->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct stat st;
+	if (s->rootfd < 0 || fstat(s->rootfd, &st) != 0) {
+		ds_warn("root %s: %s", root, strerror(errno));
+		return -1;
+	}
+	s->rootdev = st.st_dev;
+	s->root = realpath(root, NULL);
+	if (!s->root)
+		s->root = ds_xstrdup(root);
+	return 0;
+}
+
+static int open_backend(struct ds_scan *s)
+{
+	s->backend = ds_backend_select(s->opt->backend ? s->opt->backend : "auto",
+	                               s->root, s->backend_why, sizeof s->backend_why);
+	if (!s->backend)
+		return -1;
+	char err[512] = "";
+	s->bh = s->backend->open(s->root, err, sizeof err);
+	if (!s->bh) {
+		ds_warn("backend %s: cannot open the database in %s: %s",
+		        s->backend->name, s->root, err[0] ? err : "unknown error");
+		return -1;
+	}
+	return 0;
+}
+
+int ds_scan_run(struct ds_scan *s)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	s->priv = ds_xcalloc(1, sizeof *s->priv);
+	s->rootfd = -1;
+	if (open_root(s) != 0 || open_backend(s) != 0)
+		return -1;
+	ds_worker_init(&s->priv->main, s);
+	load_aliases(s);
+	s->priv->daemons = ds_daemons_load(s->rootfd);
+	for (size_t i = 0; i < ds_nchecks; i++)
+		if (s->enabled[i] && ds_checks[i]->scan_begin &&
+		    ds_checks[i]->scan_begin(s) != 0)
+			return -1;
+
+	struct jobs j = { .seen = ds_strmap_new() };
+	int rc = 0;
+	if (s->opt->npackages || s->opt->all_packages)
+		rc = add_packages(s, &j);
+	for (size_t i = 0; rc == 0 && i < s->opt->npaths; i++)
+		if (add_argument(s, &j, s->opt->paths[i]) != 0)
+			rc = -1;
+	if (rc == 0 && !s->opt->npaths && !s->opt->npackages && !s->opt->all_packages)
+		rc = add_argument(s, &j, "/");
+	if (rc == 0)
+		run_workers(s, &j);
+	for (size_t i = 0; i < ds_nchecks; i++)
+		if (s->enabled[i] && ds_checks[i]->scan_end)
+			ds_checks[i]->scan_end(s);
+	for (size_t i = 0; i < j.n; i++)
+		free(j.paths[i]);
+	free(j.paths);
+	ds_strmap_free(j.seen);
+	if (rc != 0)
+		return -1;
+	finish(s);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s->stats.seconds = (double)(t1.tv_sec - t0.tv_sec) +
+	                   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return 0;
+}
+
+void ds_scan_free(struct ds_scan *s)
+{
+	for (size_t i = 0; i < s->nfindings; i++)
+		ds_finding_free(s->findings[i]);
+	free(s->findings);
+	if (s->priv) {
+		struct ds_worker *m = &s->priv->main;
+		for (size_t i = 0; i < m->nfindings; i++)
+			ds_finding_free(m->findings[i]);
+		free(m->findings);
+		if (m->magic)
+			magic_close(m->magic);
+		for (size_t i = 0; i < s->priv->naliases; i++) {
+			free(s->priv->aliases[i].link);
+			free(s->priv->aliases[i].target);
+		}
+		free(s->priv->aliases);
+		ds_strmap_free(s->priv->daemons);
+		free(s->priv);
+	}
+	if (s->bh)
+		s->backend->close(s->bh);
+	if (s->rootfd >= 0)
+		close(s->rootfd);
+	free(s->root);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "distsec/util.h"
+
+static void oom(void)
+{
+	fputs("distsec: out of memory\n", stderr);
+	abort();
+}
+
+void *ds_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *ds_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+void *ds_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *ds_xstrdup(const char *s)
+{
+	return ds_xstrndup(s, strlen(s));
+}
+
+char *ds_xstrndup(const char *s, size_t n)
+{
+	char *p = ds_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *ds_xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom();
+	return s;
+}
+
+char *ds_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = ds_xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void ds_push(void *arr, size_t *n, size_t *cap, const void *item, size_t sz)
+{
+	char **a = arr;
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*a = ds_xrealloc(*a, *cap * sz);
+	}
+	memcpy(*a + *n * sz, item, sz);
+	(*n)++;
+}
