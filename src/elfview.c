@@ -16,19 +16,29 @@
 #endif
 #define DS_GNU_PROPERTY_X86_FEATURE_1_AND 0xc0000002u
 
-static void scan_phdrs(struct ds_elfview *v)
+/* -1 when the program headers cannot be read: judging a truncated file
+ * by what is missing would report "no RELRO" for a broken download. */
+static int scan_phdrs(struct ds_elfview *v, const GElf_Ehdr *eh, size_t file_size,
+                      GElf_Phdr *dyn)
 {
 	size_t n = 0;
 	if (elf_getphdrnum(v->elf, &n) != 0)
-		return;
+		return -1;
+	/* libelf may answer 0 headers, or headers it never read, for a table
+	 * that runs past the end of the file: check the bounds ourselves. */
+	if (eh->e_phnum != PN_XNUM && n < eh->e_phnum)
+		n = eh->e_phnum;
+	if (n && (eh->e_phoff > file_size ||
+	          (file_size - eh->e_phoff) / (eh->e_phentsize ? eh->e_phentsize : 1) < n))
+		return -1;
 	v->has_phdrs = n > 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr p;
 		if (!gelf_getphdr(v->elf, (int)i, &p))
-			continue;
+			return -1;
 		switch (p.p_type) {
 		case PT_INTERP: v->has_interp = true; break;
-		case PT_DYNAMIC: v->has_dynamic = true; break;
+		case PT_DYNAMIC: v->has_dynamic = true; *dyn = p; break;
 		case PT_GNU_RELRO: v->has_gnu_relro = true; break;
 		case PT_GNU_STACK:
 			v->has_gnu_stack = true;
@@ -41,6 +51,7 @@ static void scan_phdrs(struct ds_elfview *v)
 			break;
 		}
 	}
+	return 0;
 }
 
 /* Finds the section whose sh_type is `type`; NULL if none. */
@@ -59,41 +70,54 @@ static char *dyn_string(Elf *elf, size_t strndx, GElf_Xword off)
 	return s ? ds_xstrdup(s) : ds_xstrdup("?");
 }
 
-static void scan_dynamic(struct ds_elfview *v)
+static void dyn_entry(struct ds_elfview *v, const GElf_Dyn *dyn, size_t strndx)
+{
+	switch (dyn->d_tag) {
+	case DT_BIND_NOW: v->bind_now = true; break;
+	case DT_FLAGS:
+		if (dyn->d_un.d_val & DF_BIND_NOW) v->bind_now = true;
+		if (dyn->d_un.d_val & DF_TEXTREL) v->textrel = true;
+		break;
+	case DT_FLAGS_1:
+		if (dyn->d_un.d_val & DF_1_NOW) v->bind_now = true;
+		if (dyn->d_un.d_val & DF_1_PIE) v->df1_pie = true;
+		break;
+	case DT_TEXTREL: v->textrel = true; break;
+	case DT_SONAME: v->has_soname = true; break;
+	case DT_DEBUG: v->has_debug = true; break;
+	case DT_NEEDED: v->needed++; break;
+	case DT_RPATH:
+		if (!v->rpath) v->rpath = dyn_string(v->elf, strndx, dyn->d_un.d_val);
+		break;
+	case DT_RUNPATH:
+		if (!v->runpath) v->runpath = dyn_string(v->elf, strndx, dyn->d_un.d_val);
+		break;
+	}
+}
+
+/* From the SHT_DYNAMIC section, or, in a file stripped of section
+ * headers, from PT_DYNAMIC itself (flags only: no string table then). */
+static void scan_dynamic(struct ds_elfview *v, const GElf_Phdr *ph)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = find_section(v->elf, SHT_DYNAMIC, &sh);
-	if (!scn)
+	Elf_Data *d = NULL;
+	size_t n = 0, strndx = 0;
+	if (scn && sh.sh_entsize) {
+		d = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		strndx = sh.sh_link;
+	} else if (v->has_dynamic) {
+		d = elf_getdata_rawchunk(v->elf, (int64_t)ph->p_offset, ph->p_filesz, ELF_T_DYN);
+		n = ph->p_filesz / gelf_fsize(v->elf, ELF_T_DYN, 1, EV_CURRENT);
+	}
+	if (!d)
 		return;
-	Elf_Data *d = elf_getdata(scn, NULL);
-	if (!d || !sh.sh_entsize)
-		return;
-	size_t n = sh.sh_size / sh.sh_entsize;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Dyn dyn;
 		if (!gelf_getdyn(d, (int)i, &dyn) || dyn.d_tag == DT_NULL)
 			break;
-		switch (dyn.d_tag) {
-		case DT_BIND_NOW: v->bind_now = true; break;
-		case DT_FLAGS:
-			if (dyn.d_un.d_val & DF_BIND_NOW) v->bind_now = true;
-			if (dyn.d_un.d_val & DF_TEXTREL) v->textrel = true;
-			break;
-		case DT_FLAGS_1:
-			if (dyn.d_un.d_val & DF_1_NOW) v->bind_now = true;
-			if (dyn.d_un.d_val & DF_1_PIE) v->df1_pie = true;
-			break;
-		case DT_TEXTREL: v->textrel = true; break;
-		case DT_SONAME: v->has_soname = true; break;
-		case DT_DEBUG: v->has_debug = true; break;
-		case DT_NEEDED: v->needed++; break;
-		case DT_RPATH:
-			if (!v->rpath) v->rpath = dyn_string(v->elf, sh.sh_link, dyn.d_un.d_val);
-			break;
-		case DT_RUNPATH:
-			if (!v->runpath) v->runpath = dyn_string(v->elf, sh.sh_link, dyn.d_un.d_val);
-			break;
-		}
+		dyn_entry(v, &dyn, strndx);
 	}
 }
 
@@ -181,11 +205,12 @@ static void scan_notes(struct ds_elfview *v)
 	}
 }
 
-struct ds_elfview *ds_elfview_new(Elf *elf, const char **why)
+struct ds_elfview *ds_elfview_new(Elf *elf, size_t file_size, const char **why)
 {
 	GElf_Ehdr eh;
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
-		*why = elf_errmsg(-1) ? elf_errmsg(-1) : "not an ELF object";
+		int err = elf_errno();
+		*why = err ? elf_errmsg(err) : "too short for an ELF header";
 		elf_end(elf);
 		return NULL;
 	}
@@ -194,8 +219,13 @@ struct ds_elfview *ds_elfview_new(Elf *elf, const char **why)
 	v->elfclass = gelf_getclass(elf);
 	v->type = eh.e_type;
 	v->machine = eh.e_machine;
-	scan_phdrs(v);
-	scan_dynamic(v);
+	GElf_Phdr dyn = { 0 };
+	if (scan_phdrs(v, &eh, file_size, &dyn) != 0) {
+		*why = "program headers are truncated or out of bounds";
+		ds_elfview_free(v);
+		return NULL;
+	}
+	scan_dynamic(v, &dyn);
 	scan_dynsym(v);
 	scan_notes(v);
 	return v;

@@ -85,7 +85,7 @@ const struct ds_elfview *ds_file_elf(struct ds_file *f)
 		report_unreadable(f, "cannot read ELF", elf_errmsg(-1));
 		return NULL;
 	}
-	f->elf = ds_elfview_new(e, &why);
+	f->elf = ds_elfview_new(e, (size_t)f->size, &why);
 	if (!f->elf) {
 		report_unreadable(f, "malformed ELF", why);
 		return NULL;
@@ -174,12 +174,14 @@ void ds_classify(struct ds_file *f)
 		f->kind = DS_KIND_SHELL;
 		snprintf(f->interp, sizeof f->interp, "sh");
 	} else if ((f->mode & 0111) && f->head_len && !memchr(f->head, '\0', f->head_len)) {
-		/* An executable text file without a shebang: only libmagic can
-		 * tell a shell script (the kernel runs these with /bin/sh). */
+		/* An executable text file without a usable shebang (a byte-order
+		 * mark before "#!", say): libmagic still recognises those. */
 		const char *m = ds_file_magic(f);
 		if (strstr(m, "shell script")) {
 			f->kind = DS_KIND_SHELL;
-			snprintf(f->interp, sizeof f->interp, "sh");
+			snprintf(f->interp, sizeof f->interp, "%s",
+			         strstr(m, "Bourne-Again") ? "bash" : strstr(m, "zsh") ? "zsh"
+			         : strstr(m, "Korn") ? "ksh" : "sh");
 		}
 	}
 }

@@ -43,9 +43,10 @@ struct ds_elfview {
 enum ds_elf_pie { DS_ELF_NOT_PIE, DS_ELF_PIE, DS_ELF_SHLIB, DS_ELF_OTHER };
 enum ds_elf_relro { DS_RELRO_NONE, DS_RELRO_PARTIAL, DS_RELRO_FULL };
 
-/* Builds the view of an Elf handle (taking ownership of it).  NULL with a
- * reason in why when the file is not a well-formed ELF we can judge. */
-struct ds_elfview *ds_elfview_new(Elf *elf, const char **why);
+/* Builds the view of an Elf handle of a file_size-byte file (taking
+ * ownership of the handle).  NULL with a reason in why when the file is
+ * not a well-formed ELF we can judge. */
+struct ds_elfview *ds_elfview_new(Elf *elf, size_t file_size, const char **why);
 void ds_elfview_free(struct ds_elfview *v);
 
 bool ds_elf_imports(const struct ds_elfview *v, const char *sym);

@@ -1,0 +1,32 @@
+# Shared by the end-to-end tests: a temporary root removed on exit, and
+# helpers to place fixtures in it.  Expects FIXTURES, DISTSEC, SRCDIR.
+set -eu
+root=$(mktemp -d /tmp/distsec-e2e-XXXXXX)
+work=$(mktemp -d /tmp/distsec-e2e-out-XXXXXX)
+trap 'chmod -R u+rwx "$root" 2>/dev/null; rm -rf "$root" "$work"' EXIT
+
+# place FIXTURE PATH-IN-ROOT [MODE]
+place() {
+	mkdir -p "$root/$(dirname "$2")"
+	cp "$FIXTURES/$1" "$root/$2"
+	chmod "${3:-0755}" "$root/$2"
+}
+
+# run_distsec ARGS...: sets rc, output in $work/out, stderr in $work/err
+run_distsec() {
+	rc=0
+	"$DISTSEC" "$@" >"$work/out" 2>"$work/err" || rc=$?
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+expect_rc() {
+	[ "$rc" = "$1" ] || { cat "$work/err" >&2; fail "exit status $rc, expected $1"; }
+}
+
+expect_line() {
+	grep -qF -- "$1" "$work/out" || { cat "$work/out" >&2; fail "missing line: $1"; }
+}

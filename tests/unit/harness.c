@@ -1,0 +1,163 @@
+/* Test helpers (see harness.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+const char *fixture(const char *name)
+{
+	static char buf[4096];
+	const char *dir = getenv("FIXTURES");
+	snprintf(buf, sizeof buf, "%s/%s", dir ? dir : ".", name);
+	return buf;
+}
+
+char *make_root(void)
+{
+	char *t = ds_xstrdup("/tmp/distsec-test-XXXXXX");
+	assert_non_null(mkdtemp(t));
+	return t;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)ftw;
+	if (flag == FTW_DP || flag == FTW_D)
+		chmod(p, 0700);
+	return remove(p);
+}
+
+void rm_rf(const char *dir)
+{
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void mkparents(const char *path)
+{
+	char *p = ds_xstrdup(path);
+	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	free(p);
+}
+
+unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	unsigned char *buf = NULL;
+	size_t n = 0, cap = 0;
+	int c;
+	while ((c = fgetc(f)) != EOF) {
+		unsigned char ch = (unsigned char)c;
+		ds_push(&buf, &n, &cap, &ch, 1);
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static void write_bytes(const char *root, const char *rel, const void *data, size_t n,
+                        mode_t mode)
+{
+	char *dst = ds_xasprintf("%s/%s", root, rel);
+	mkparents(dst);
+	int fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, n), (ssize_t)n);
+	close(fd);
+	assert_int_equal(chmod(dst, mode), 0);
+	free(dst);
+}
+
+void copy_into(const char *root, const char *src, const char *rel, mode_t mode)
+{
+	size_t n;
+	unsigned char *buf = slurp(src, &n);
+	write_bytes(root, rel, buf, n, mode);
+	free(buf);
+}
+
+void write_into(const char *root, const char *rel, const char *text, mode_t mode)
+{
+	write_bytes(root, rel, text, strlen(text), mode);
+}
+
+struct ds_scan *scan_root(const char *root, const char *checks)
+{
+	struct ds_options *o = ds_xcalloc(1, sizeof *o);
+	o->root = root;
+	o->backend = "none";
+	o->format = "text";
+	o->jobs = 1;
+	o->checks = checks;
+	o->fail_on = DS_SEV_ERROR;
+	struct ds_scan *s = ds_xcalloc(1, sizeof *s);
+	s->opt = o;
+	s->rootfd = -1;
+	s->enabled = ds_xcalloc(ds_nchecks, sizeof *s->enabled);
+	for (size_t i = 0; i < ds_nchecks; i++)
+		s->enabled[i] = !checks || strstr(checks, ds_checks[i]->id);
+	assert_int_equal(ds_scan_run(s), 0);
+	return s;
+}
+
+void scan_done(struct ds_scan *s)
+{
+	ds_scan_free(s);
+	free(s->enabled);
+	free((void *)s->opt);
+	free(s);
+}
+
+const struct ds_finding *record_of(const struct ds_scan *s, const char *path,
+                                   const char *check)
+{
+	for (size_t i = 0; i < s->nfindings; i++) {
+		const struct ds_finding *d = s->findings[i];
+		if (!strcmp(d->path, path) && !strcmp(d->check->id, check))
+			return d;
+	}
+	return NULL;
+}
+
+const struct ds_finding *finding_of(const struct ds_scan *s, const char *path,
+                                    const char *check)
+{
+	const struct ds_finding *d = record_of(s, path, check);
+	return d && d->severity != DS_SEV_PASS ? d : NULL;
+}
+
+size_t count_findings(const struct ds_scan *s, const char *check)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->nfindings; i++)
+		if (s->findings[i]->severity != DS_SEV_PASS &&
+		    !strcmp(s->findings[i]->check->id, check))
+			n++;
+	return n;
+}
+
+const char *detail_str(const struct ds_finding *d, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(d->details, key, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+int detail_bool(const struct ds_finding *d, const char *key)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(d->details, key, &v))
+		return -1;
+	return json_object_get_boolean(v);
+}

@@ -1,0 +1,143 @@
+/* The ELF view on fixtures built at test time with known link flags. */
+#include <elf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "distsec/elfview.h"
+#include "harness.h"
+
+static struct ds_elfview *view_of(const char *name)
+{
+	int fd = open(fixture(name), O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	struct stat st;
+	assert_int_equal(fstat(fd, &st), 0);
+	const char *why = NULL;
+	struct ds_elfview *v = ds_elfview_new(elf_begin(fd, ELF_C_READ, NULL),
+	                                      (size_t)st.st_size, &why);
+	assert_non_null(v);
+	/* ELF_C_READ reads lazily; keep the fd for the view's lifetime. */
+	return v;
+}
+
+static void test_pie_full(void **state)
+{
+	(void)state;
+	struct ds_elfview *v = view_of("pie-full");
+	assert_int_equal(ds_elf_pie(v), DS_ELF_PIE);
+	assert_int_equal(ds_elf_relro(v), DS_RELRO_FULL);
+	assert_true(v->has_gnu_stack);
+	assert_false(v->stack_exec);
+	assert_true(ds_elf_imports(v, "printf"));
+	assert_false(ds_elf_imports(v, "connect"));
+	ds_elfview_free(v);
+}
+
+static void test_pie_partial(void **state)
+{
+	(void)state;
+	struct ds_elfview *v = view_of("pie-partial");
+	assert_int_equal(ds_elf_pie(v), DS_ELF_PIE);
+	assert_int_equal(ds_elf_relro(v), DS_RELRO_PARTIAL);
+	ds_elfview_free(v);
+}
+
+static void test_nopie(void **state)
+{
+	(void)state;
+	struct ds_elfview *v = view_of("nopie-norelro");
+	assert_int_equal(v->type, ET_EXEC);
+	assert_int_equal(ds_elf_pie(v), DS_ELF_NOT_PIE);
+	assert_int_equal(ds_elf_relro(v), DS_RELRO_NONE);
+	ds_elfview_free(v);
+	v = view_of("nopie-partial");
+	assert_int_equal(ds_elf_relro(v), DS_RELRO_PARTIAL);
+	ds_elfview_free(v);
+}
+
+static void test_execstack(void **state)
+{
+	(void)state;
+	struct ds_elfview *v = view_of("execstack");
+	assert_true(v->has_gnu_stack);
+	assert_true(v->stack_exec);
+	ds_elfview_free(v);
+}
+
+static void test_shared_library(void **state)
+{
+	(void)state;
+	struct ds_elfview *v = view_of("libfix.so");
+	assert_int_equal(ds_elf_pie(v), DS_ELF_SHLIB);
+	assert_int_equal(ds_elf_relro(v), DS_RELRO_PARTIAL);
+	ds_elfview_free(v);
+	v = view_of("libfix-norelro.so");
+	assert_int_equal(ds_elf_relro(v), DS_RELRO_NONE);
+	ds_elfview_free(v);
+}
+
+/* Rewrites a copy so PT_GNU_STACK becomes PT_NULL: what a toolchain that
+ * never emits the header produces. */
+static void test_no_gnu_stack(void **state)
+{
+	(void)state;
+	size_t n;
+	unsigned char *buf = slurp(fixture("pie-full"), &n);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	assert_true(eh->e_phoff + (size_t)eh->e_phnum * sizeof(Elf64_Phdr) <= n);
+	for (int i = 0; i < eh->e_phnum; i++) {
+		Elf64_Phdr *ph = (Elf64_Phdr *)(buf + eh->e_phoff) + i;
+		if (ph->p_type == PT_GNU_STACK)
+			ph->p_type = PT_NULL;
+	}
+	const char *why;
+	struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, n), n, &why);
+	assert_non_null(v);
+	assert_false(v->has_gnu_stack);
+	ds_elfview_free(v);
+	free(buf);
+}
+
+/* Hostile headers: the view is refused or empty, never a crash. */
+static void test_malformed(void **state)
+{
+	(void)state;
+	size_t n;
+	unsigned char *buf = slurp(fixture("pie-full"), &n);
+	const char *why;
+	for (size_t cut = 0; cut < 256; cut += 7) {
+		struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, cut), cut, &why);
+		if (v)
+			assert_false(v->has_gnu_relro && v->bind_now && v->nimports > 0);
+		ds_elfview_free(v);
+	}
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	eh->e_phoff = 0x7fffffffffffull;
+	eh->e_shoff = 0x7fffffff0000ull;
+	struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, n), n, &why);
+	if (v) {
+		assert_false(v->has_phdrs);
+		assert_int_equal(v->nimports, 0);
+	}
+	ds_elfview_free(v);
+	free(buf);
+}
+
+int main(void)
+{
+	elf_version(EV_CURRENT);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pie_full),
+		cmocka_unit_test(test_pie_partial),
+		cmocka_unit_test(test_nopie),
+		cmocka_unit_test(test_execstack),
+		cmocka_unit_test(test_shared_library),
+		cmocka_unit_test(test_no_gnu_stack),
+		cmocka_unit_test(test_malformed),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
