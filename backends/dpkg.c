@@ -1,0 +1,301 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The dpkg backend: the root's dpkg database read with libdpkg, once.
+ *
+ * open() loads the status file, every installed package's file list and
+ * the diversions, then copies what distsec needs into its own index
+ * (path → packages) and package table, so look-ups never call libdpkg and
+ * are safe from any thread.  libdpkg keeps global state: the loaded root is
+ * cached, so probe() followed by open() of the same root loads it once.
+ *
+ * Diversions: a package listing P whose P is diverted (by another package,
+ * or locally) has its file on disk at the diverted-to name; the diverting
+ * package owns P itself.  So the index holds each file under the name it
+ * really has on disk.
+ */
+#define LIBDPKG_VOLATILE_API 1
+#include <dpkg/dpkg.h>
+#include <dpkg/dpkg-db.h>
+#include <dpkg/db-fsys.h>
+#include <dpkg/ehandle.h>
+#include <dpkg/fsys.h>
+#include <dpkg/pkg-list.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "distsec/backend.h"
+#include "distsec/pathindex.h"
+#include "distsec/util.h"
+
+struct dpkg_db_state {
+	char *root;
+	struct ds_pkg *pkgs;
+	char ***files;          /* per package: its on-disk paths, NULL-terminated */
+	size_t npkgs, cap;
+	struct ds_pathindex *index;
+	char error[512];
+	int refs;
+};
+
+static struct dpkg_db_state *cached;
+static char load_error[512];
+
+static void record_error(const char *msg, const void *data)
+{
+	(void)data;
+	snprintf(load_error, sizeof load_error, "%s", msg);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? ds_xstrdup(s) : NULL;
+}
+
+/* "glibc (2.36-9)" → "glibc"; absent → the binary package's own name. */
+static char *source_name(const struct pkginfo *pkg)
+{
+	const char *src = pkg->installed.source;
+	if (!src || !*src)
+		return ds_xstrdup(pkg->set->name);
+	size_t n = strcspn(src, " (");
+	return ds_xstrndup(src, n);
+}
+
+static const char *on_disk_name(const struct pkginfo *pkg, const struct fsys_namenode *fnn)
+{
+	const struct fsys_diversion *d = fnn->divert;
+	if (d && d->useinstead && d->pkgset != pkg->set)
+		return d->useinstead->name;
+	return fnn->name;
+}
+
+static void add_package(struct dpkg_db_state *st, struct pkginfo *pkg)
+{
+	struct ds_pkg p = {
+		.name = ds_xstrdup(pkg->set->name),
+		.version = ds_xstrdup(versiondescribe(&pkg->installed.version, vdew_nonambig)),
+		.arch = pkg->installed.arch ? dup_or_null(pkg->installed.arch->name) : NULL,
+		.source = source_name(pkg),
+		.maintainer = dup_or_null(pkg->installed.maintainer),
+		.origin = dup_or_null(pkg->installed.origin),
+	};
+	size_t cap = st->cap;
+	ds_push(&st->pkgs, &st->npkgs, &st->cap, &p, sizeof p);
+	if (st->cap != cap)
+		st->files = ds_xrealloc(st->files, st->cap * sizeof *st->files);
+	ds_pkgid id = (ds_pkgid)(st->npkgs - 1);
+
+	ensure_packagefiles_available(pkg);
+	char **list = NULL;
+	size_t n = 0, lcap = 0;
+	for (struct fsys_namenode_list *f = pkg->files; f; f = f->next) {
+		const char *path = on_disk_name(pkg, f->namenode);
+		ds_pathindex_add(st->index, path, id);
+		char *copy = ds_xstrdup(path);
+		ds_push(&list, &n, &lcap, &copy, sizeof copy);
+	}
+	char *end = NULL;
+	ds_push(&list, &n, &lcap, &end, sizeof end);
+	st->files[id] = list;
+}
+
+static void free_state(struct dpkg_db_state *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->npkgs; i++) {
+		struct ds_pkg *p = &st->pkgs[i];
+		free((char *)p->name);
+		free((char *)p->version);
+		free((char *)p->arch);
+		free((char *)p->source);
+		free((char *)p->maintainer);
+		free((char *)p->origin);
+		for (char **f = st->files[i]; *f; f++)
+			free(*f);
+		free(st->files[i]);
+	}
+	free(st->pkgs);
+	free(st->files);
+	ds_pathindex_free(st->index);
+	free(st->root);
+	free(st);
+}
+
+static int cmp_pkg(const void *a, const void *b)
+{
+	struct pkginfo *const *x = a, *const *y = b;
+	int c = strcmp((*x)->set->name, (*y)->set->name);
+	if (c)
+		return c;
+	const char *ax = (*x)->installed.arch ? (*x)->installed.arch->name : "";
+	const char *ay = (*y)->installed.arch ? (*y)->installed.arch->name : "";
+	return strcmp(ax, ay);
+}
+
+/* Loads the database of root through libdpkg; NULL with load_error set. */
+static struct dpkg_db_state *load(const char *root)
+{
+	if (cached && strcmp(cached->root, root) == 0)
+		return cached;
+	static int initialised;
+	if (!initialised) {
+		dpkg_set_progname("distsec");
+		initialised = 1;
+	}
+	if (cached) {
+		/* another root: drop libdpkg's in-memory database first */
+		modstatdb_shutdown();
+		pkg_hash_reset();
+		fsys_hash_reset();
+	}
+	struct dpkg_db_state *st = ds_xcalloc(1, sizeof *st);
+	st->root = ds_xstrdup(root);
+	st->index = ds_pathindex_new();
+	char *admindir = ds_xasprintf("%s/var/lib/dpkg", strcmp(root, "/") ? root : "");
+	jmp_buf jump;
+	struct pkginfo **all = NULL;
+	load_error[0] = '\0';
+	if (setjmp(jump)) {
+		pop_error_context(ehflag_bombout);
+		free(admindir);
+		free(all);
+		free_state(st);
+		return NULL;
+	}
+	push_error_context_jump(&jump, record_error, "loading the dpkg database");
+	dpkg_fsys_set_dir(root);
+	dpkg_db_set_dir(admindir);
+	modstatdb_open(msdbrw_readonly);
+	ensure_diversions();
+	/* Sorted so package ids, and with them every report, are stable. */
+	size_t n = 0, cap = 0;
+	struct pkg_hash_iter *it = pkg_hash_iter_new();
+	struct pkginfo *pkg;
+	while ((pkg = pkg_hash_iter_next_pkg(it)) != NULL)
+		if (pkg->status >= PKG_STAT_HALFINSTALLED)
+			ds_push(&all, &n, &cap, &pkg, sizeof pkg);
+	pkg_hash_iter_free(it);
+	if (n)
+		qsort(all, n, sizeof *all, cmp_pkg);
+	for (size_t i = 0; i < n; i++)
+		add_package(st, all[i]);
+	free(all);
+	pop_error_context(ehflag_normaltidy);
+	free(admindir);
+	if (cached && cached->refs == 0)
+		free_state(cached);
+	cached = st;
+	return st;
+}
+
+static int dpkg_probe(const char *root, struct ds_probe *out)
+{
+	memset(out, 0, sizeof *out);
+	char *status = ds_xasprintf("%s/var/lib/dpkg/status", strcmp(root, "/") ? root : "");
+	int present = access(status, R_OK) == 0;
+	free(status);
+	if (!present) {
+		snprintf(out->detail, sizeof out->detail, "no var/lib/dpkg/status");
+		return 0;
+	}
+	struct dpkg_db_state *st = load(root);
+	if (!st) {
+		snprintf(out->detail, sizeof out->detail, "var/lib/dpkg unreadable: %.200s", load_error);
+		return 0;
+	}
+	const ds_pkgid *ids;
+	out->packages = st->npkgs;
+	out->usable = st->npkgs > 0;
+	out->owns_bin_sh = ds_pathindex_get(st->index, "/bin/sh", &ids) > 0 ||
+	                   ds_pathindex_get(st->index, "/usr/bin/sh", &ids) > 0;
+	char *marker = ds_xasprintf("%s/etc/debian_version", strcmp(root, "/") ? root : "");
+	out->native = access(marker, F_OK) == 0;
+	free(marker);
+	snprintf(out->detail, sizeof out->detail,
+	         "dpkg database var/lib/dpkg: %zu installed packages, %zu paths", st->npkgs,
+	         ds_pathindex_size(st->index));
+	return 0;
+}
+
+static void *dpkg_open(const char *root, char *err, size_t errlen)
+{
+	struct dpkg_db_state *st = load(root);
+	if (!st) {
+		snprintf(err, errlen, "%s", load_error[0] ? load_error : "cannot load");
+		return NULL;
+	}
+	st->refs++;
+	return st;
+}
+
+static enum ds_owner_status dpkg_owner_of(void *h, const char *path,
+                                          const ds_pkgid **ids, size_t *n)
+{
+	struct dpkg_db_state *st = h;
+	*n = ds_pathindex_get(st->index, path, ids);
+	return *n ? DS_OWNER_PACKAGE : DS_OWNER_NOT_OWNED;
+}
+
+static size_t dpkg_count(void *h)
+{
+	return ((struct dpkg_db_state *)h)->npkgs;
+}
+
+/* "name" or "name:arch". */
+static int dpkg_find(void *h, const char *name, ds_pkgid *id)
+{
+	struct dpkg_db_state *st = h;
+	const char *colon = strchr(name, ':');
+	size_t len = colon ? (size_t)(colon - name) : strlen(name);
+	for (size_t i = 0; i < st->npkgs; i++) {
+		const struct ds_pkg *p = &st->pkgs[i];
+		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0 &&
+		    (!colon || (p->arch && strcmp(p->arch, colon + 1) == 0))) {
+			*id = (ds_pkgid)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const struct ds_pkg *dpkg_info(void *h, ds_pkgid id)
+{
+	struct dpkg_db_state *st = h;
+	return id < st->npkgs ? &st->pkgs[id] : NULL;
+}
+
+static int dpkg_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
+{
+	struct dpkg_db_state *st = h;
+	if (id >= st->npkgs)
+		return -1;
+	for (char **f = st->files[id]; *f; f++)
+		if (cb(*f, ctx))
+			break;
+	return 0;
+}
+
+static void dpkg_close(void *h)
+{
+	struct dpkg_db_state *st = h;
+	st->refs--;
+}
+
+const struct ds_backend ds_backend_dpkg = {
+	.abi = DS_BACKEND_ABI,
+	.name = "dpkg",
+	.summary = "Debian/Ubuntu dpkg database (libdpkg)",
+	.order = 20,
+	.probe = dpkg_probe,
+	.open = dpkg_open,
+	.owner_of = dpkg_owner_of,
+	.count = dpkg_count,
+	.find = dpkg_find,
+	.info = dpkg_info,
+	.contents = dpkg_contents,
+	.close = dpkg_close,
+};

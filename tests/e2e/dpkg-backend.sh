@@ -1,0 +1,97 @@
+#!/bin/sh
+# The dpkg backend against a real dpkg database made under a temporary root
+# with the real dpkg tools: owners, merged-/usr spellings, a diversion,
+# a file of two Multi-Arch: same packages, not-owned files, --package,
+# --all-packages, --group-by, auto selection; then the live machine.
+. "$(dirname "$0")/lib.sh"
+command -v dpkg-deb >/dev/null || { echo "SKIP: dpkg-deb not installed"; exit 77; }
+"$DISTSEC" backends | grep -q '^  dpkg ' || { echo "SKIP: built without the dpkg backend"; exit 77; }
+
+force=""
+[ "$(id -u)" = 0 ] || force="--force-not-root --force-bad-path"
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/usr/bin" "$root/usr/lib"
+: >"$root/var/lib/dpkg/status"
+: >"$root/var/lib/dpkg/available"
+ln -s usr/bin "$root/bin"           # merged /usr
+echo 12.0 >"$root/etc_debian_version"
+mkdir -p "$root/etc" && mv "$root/etc_debian_version" "$root/etc/debian_version"
+
+# mkdeb NAME ARCH [EXTRA-CONTROL-LINE]: control file for $work/pkg-NAME-ARCH
+mkdeb() {
+	d="$work/pkg-$1-$2"
+	mkdir -p "$d/DEBIAN"
+	printf 'Package: %s\nVersion: 1.0-1\nArchitecture: %s\nMaintainer: Fix Er <fix@example.org>\nSource: fixsrc (1.0)\nDescription: fixture\n%s' \
+		"$1" "$2" "${3:-}" >"$d/DEBIAN/control"
+	[ -z "${3:-}" ] || echo >>"$d/DEBIAN/control"
+	dpkg-deb --root-owner-group -b "$d" "$work/$1-$2.deb" >/dev/null
+}
+pkgfile() { # pkgfile NAME ARCH FIXTURE PATH
+	mkdir -p "$(dirname "$work/pkg-$1-$2/$4")"
+	cp "$FIXTURES/$3" "$work/pkg-$1-$2/$4"
+}
+pkgfile fixa amd64 nopie-norelro usr/bin/fixa-tool
+pkgfile fixa amd64 pie-partial bin/fixa-old          # listed as /bin/..., lands in /usr/bin
+mkdeb fixa amd64
+pkgfile fixd amd64 pie-full usr/bin/fixa-tool        # fixd diverts fixa's tool
+mkdeb fixd amd64
+for a in amd64 i386; do
+	pkgfile fixc $a libfix-norelro.so usr/lib/fixc/libfixc.so
+	mkdeb fixc $a "Multi-Arch: same"
+done
+
+dpkg --root="$root" $force --add-architecture i386
+dpkg-divert --root="$root" $force --package fixd --rename \
+	--divert /usr/bin/fixa-tool.distrib --add /usr/bin/fixa-tool >/dev/null
+dpkg --root="$root" $force -i "$work/fixa-amd64.deb" "$work/fixd-amd64.deb" \
+	"$work/fixc-amd64.deb" "$work/fixc-i386.deb" >/dev/null
+cp "$FIXTURES/nopie-norelro" "$root/usr/bin/stray"
+
+run_distsec backends --root "$root"
+expect_line "would use: dpkg"
+
+run_distsec scan --root "$root" --color never -v
+expect_rc 1
+expect_line "error    elf-relro                 /usr/bin/fixa-tool.distrib  [fixa:amd64]  no RELRO"
+expect_line "pass     elf-relro                 /usr/bin/fixa-tool  [fixd:amd64]  full RELRO"
+expect_line "pass     elf-relro                 /usr/bin/fixa-old  [fixa:amd64]  partial RELRO"
+expect_line "error    elf-relro                 /usr/bin/stray  [not-owned]  no RELRO"
+expect_line "error    elf-relro                 /usr/lib/fixc/libfixc.so  [fixc:amd64,fixc:i386]  no RELRO"
+expect_line "backend dpkg"
+
+run_distsec scan --root "$root" --color never -v --package fixa
+expect_rc 1
+expect_line "/usr/bin/fixa-tool.distrib  [fixa:amd64]"
+expect_line "/usr/bin/fixa-old  [fixa:amd64]"
+grep -q "stray\|fixd\|fixc" "$work/out" && fail "--package fixa scanned other files"
+
+run_distsec scan --root "$root" --color never -v --all-packages
+expect_line "/usr/bin/fixa-tool  [fixd:amd64]"
+expect_line "/usr/lib/fixc/libfixc.so  [fixc:amd64,fixc:i386]"
+grep -q "stray" "$work/out" && fail "--all-packages scanned a file no package owns"
+[ "$(grep -c 'elf-relro .*libfixc.so' "$work/out")" = 1 ] || fail "a file of two packages was scanned twice"
+
+run_distsec scan --root "$root" --color never --package nosuch
+expect_rc 2
+grep -q "package 'nosuch': not installed" "$work/err" || fail "no message for an unknown package"
+
+run_distsec scan --root "$root" --color never --group-by package
+expect_line "== fixa 1.0-1 (source fixsrc) - Fix Er <fix@example.org> =="
+expect_line "== files no package owns =="
+run_distsec scan --root "$root" --color never --group-by maintainer
+expect_line "== Fix Er <fix@example.org> =="
+
+# a bare directory picks none, whose owners are unknown
+mkdir -p "$work/bare/usr/bin"
+cp "$FIXTURES/nopie-norelro" "$work/bare/usr/bin/x"
+run_distsec scan --root "$work/bare" --color never
+expect_line "[unknown]"
+expect_line "backend none"
+
+# the live machine
+if [ -s /var/lib/dpkg/status ] && [ -e /usr/bin/ls ]; then
+	run_distsec scan -v --color never --check elf-pie /usr/bin/ls
+	expect_line "/usr/bin/ls  [coreutils:"
+else
+	echo "note: no dpkg database on this machine; live check skipped"
+fi
+echo "dpkg-backend: ok"
