@@ -20,12 +20,14 @@
 #include <dpkg/ehandle.h>
 #include <dpkg/fsys.h>
 #include <dpkg/pkg-list.h>
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "apt-shim.h"
 #include "distsec/backend.h"
 #include "distsec/pathindex.h"
 #include "distsec/util.h"
@@ -36,8 +38,8 @@ struct dpkg_db_state {
 	char ***files;          /* per package: its on-disk paths, NULL-terminated */
 	size_t npkgs, cap;
 	struct ds_pathindex *index;
-	char error[512];
 	int refs;
+	int have_origins;
 };
 
 static struct dpkg_db_state *cached;
@@ -114,6 +116,7 @@ static void free_state(struct dpkg_db_state *st)
 		free((char *)p->source);
 		free((char *)p->maintainer);
 		free((char *)p->origin);
+		free((char *)p->candidate);
 		for (char **f = st->files[i]; *f; f++)
 			free(*f);
 		free(st->files[i]);
@@ -134,6 +137,47 @@ static int cmp_pkg(const void *a, const void *b)
 	const char *ax = (*x)->installed.arch ? (*x)->installed.arch->name : "";
 	const char *ay = (*y)->installed.arch ? (*y)->installed.arch->name : "";
 	return strcmp(ax, ay);
+}
+
+static const struct ds_apt_shim *find_shim(void)
+{
+	const char *dirs[3];
+	size_t n = ds_module_dirs(dirs);
+	for (size_t i = 0; i < n; i++) {
+		char *path = ds_xasprintf("%s/%s", dirs[i], DS_APT_SHIM_FILE);
+		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		free(path);
+		ds_apt_shim_entry_fn entry = NULL;
+		if (h)
+			*(void **)&entry = dlsym(h, DS_APT_SHIM_ENTRY);
+		const struct ds_apt_shim *shim = entry ? entry() : NULL;
+		if (shim && shim->abi == DS_APT_SHIM_ABI)
+			return shim; /* stays loaded for the process */
+		if (h)
+			dlclose(h);
+	}
+	return NULL;
+}
+
+/* Origin and candidate version from apt, when the shim is there; without
+ * it (or without apt lists) those fields stay unknown. */
+static void add_apt_facts(struct dpkg_db_state *st)
+{
+	const struct ds_apt_shim *shim = find_shim();
+	char err[256];
+	struct ds_apt *apt = shim ? shim->open(st->root, err, sizeof err) : NULL;
+	if (!apt)
+		return;
+	for (size_t i = 0; i < st->npkgs; i++) {
+		struct ds_pkg *p = &st->pkgs[i];
+		char *origin, *candidate;
+		if (shim->lookup(apt, p->name, p->arch, &origin, &candidate) != 0)
+			continue;
+		free((char *)p->origin);
+		p->origin = origin;
+		p->candidate = candidate;
+	}
+	shim->close(apt);
 }
 
 /* Loads the database of root through libdpkg; NULL with load_error set. */
@@ -221,12 +265,18 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 	return 0;
 }
 
-static void *dpkg_open(const char *root, char *err, size_t errlen)
+static void *dpkg_open(const char *root, unsigned flags, char *err, size_t errlen)
 {
 	struct dpkg_db_state *st = load(root);
 	if (!st) {
 		snprintf(err, errlen, "%s", load_error[0] ? load_error : "cannot load");
 		return NULL;
+	}
+	/* libapt-pkg builds its cache in memory (~0.5 s on a full system):
+	 * only when the report will show origins. */
+	if ((flags & DS_OPEN_ORIGINS) && !st->have_origins) {
+		add_apt_facts(st);
+		st->have_origins = 1;
 	}
 	st->refs++;
 	return st;

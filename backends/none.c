@@ -8,9 +8,9 @@
 
 static char handle;
 
-static void *none_open(const char *root, char *err, size_t errlen)
+static void *none_open(const char *root, unsigned flags, char *err, size_t errlen)
 {
-	(void)root, (void)err, (void)errlen;
+	(void)root, (void)flags, (void)err, (void)errlen;
 	return &handle;
 }
 

@@ -6,11 +6,9 @@
  */
 #include <dirent.h>
 #include <dlfcn.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "internal.h"
 
@@ -86,8 +84,6 @@ static void load_dir(const char *dir)
 	free(names);
 }
 
-/* Module directories: $DISTSEC_BACKEND_DIR, then backends/ beside the
- * program (the build tree), then the installed directory. */
 static void load_all(void)
 {
 	if (loaded)
@@ -95,22 +91,10 @@ static void load_all(void)
 	loaded = 1;
 	for (size_t i = 0; ds_builtin_backends[i]; i++)
 		add_slot(ds_builtin_backends[i], "built in");
-	const char *env = getenv("DISTSEC_BACKEND_DIR");
-	if (env && *env) {
-		load_dir(env);
-		return;
-	}
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			snprintf(slash, sizeof exe - (size_t)(slash - exe), "/backends");
-			load_dir(exe);
-		}
-	}
-	load_dir(DS_BACKEND_DIR);
+	const char *dirs[3];
+	size_t n = ds_module_dirs(dirs);
+	for (size_t i = 0; i < n; i++)
+		load_dir(dirs[i]);
 }
 
 size_t ds_backends_available(const struct ds_backend_slot **out)

@@ -504,7 +504,9 @@ static int open_backend(struct ds_scan *s)
 	if (!s->backend)
 		return -1;
 	char err[512] = "";
-	s->bh = s->backend->open(s->root, err, sizeof err);
+	/* text without grouping never shows origins; the other reports do */
+	unsigned flags = strcmp(s->opt->format, "text") || s->opt->group_by ? DS_OPEN_ORIGINS : 0;
+	s->bh = s->backend->open(s->root, flags, err, sizeof err);
 	if (!s->bh) {
 		ds_warn("backend %s: cannot open the database in %s: %s",
 		        s->backend->name, s->root, err[0] ? err : "unknown error");

@@ -50,6 +50,9 @@ struct ds_probe {
 	char detail[256];      /* human-readable: where the database is, what it holds */
 };
 
+/* open() flags */
+#define DS_OPEN_ORIGINS 1u  /* fill ds_pkg.origin and .candidate (may cost time) */
+
 typedef int (*ds_path_cb)(const char *path, void *ctx);
 
 struct ds_backend {
@@ -61,8 +64,9 @@ struct ds_backend {
 	/* Cheap look at a root; must not print.  Returns 0, or -1 on a hard error. */
 	int (*probe)(const char *root, struct ds_probe *out);
 
-	/* Load the root's database.  NULL on failure with a reason in err. */
-	void *(*open)(const char *root, char *err, size_t errlen);
+	/* Load the root's database.  NULL on failure with a reason in err.
+	 * flags: DS_OPEN_* bits, what the caller will ask info() for. */
+	void *(*open)(const char *root, unsigned flags, char *err, size_t errlen);
 
 	/* Owners of an absolute path as the database spells it.  On
 	 * DS_OWNER_PACKAGE, *ids points to *n ids owned by the backend. */

@@ -36,4 +36,9 @@ size_t ds_strmap_size(const struct ds_strmap *m);
 /* Iteration: *pos starts at 0; returns the key, or NULL at the end. */
 const char *ds_strmap_next(const struct ds_strmap *m, size_t *pos, uintptr_t *val);
 
+/* Directories loadable modules are searched in, in order: only
+ * $DISTSEC_BACKEND_DIR when set; else backends/ beside the program (the
+ * build tree), then the installed directory.  Returns how many. */
+size_t ds_module_dirs(const char *dirs[3]);
+
 #endif

@@ -99,6 +99,15 @@ static void print_header(FILE *out, const struct ds_scan *s, const struct ds_fin
 		fputs(" - ", out);
 		put_escaped(out, p->maintainer);
 	}
+	if (p->origin) {
+		fputs(" from ", out);
+		put_escaped(out, p->origin);
+	}
+	if (p->candidate && p->version && strcmp(p->candidate, p->version) != 0) {
+		fputs(" (candidate ", out);
+		put_escaped(out, p->candidate);
+		fputc(')', out);
+	}
 	fputs(" ==\n", out);
 }
 

@@ -75,7 +75,7 @@ expect_rc 2
 grep -q "package 'nosuch': not installed" "$work/err" || fail "no message for an unknown package"
 
 run_distsec scan --root "$root" --color never --group-by package
-expect_line "== fixa 1.0-1 (source fixsrc) - Fix Er <fix@example.org> =="
+expect_line "== fixa 1.0-1 (source fixsrc) - Fix Er <fix@example.org> from local =="
 expect_line "== files no package owns =="
 run_distsec scan --root "$root" --color never --group-by maintainer
 expect_line "== Fix Er <fix@example.org> =="
@@ -91,6 +91,12 @@ expect_line "backend none"
 if [ -s /var/lib/dpkg/status ] && [ -e /usr/bin/ls ]; then
 	run_distsec scan -v --color never --check elf-pie /usr/bin/ls
 	expect_line "/usr/bin/ls  [coreutils:"
+	if [ -e "$(dirname "$DISTSEC")/backends/apt-shim.so" ]; then
+		# origin and candidate through the apt shim
+		run_distsec scan -v --color never --check elf-pie --group-by package /usr/bin/ls
+		expect_line "== coreutils "
+		grep -q "^== coreutils .* from [A-Za-z]" "$work/out" || fail "no origin from apt"
+	fi
 else
 	echo "note: no dpkg database on this machine; live check skipped"
 fi
