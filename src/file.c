@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The file object's lazy accessors and the once-per-file classification. */
 #include <errno.h>
+#include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,6 +234,23 @@ const char *ds_class_name(enum ds_class c)
 bool ds_class_important(enum ds_class c)
 {
 	return c >= DS_CLASS_DAEMON && c <= DS_CLASS_NETWORK_IP;
+}
+
+int ds_file_rootfd(const struct ds_file *f)
+{
+	return f->worker->scan->rootfd;
+}
+
+int ds_file_stat_in_root(const struct ds_file *f, const char *path, struct stat *st)
+{
+	char *canon = ds_resolve_in_root(ds_file_rootfd(f), path);
+	int fd = canon ? ds_open_beneath(ds_file_rootfd(f), canon, O_PATH | O_CLOEXEC) : -1;
+	free(canon);
+	if (fd < 0)
+		return -1;
+	int rc = fstat(fd, st);
+	close(fd);
+	return rc;
 }
 
 void ds_file_release(struct ds_file *f)

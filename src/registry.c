@@ -4,12 +4,23 @@
 
 #include "distsec/check.h"
 
-extern const struct ds_check ds_check_elf_pie, ds_check_elf_relro, ds_check_elf_execstack;
+extern const struct ds_check ds_check_elf_pie, ds_check_elf_relro, ds_check_elf_execstack,
+	ds_check_elf_nodrop_groups, ds_check_elf_chroot_chdir, ds_check_elf_tmp_name,
+	ds_check_elf_canary, ds_check_elf_fortify, ds_check_elf_rpath, ds_check_elf_textrel,
+	ds_check_elf_cet;
 
 const struct ds_check *const ds_checks[] = {
 	&ds_check_elf_pie,
 	&ds_check_elf_relro,
 	&ds_check_elf_execstack,
+	&ds_check_elf_nodrop_groups,
+	&ds_check_elf_chroot_chdir,
+	&ds_check_elf_tmp_name,
+	&ds_check_elf_canary,
+	&ds_check_elf_fortify,
+	&ds_check_elf_rpath,
+	&ds_check_elf_textrel,
+	&ds_check_elf_cet,
 	&ds_check_scan_unreadable,
 };
 

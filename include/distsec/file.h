@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 struct ds_elfview;
@@ -71,6 +72,11 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len);
 const struct ds_elfview *ds_file_elf(struct ds_file *f);
 /* libmagic's description ("POSIX shell script, ASCII text executable"). */
 const char *ds_file_magic(struct ds_file *f);
+/* The scanned root's O_PATH directory fd, for checks that look at other
+ * paths inside the root (through ds_file_stat_in_root). */
+int ds_file_rootfd(const struct ds_file *f);
+/* fstat of a path inside the root (no symlink followed out of it). */
+int ds_file_stat_in_root(const struct ds_file *f, const char *path, struct stat *st);
 /* The rpm-chksec program class of an ELF file. */
 enum ds_class ds_file_class(struct ds_file *f);
 const char *ds_class_name(enum ds_class c);

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * elf-rpath: DT_RPATH / DT_RUNPATH make the loader search extra
+ * directories before (RPATH) or after (RUNPATH) LD_LIBRARY_PATH.  Info
+ * when present; a warning when an entry is empty or relative (searched
+ * from the current directory), uses $ORIGIN in a setuid/setgid program, or
+ * names a world-writable directory inside the root (anyone can plant a
+ * library there).  $ORIGIN is expanded to the file's own directory.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "distsec/check.h"
+#include "distsec/elfview.h"
+#include "distsec/util.h"
+
+static const char *origin_rest(const char *e)
+{
+	if (strncmp(e, "$ORIGIN", 7) == 0)
+		return e + 7;
+	if (strncmp(e, "${ORIGIN}", 9) == 0)
+		return e + 9;
+	return NULL;
+}
+
+/* The problem with one search path entry, or NULL. */
+static const char *judge(struct ds_file *f, const char *e, char *buf, size_t len)
+{
+	if (!*e)
+		return "empty entry: the current directory is searched";
+	const char *rest = origin_rest(e);
+	if (rest && (f->mode & (S_ISUID | S_ISGID)))
+		return "$ORIGIN in a setuid/setgid program";
+	if (!rest && e[0] != '/') {
+		snprintf(buf, len, "relative entry '%s': searched from the current directory", e);
+		return buf;
+	}
+	char *dir;
+	if (rest) {
+		const char *slash = strrchr(f->path, '/');
+		dir = ds_xasprintf("%.*s%s", (int)(slash ? slash - f->path : 0), f->path, rest);
+	} else {
+		dir = ds_xstrdup(e);
+	}
+	struct stat st;
+	const char *problem = NULL;
+	if (ds_file_stat_in_root(f, dir, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & S_IWOTH)) {
+		snprintf(buf, len, "world-writable directory %s", dir);
+		problem = buf;
+	}
+	free(dir);
+	return problem;
+}
+
+static void check_list(struct ds_file *f, const char *tag, const char *value)
+{
+	char *copy = ds_xstrdup(value);
+	char buf[512];
+	const char *problem = NULL;
+	char *p = copy;
+	for (;;) {
+		char *colon = strchr(p, ':');
+		if (colon)
+			*colon = '\0';
+		problem = judge(f, p, buf, sizeof buf);
+		if (problem || !colon)
+			break;
+		p = colon + 1;
+	}
+	struct ds_finding *d = problem
+		? ds_report(f, DS_SEV_WARNING, "%s %s: %s", tag, value, problem)
+		: ds_report(f, DS_SEV_INFO, "has %s %s", tag, value);
+	ds_detail_str(d, tag[0] == 'R' && tag[1] == 'P' ? "rpath" : "runpath", value);
+	if (problem)
+		ds_detail_str(d, "problem", problem);
+	free(copy);
+}
+
+static void run(struct ds_file *f)
+{
+	const struct ds_elfview *v = ds_file_elf(f);
+	if (!v)
+		return;
+	if (v->rpath)
+		check_list(f, "RPATH", v->rpath);
+	if (v->runpath)
+		check_list(f, "RUNPATH", v->runpath);
+}
+
+const struct ds_check ds_check_elf_rpath = {
+	.id = "elf-rpath",
+	.severity = DS_SEV_WARNING,
+	.applies = DS_ON_ELF,
+	.summary = "RPATH/RUNPATH present (warning: relative, empty, $ORIGIN in setuid, world-writable)",
+	.run = run,
+};

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * elf-textrel: DT_TEXTREL (or DF_TEXTREL in DT_FLAGS) means the loader must
+ * write into the code segment: text pages become writable at start-up and
+ * are not shared between processes.  Usually non-PIC code in a library.
+ */
+#include "distsec/check.h"
+#include "distsec/elfview.h"
+
+static void run(struct ds_file *f)
+{
+	const struct ds_elfview *v = ds_file_elf(f);
+	if (!v || !v->has_dynamic || !v->textrel)
+		return;
+	ds_report(f, DS_SEV_WARNING,
+	          "has text relocations (DT_TEXTREL): code pages are written at load time; build with -fPIC");
+}
+
+const struct ds_check ds_check_elf_textrel = {
+	.id = "elf-textrel",
+	.severity = DS_SEV_WARNING,
+	.applies = DS_ON_ELF,
+	.summary = "ELF with text relocations (DT_TEXTREL / DF_TEXTREL)",
+	.run = run,
+};

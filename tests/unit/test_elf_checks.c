@@ -1,0 +1,173 @@
+/*
+ * The ELF checks beyond PIE/RELRO/execstack, on fixtures that do and do
+ * not call each function: exact severity and details for each.
+ */
+#include <libelf.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "harness.h"
+
+static char *root;
+static struct ds_scan *scan;
+
+static const struct ds_finding *must(const char *path, const char *check, enum ds_severity sev)
+{
+	const struct ds_finding *d = record_of(scan, path, check);
+	if (!d)
+		fail_msg("no %s record for %s", check, path);
+	if (d->severity != sev)
+		fail_msg("%s on %s: severity %s, expected %s (%s)", check, path,
+		         ds_severity_name(d->severity), ds_severity_name(sev), d->message);
+	return d;
+}
+
+static size_t array_len(const struct ds_finding *d, const char *key)
+{
+	json_object *a;
+	return json_object_object_get_ex(d->details, key, &a) ? json_object_array_length(a) : 0;
+}
+
+static const char *array_at(const struct ds_finding *d, const char *key, size_t i)
+{
+	json_object *a;
+	assert_true(json_object_object_get_ex(d->details, key, &a));
+	return json_object_get_string(json_object_array_get_idx(a, i));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	root = make_root();
+	copy_into(root, fixture("dropgroups-bad"), "usr/sbin/dropper", 0755);
+	copy_into(root, fixture("dropgroups-bad"), "usr/bin/setuid-dropper", 04755);
+	copy_into(root, fixture("dropgroups-good"), "usr/sbin/dropper-ok", 0755);
+	copy_into(root, fixture("chroot-bad"), "usr/sbin/jailer", 0755);
+	copy_into(root, fixture("chroot-good"), "usr/sbin/jailer-ok", 0755);
+	copy_into(root, fixture("tmp-bad"), "usr/bin/tmpuser", 0755);
+	copy_into(root, fixture("tmp-good"), "usr/bin/tmpuser-ok", 0755);
+	copy_into(root, fixture("hardened"), "usr/bin/hardened", 0755);
+	copy_into(root, fixture("unhardened"), "usr/bin/unhardened", 0755);
+	copy_into(root, fixture("rpath-origin"), "usr/bin/origin", 0755);
+	copy_into(root, fixture("rpath-origin"), "usr/bin/origin-setuid", 04755);
+	copy_into(root, fixture("rpath-relative"), "usr/bin/relative", 0755);
+	copy_into(root, fixture("rpath-abs"), "usr/bin/abs", 0755);
+	write_into(root, "usr/lib/fixture/.keep", "", 0644);
+	char *dir = ds_xasprintf("%s/usr/lib/fixture", root);
+	assert_int_equal(chmod(dir, 0777), 0);
+	free(dir);
+	copy_into(root, fixture("libtextrel.so"), "usr/lib/libtextrel.so.1", 0644);
+	copy_into(root, fixture("libfix.so"), "usr/lib/libfix.so.1", 0644);
+	copy_into(root, fixture("cet-on"), "usr/bin/cet-on", 0755);
+	copy_into(root, fixture("cet-off"), "usr/bin/cet-off", 0755);
+	scan = scan_root(root, "elf-nodrop-groups,elf-chroot-chdir,elf-tmp-name,elf-canary,"
+	                       "elf-fortify,elf-rpath,elf-textrel,elf-cet");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	scan_done(scan);
+	rm_rf(root);
+	free(root);
+	return 0;
+}
+
+static void test_nodrop_groups(void **state)
+{
+	(void)state;
+	const struct ds_finding *d = must("/usr/sbin/dropper", "elf-nodrop-groups", DS_SEV_ERROR);
+	assert_int_equal(array_len(d, "calls"), 2);
+	assert_string_equal(array_at(d, "calls", 0), "setgid");
+	assert_string_equal(array_at(d, "calls", 1), "setuid");
+	assert_int_equal(detail_bool(d, "setid_file"), 0);
+	d = must("/usr/bin/setuid-dropper", "elf-nodrop-groups", DS_SEV_WARNING);
+	assert_int_equal(detail_bool(d, "setid_file"), 1);
+	must("/usr/sbin/dropper-ok", "elf-nodrop-groups", DS_SEV_PASS);
+	assert_null(record_of(scan, "/usr/bin/hardened", "elf-nodrop-groups"));
+}
+
+static void test_chroot(void **state)
+{
+	(void)state;
+	const struct ds_finding *d = must("/usr/sbin/jailer", "elf-chroot-chdir", DS_SEV_ERROR);
+	assert_string_equal(detail_str(d, "method"), "imports");
+	must("/usr/sbin/jailer-ok", "elf-chroot-chdir", DS_SEV_PASS);
+	assert_int_equal(count_findings(scan, "elf-chroot-chdir"), 1);
+}
+
+static void test_tmp_name(void **state)
+{
+	(void)state;
+	const struct ds_finding *d = must("/usr/bin/tmpuser", "elf-tmp-name", DS_SEV_WARNING);
+	/* the prose and /tmp/.X11-unix strings are not listed */
+	assert_int_equal(array_len(d, "tmp_strings"), 1);
+	assert_string_equal(array_at(d, "tmp_strings", 0), "/tmp/fixture-scratch.txt");
+	assert_int_equal(array_len(d, "build_paths"), 1);
+	assert_string_equal(array_at(d, "build_paths", 0), "/home/builder/src/project/main.c");
+	/* mkstemp imported: nothing to say */
+	assert_null(record_of(scan, "/usr/bin/tmpuser-ok", "elf-tmp-name"));
+}
+
+static void test_canary_and_fortify(void **state)
+{
+	(void)state;
+	must("/usr/bin/hardened", "elf-canary", DS_SEV_PASS);
+	const struct ds_finding *d = must("/usr/bin/unhardened", "elf-canary", DS_SEV_INFO);
+	assert_int_equal(detail_bool(d, "canary"), 0);
+	d = must("/usr/bin/hardened", "elf-fortify", DS_SEV_PASS);
+	assert_true(json_object_get_int(json_object_object_get(d->details, "fortified")) >= 1);
+	d = must("/usr/bin/unhardened", "elf-fortify", DS_SEV_INFO);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "fortified")), 0);
+	/* hello.c only calls printf, which is fortifiable but shows no buffer use */
+	assert_null(record_of(scan, "/usr/bin/origin", "elf-canary"));
+}
+
+static void test_rpath(void **state)
+{
+	(void)state;
+	const struct ds_finding *d = must("/usr/bin/origin", "elf-rpath", DS_SEV_INFO);
+	assert_string_equal(detail_str(d, "runpath"), "$ORIGIN/../lib");
+	d = must("/usr/bin/origin-setuid", "elf-rpath", DS_SEV_WARNING);
+	assert_string_equal(detail_str(d, "problem"), "$ORIGIN in a setuid/setgid program");
+	d = must("/usr/bin/relative", "elf-rpath", DS_SEV_WARNING);
+	assert_string_equal(detail_str(d, "problem"),
+	                    "relative entry 'lib': searched from the current directory");
+	d = must("/usr/bin/abs", "elf-rpath", DS_SEV_WARNING);
+	assert_string_equal(detail_str(d, "problem"), "world-writable directory /usr/lib/fixture");
+	assert_null(record_of(scan, "/usr/bin/hardened", "elf-rpath"));
+}
+
+static void test_textrel(void **state)
+{
+	(void)state;
+	must("/usr/lib/libtextrel.so.1", "elf-textrel", DS_SEV_WARNING);
+	assert_null(record_of(scan, "/usr/lib/libfix.so.1", "elf-textrel"));
+	assert_int_equal(count_findings(scan, "elf-textrel"), 1);
+}
+
+static void test_cet(void **state)
+{
+	(void)state;
+	const struct ds_finding *d = must("/usr/bin/cet-on", "elf-cet", DS_SEV_PASS);
+	assert_int_equal(detail_bool(d, "ibt"), 1);
+	assert_int_equal(detail_bool(d, "shstk"), 1);
+	d = must("/usr/bin/cet-off", "elf-cet", DS_SEV_INFO);
+	assert_int_equal(detail_bool(d, "ibt"), 0);
+}
+
+int main(void)
+{
+	elf_version(EV_CURRENT);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nodrop_groups),
+		cmocka_unit_test(test_chroot),
+		cmocka_unit_test(test_tmp_name),
+		cmocka_unit_test(test_canary_and_fortify),
+		cmocka_unit_test(test_rpath),
+		cmocka_unit_test(test_textrel),
+		cmocka_unit_test(test_cet),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
