@@ -72,6 +72,8 @@ struct ds_finding *ds_report(struct ds_file *f, enum ds_severity sev, const char
 	va_start(ap, fmt);
 	struct ds_finding *d = ds_finding_new(w->current, sev, f->path, ds_file_owner(f), fmt, ap);
 	va_end(ap);
+	if (sev != DS_SEV_PASS)
+		atomic_fetch_add(&w->scan->priv->reported, 1);
 	/* Findings of a disabled pseudo-check (scan-unreadable) are dropped
 	 * when the workers' lists are merged. */
 	ds_worker_add(w, d);
@@ -92,9 +94,18 @@ struct ds_finding *ds_scan_report(struct ds_scan *s, const struct ds_check *c,
 	return d;
 }
 
+/* Detail strings may come from scanned bytes: keep them valid UTF-8. */
+static json_object *clean_string(const char *val)
+{
+	char *clean = ds_utf8_clean(val);
+	json_object *o = json_object_new_string(clean);
+	free(clean);
+	return o;
+}
+
 void ds_detail_str(struct ds_finding *d, const char *key, const char *val)
 {
-	json_object_object_add(d->details, key, val ? json_object_new_string(val) : NULL);
+	json_object_object_add(d->details, key, val ? clean_string(val) : NULL);
 }
 
 void ds_detail_int(struct ds_finding *d, const char *key, long long val)
@@ -114,7 +125,7 @@ void ds_detail_append(struct ds_finding *d, const char *key, const char *val)
 		arr = json_object_new_array();
 		json_object_object_add(d->details, key, arr);
 	}
-	json_object_array_add(arr, json_object_new_string(val));
+	json_object_array_add(arr, clean_string(val));
 }
 
 void ds_finding_set_rule(struct ds_finding *d, const char *rule)

@@ -5,6 +5,8 @@
 
 #include <magic.h>
 #include <stdbool.h>
+#include <stdatomic.h>
+#include <stdio.h>
 
 #include "distsec/check.h"
 #include "distsec/scan.h"
@@ -31,6 +33,8 @@ struct ds_scan_private {
 	size_t naliases;
 	struct ds_strmap *daemons;     /* ELF paths started by units / init scripts */
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
+	struct ds_waivers *waivers;
+	atomic_size_t reported;        /* findings so far, for the progress line */
 };
 
 /* finding.c */
@@ -68,6 +72,18 @@ const struct ds_backend *ds_backend_select(const char *name, const char *root,
 /* daemons.c: which programs systemd units / init scripts start */
 struct ds_strmap *ds_daemons_load(int rootfd);
 
+/* waivers.c */
+struct ds_waivers;
+struct ds_waivers *ds_waivers_load(const char *path);
+struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name);
+void ds_waivers_free(struct ds_waivers *ws);
+/* The reason a waiver gives for d, or NULL. */
+const char *ds_waiver_for(const struct ds_waivers *ws, const struct ds_finding *d);
+
+/* reports.c: --report-dir */
+struct ds_output;
+int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir);
+
 /* scan.c */
 int ds_scan_run(struct ds_scan *s);
 void ds_worker_init(struct ds_worker *w, struct ds_scan *s);
@@ -75,7 +91,11 @@ void ds_worker_init(struct ds_worker *w, struct ds_scan *s);
 void ds_scan_file(struct ds_worker *w, struct ds_file *f);
 void ds_scan_free(struct ds_scan *s);
 
-/* output helpers shared by the formats */
+/* output/common.c: helpers shared by the formats */
 const char *ds_owner_label(const struct ds_owner *o, char *buf, size_t len);
+json_object *ds_json_string(const char *s);
+json_object *ds_owner_json(const struct ds_owner *o);
+const char *ds_group_key(enum ds_group_by g, const struct ds_finding *d);
+json_object *ds_finding_json(const struct ds_finding *d);
 
 #endif

@@ -26,12 +26,15 @@ static const char usage_text[] =
 	"  --package NAME         scan the files an installed package owns (repeatable)\n"
 	"  --all-packages         scan every file of every installed package\n"
 	"  --check ID,...         run only these checks; --skip ID,... leaves checks out\n"
-	"  --format FMT           text (default)\n"
+	"  --format FMT           text (default), json, sarif or junit\n"
 	"  -o, --output FILE      write the report to FILE (atomically) instead of stdout\n"
 	"  --group-by WHAT        none (default), package or maintainer\n"
 	"  --fail-on SEV          exit 1 on findings at or above error (default), warning,\n"
 	"                         info, or never\n"
 	"  -j, --jobs N           worker threads (default: online CPUs)\n"
+	"  --waivers FILE         waive findings: lines 'check-id path-glob [package] # reason'\n"
+	"  --report-dir DIR       with --group-by: one report per package or maintainer in\n"
+	"                         DIR, plus index.json\n"
 	"  --rules FILE           STIG rules file for file-stig\n"
 	"  --color WHEN           auto (default: terminal and no NO_COLOR), always, never\n"
 	"  --cross-mounts         descend into other file systems below the root\n"
@@ -119,7 +122,8 @@ static int exit_status(const struct ds_scan *s)
 }
 
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
-       OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS };
+       OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_WAIVERS,
+       OPT_REPORT_DIR };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
@@ -134,6 +138,8 @@ static const struct option scan_options[] = {
 	{ "fail-on", required_argument, 0, OPT_FAIL },
 	{ "jobs", required_argument, 0, 'j' },
 	{ "rules", required_argument, 0, OPT_RULES },
+	{ "waivers", required_argument, 0, OPT_WAIVERS },
+	{ "report-dir", required_argument, 0, OPT_REPORT_DIR },
 	{ "color", required_argument, 0, OPT_COLOR },
 	{ "colour", required_argument, 0, OPT_COLOR },
 	{ "cross-mounts", no_argument, 0, OPT_CROSS },
@@ -181,6 +187,8 @@ static int parse_scan_option(int c, struct ds_options *o, const char ***pkgs, si
 		break;
 	}
 	case OPT_RULES: o->rules = optarg; break;
+	case OPT_WAIVERS: o->waivers = optarg; break;
+	case OPT_REPORT_DIR: o->report_dir = optarg; break;
 	case OPT_COLOR:
 		if (!strcmp(optarg, "auto")) o->color = -1;
 		else if (!strcmp(optarg, "always")) o->color = 1;
@@ -212,6 +220,8 @@ static int cmd_scan(int argc, char **argv)
 		rc = parse_scan_option(c, &o, &pkgs, &pkgcap);
 	if (rc == 0 && o.all_packages && o.npackages)
 		rc = usage_error("%s", "--package and --all-packages exclude each other");
+	if (rc == 0 && o.report_dir && o.group_by == DS_GROUP_NONE)
+		rc = usage_error("%s", "--report-dir needs --group-by package or maintainer");
 	if (rc) {
 		free(pkgs);
 		return rc;
@@ -229,7 +239,10 @@ static int cmd_scan(int argc, char **argv)
 			s.use_color = o.color == 1 ||
 			              (o.color < 0 && !o.output && isatty(STDOUT_FILENO) &&
 			               !getenv("NO_COLOR"));
-			rc = write_report(&s, ds_output_find(o.format)) ? 2 : exit_status(&s);
+			const struct ds_output *fmt = ds_output_find(o.format);
+			rc = write_report(&s, fmt) ? 2 : exit_status(&s);
+			if (o.report_dir && ds_write_reports(&s, fmt, o.report_dir) != 0)
+				rc = 2;
 		}
 	}
 	ds_scan_free(&s);

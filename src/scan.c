@@ -378,8 +378,29 @@ static void scan_path(struct ds_worker *w, const char *path)
 struct pool {
 	struct ds_worker *workers;
 	struct jobs *jobs;
-	atomic_size_t next;
+	atomic_size_t next, done;
+	bool progress;           /* stderr is a terminal and not --quiet */
+	struct timespec last;
 };
+
+/* One line on stderr, rewritten at most five times a second by the first
+ * worker: files done, findings so far, the directory being read. */
+static void show_progress(struct pool *p, const char *path)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	long ms = (now.tv_sec - p->last.tv_sec) * 1000 + (now.tv_nsec - p->last.tv_nsec) / 1000000;
+	if (ms < 200)
+		return;
+	p->last = now;
+	const char *slash = strrchr(path, '/');
+	int dirlen = slash && slash > path ? (int)(slash - path) : 1;
+	if (dirlen > 50)
+		dirlen = 50;
+	fprintf(stderr, "\r\033[Kdistsec: %zu/%zu files, %zu findings  %.*s",
+	        atomic_load(&p->done), p->jobs->n,
+	        atomic_load(&p->workers[0].scan->priv->reported), dirlen, path);
+}
 
 struct worker_arg {
 	struct pool *pool;
@@ -394,6 +415,9 @@ static void *worker_main(void *arg)
 		if (i >= a->pool->jobs->n)
 			break;
 		scan_path(a->w, a->pool->jobs->paths[i]);
+		atomic_fetch_add(&a->pool->done, 1);
+		if (a->pool->progress && a->w == &a->pool->workers[0] && (i & 63) == 0)
+			show_progress(a->pool, a->pool->jobs->paths[i]);
 	}
 	return NULL;
 }
@@ -415,9 +439,11 @@ static void run_workers(struct ds_scan *s, struct jobs *j)
 	int n = s->opt->jobs > 0 ? s->opt->jobs : 1;
 	if ((size_t)n > j->n)
 		n = j->n ? (int)j->n : 1;
-	struct pool pool = { .jobs = j };
-	atomic_init(&pool.next, 0);
 	struct ds_worker *ws = ds_xcalloc((size_t)n, sizeof *ws);
+	struct pool pool = { .jobs = j, .workers = ws,
+	                     .progress = !s->opt->quiet && isatty(STDERR_FILENO) };
+	atomic_init(&pool.next, 0);
+	atomic_init(&pool.done, 0);
 	struct worker_arg *args = ds_xcalloc((size_t)n, sizeof *args);
 	pthread_t *tids = ds_xcalloc((size_t)n, sizeof *tids);
 	for (int i = 0; i < n; i++) {
@@ -427,6 +453,8 @@ static void run_workers(struct ds_scan *s, struct jobs *j)
 			tids[i] = 0;
 	}
 	worker_main(&args[0]);
+	if (pool.progress)
+		fputs("\r\033[K", stderr);
 	for (int i = 1; i < n; i++)
 		if (tids[i])
 			pthread_join(tids[i], NULL);
@@ -462,7 +490,9 @@ static void finish(struct ds_scan *s)
 			continue;
 		}
 		m->findings[w++] = d;
-		if (d->severity != DS_SEV_PASS)
+		if (d->severity != DS_SEV_PASS && (d->waiver = ds_waiver_for(s->priv->waivers, d)))
+			s->stats.waived++;
+		else if (d->severity != DS_SEV_PASS)
 			s->stats.by_severity[d->severity]++;
 		if (d->owner.status == DS_OWNER_PACKAGE && d->owner.pkgs[0] &&
 		    d->owner.pkgs[0]->name)
@@ -521,6 +551,8 @@ int ds_scan_run(struct ds_scan *s)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	s->priv = ds_xcalloc(1, sizeof *s->priv);
 	s->rootfd = -1;
+	if (s->opt->waivers && !(s->priv->waivers = ds_waivers_load(s->opt->waivers)))
+		return -1;
 	if (open_root(s) != 0 || open_backend(s) != 0)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
@@ -576,6 +608,7 @@ void ds_scan_free(struct ds_scan *s)
 		}
 		free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
+		ds_waivers_free(s->priv->waivers);
 		free(s->priv);
 	}
 	if (s->bh)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 
 #include "distsec/util.h"
 
@@ -75,3 +76,35 @@ void ds_push(void *arr, size_t *n, size_t *cap, const void *item, size_t sz)
 	memcpy(*a + *n * sz, item, sz);
 	(*n)++;
 }
+
+/* Valid UTF-8 copy of s: each invalid byte becomes the text \xNN, so a
+ * hostile file name still gives a valid JSON/XML document. */
+char *ds_utf8_clean(const char *s)
+{
+	size_t n = strlen(s);
+	char *out = ds_xmalloc(n * 4 + 1), *o = out;
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t len = *p < 0x80 ? 1 : ds_utf8_len(p);
+		if (len == 0) {
+			o += sprintf(o, "\\x%02x", *p++);
+			continue;
+		}
+		memcpy(o, p, len);
+		o += len;
+		p += len;
+	}
+	*o = '\0';
+	return out;
+}
+
+size_t ds_utf8_len(const unsigned char *p)
+{
+	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 && p[0] < 0xf0 ? 3
+	         : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+

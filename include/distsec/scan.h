@@ -31,7 +31,8 @@ struct ds_options {
 	enum ds_group_by group_by;
 	int fail_on;                 /* enum ds_severity, or -1 for never */
 	int jobs;
-	const char *waivers;
+	const char *waivers;         /* --waivers FILE */
+	const char *report_dir;      /* --report-dir DIR */
 	const char *rules;           /* --rules FILE for file-stig */
 	int color;                   /* 0 never, 1 always, -1 auto */
 	bool quiet, verbose, cross_mounts;

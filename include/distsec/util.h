@@ -36,6 +36,11 @@ size_t ds_strmap_size(const struct ds_strmap *m);
 /* Iteration: *pos starts at 0; returns the key, or NULL at the end. */
 const char *ds_strmap_next(const struct ds_strmap *m, size_t *pos, uintptr_t *val);
 
+/* Length of the valid UTF-8 sequence at p (>= 2 bytes), 0 if invalid. */
+size_t ds_utf8_len(const unsigned char *p);
+/* Valid UTF-8 copy of s (malloc()ed): each invalid byte becomes "\xNN". */
+char *ds_utf8_clean(const char *s);
+
 /* Directories loadable modules are searched in, in order: only
  * $DISTSEC_BACKEND_DIR when set; else backends/ beside the program (the
  * build tree), then the installed directory.  Returns how many. */

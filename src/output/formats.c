@@ -4,10 +4,13 @@
 
 #include "distsec/output.h"
 
-extern const struct ds_output ds_output_text;
+extern const struct ds_output ds_output_text, ds_output_json, ds_output_sarif, ds_output_junit;
 
 const struct ds_output *const ds_outputs[] = {
 	&ds_output_text,
+	&ds_output_json,
+	&ds_output_sarif,
+	&ds_output_junit,
 	NULL,
 };
 

@@ -15,18 +15,6 @@
 
 static const char *const colours[] = { "\033[32m", "\033[34m", "\033[33m", "\033[31m" };
 
-/* Length of a valid UTF-8 sequence at p (>= 2 bytes), or 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-	if (p[0] >= 0xf8)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 static void put_escaped(FILE *out, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
@@ -44,7 +32,7 @@ static void put_escaped(FILE *out, const char *s)
 			fprintf(out, "\\x%02x", *p++);
 		} else if (*p < 0x80) {
 			fputc(*p++, out);
-		} else if ((n = utf8_len(p)) != 0) {
+		} else if ((n = ds_utf8_len(p)) != 0) {
 			fwrite(p, 1, n, out);
 			p += n;
 		} else {

@@ -20,8 +20,8 @@ mkdir -p "$root/etc" && mv "$root/etc_debian_version" "$root/etc/debian_version"
 mkdeb() {
 	d="$work/pkg-$1-$2"
 	mkdir -p "$d/DEBIAN"
-	printf 'Package: %s\nVersion: 1.0-1\nArchitecture: %s\nMaintainer: Fix Er <fix@example.org>\nSource: fixsrc (1.0)\nDescription: fixture\n%s' \
-		"$1" "$2" "${3:-}" >"$d/DEBIAN/control"
+	printf 'Package: %s\nVersion: 1.0-1\nArchitecture: %s\nMaintainer: %s\nSource: fixsrc (1.0)\nDescription: fixture\n%s' \
+		"$1" "$2" "${MAINT:-Fix Er <fix@example.org>}" "${3:-}" >"$d/DEBIAN/control"
 	[ -z "${3:-}" ] || echo >>"$d/DEBIAN/control"
 	dpkg-deb --root-owner-group -b "$d" "$work/$1-$2.deb" >/dev/null
 }
@@ -39,11 +39,15 @@ for a in amd64 i386; do
 	mkdeb fixc $a "Multi-Arch: same"
 done
 
+# a hostile Maintainer field, for --report-dir
+pkgfile fixevil amd64 nopie-norelro usr/bin/evil
+MAINT='../../../tmp/evil/x <a@b>' mkdeb fixevil amd64
+
 dpkg --root="$root" $force --add-architecture i386
 dpkg-divert --root="$root" $force --package fixd --rename \
 	--divert /usr/bin/fixa-tool.distrib --add /usr/bin/fixa-tool >/dev/null
 dpkg --root="$root" $force -i "$work/fixa-amd64.deb" "$work/fixd-amd64.deb" \
-	"$work/fixc-amd64.deb" "$work/fixc-i386.deb" >/dev/null
+	"$work/fixc-amd64.deb" "$work/fixc-i386.deb" "$work/fixevil-amd64.deb" >/dev/null
 cp "$FIXTURES/nopie-norelro" "$root/usr/bin/stray"
 
 run_distsec backends --root "$root"
@@ -79,6 +83,19 @@ expect_line "== fixa 1.0-1 (source fixsrc) - Fix Er <fix@example.org> from local
 expect_line "== files no package owns =="
 run_distsec scan --root "$root" --color never --group-by maintainer
 expect_line "== Fix Er <fix@example.org> =="
+
+# one report per maintainer, named safely inside the report directory
+mkdir -p "$work/rd/sub"
+run_distsec scan --root "$root" --color never --group-by maintainer --report-dir "$work/rd/sub" --format json
+expect_rc 1
+[ ! -e /tmp/evil ] && [ ! -e "$work/evil" ] && [ ! -e "$work/rd/evil" ] || fail "a report escaped the report directory"
+ls "$work/rd/sub" >"$work/names"
+grep -qxF '_._.._.._tmp_evil_x__a_b_.json' "$work/names" || { cat "$work/names"; fail "hostile maintainer name not made safe"; }
+grep -qx 'Fix_Er__fix_example.org_.json' "$work/names" || fail "no report for Fix Er"
+grep -qx 'index.json' "$work/names" || fail "no index.json"
+python3 "$SRCDIR/e2e/validate.py" json "$work/rd/sub/Fix_Er__fix_example.org_.json" >/dev/null ||
+	fail "per-maintainer report does not validate"
+grep -q '"maintainer":"../../../tmp/evil/x <a@b>"' "$work/rd/sub/index.json" || fail "index lacks the maintainer"
 
 # a bare directory picks none, whose owners are unknown
 mkdir -p "$work/bare/usr/bin"

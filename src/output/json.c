@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * json: one document, built with json-c (CONVENTIONS.md "Result record"):
+ * {"tool", "root", "backend", "findings": [...], "summary": {...}}.
+ * Passes are included only with --verbose.  The per-package summary
+ * answers RELRO yes/no and PIE yes/no as rpm-chksec --all did: one bad file
+ * makes the package's answer "no", with the class of that file.
+ */
+#include <string.h>
+
+#include "distsec/check.h"
+#include "distsec/output.h"
+#include "../internal.h"
+
+json_object *ds_finding_json(const struct ds_finding *d)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "check", json_object_new_string(d->check->id));
+	json_object_object_add(o, "severity", json_object_new_string(ds_severity_name(d->severity)));
+	json_object_object_add(o, "path", ds_json_string(d->path));
+	json_object_object_add(o, "owner", ds_owner_json(&d->owner));
+	json_object_object_add(o, "message", ds_json_string(d->message));
+	json_object_object_add(o, "details", json_object_get(d->details));
+	if (d->rule)
+		json_object_object_add(o, "rule", json_object_new_string(d->rule));
+	if (d->waiver) {
+		json_object_object_add(o, "waived", json_object_new_boolean(1));
+		json_object_object_add(o, "waiver", ds_json_string(d->waiver));
+	}
+	return o;
+}
+
+/* One verdict: "yes", or "no" with the class of the first bad file. */
+static void verdict(json_object *pkg, const char *key, const struct ds_finding *d, bool bad)
+{
+	json_object *cur;
+	if (json_object_object_get_ex(pkg, key, &cur) &&
+	    strcmp(json_object_get_string(cur), "no") == 0)
+		return;
+	json_object_object_add(pkg, key, json_object_new_string(bad ? "no" : "yes"));
+	if (bad) {
+		json_object *cls;
+		char ckey[32];
+		snprintf(ckey, sizeof ckey, "%s_class", key);
+		if (json_object_object_get_ex(d->details, "class", &cls))
+			json_object_object_add(pkg, ckey, json_object_get(cls));
+	}
+}
+
+static json_object *package_summary(const struct ds_scan *s)
+{
+	json_object *pkgs = json_object_new_object();
+	for (size_t i = 0; i < s->nfindings; i++) {
+		const struct ds_finding *d = s->findings[i];
+		bool relro = !strcmp(d->check->id, "elf-relro"), pie = !strcmp(d->check->id, "elf-pie");
+		if ((!relro && !pie) || d->owner.status != DS_OWNER_PACKAGE || !d->owner.pkgs[0])
+			continue;
+		const char *name = d->owner.pkgs[0]->name;
+		json_object *p;
+		if (!json_object_object_get_ex(pkgs, name, &p)) {
+			p = json_object_new_object();
+			json_object_object_add(pkgs, name, p);
+		}
+		verdict(p, relro ? "relro" : "pie", d, d->severity != DS_SEV_PASS && !d->waiver);
+	}
+	return pkgs;
+}
+
+static json_object *summary(const struct ds_scan *s)
+{
+	const struct ds_stats *st = &s->stats;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "files", json_object_new_int64((int64_t)st->files));
+	json_object_object_add(o, "elf_files", json_object_new_int64((int64_t)st->elf));
+	json_object_object_add(o, "scripts", json_object_new_int64((int64_t)st->scripts));
+	json_object_object_add(o, "packages", json_object_new_int64((int64_t)st->packages));
+	json_object *sev = json_object_new_object();
+	for (int i = DS_SEV_ERROR; i >= DS_SEV_INFO; i--)
+		json_object_object_add(sev, ds_severity_name(i),
+		                       json_object_new_int64((int64_t)st->by_severity[i]));
+	json_object_object_add(o, "findings", sev);
+	json_object_object_add(o, "waived", json_object_new_int64((int64_t)st->waived));
+	json_object_object_add(o, "seconds", json_object_new_double(st->seconds));
+	json_object_object_add(o, "by_package", package_summary(s));
+	return o;
+}
+
+static int render(const struct ds_scan *s, FILE *out)
+{
+	json_object *doc = json_object_new_object();
+	json_object *tool = json_object_new_object();
+	json_object_object_add(tool, "name", json_object_new_string("distsec"));
+	json_object_object_add(tool, "version", json_object_new_string(DS_VERSION));
+	json_object_object_add(doc, "tool", tool);
+	json_object_object_add(doc, "root", ds_json_string(s->root));
+	json_object_object_add(doc, "backend", json_object_new_string(s->backend->name));
+	json_object *list = json_object_new_array();
+	for (size_t i = 0; i < s->nfindings; i++)
+		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)
+			json_object_array_add(list, ds_finding_json(s->findings[i]));
+	json_object_object_add(doc, "findings", list);
+	json_object_object_add(doc, "summary", summary(s));
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+	                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
+	fputs(text, out);
+	fputc('\n', out);
+	json_object_put(doc);
+	return ferror(out) ? -1 : 0;
+}
+
+const struct ds_output ds_output_json = {
+	.name = "json",
+	.summary = "one JSON document (json-c), the result record of CONVENTIONS.md",
+	.render = render,
+};

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * --report-dir DIR: one report per package (or maintainer) in the chosen
+ * format, ready to mail to whoever can fix it, plus index.json.  File names
+ * come from package or maintainer strings, which a hostile package controls:
+ * only [A-Za-z0-9.+-_] survive, never a leading dot, at most 80 bytes, and
+ * files are created with openat() in DIR refusing symlinks, so nothing is
+ * written outside DIR.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "distsec/output.h"
+#include "internal.h"
+
+static char *safe_name(const char *key, const char *ext, struct ds_strmap *used)
+{
+	char base[81];
+	size_t n = 0;
+	for (const char *p = key; *p && n < sizeof base - 1; p++) {
+		char c = *p;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		          (c >= '0' && c <= '9') || strchr(".+-_", c);
+		base[n] = ok && !(n == 0 && c == '.') ? c : '_';
+		n++;
+	}
+	base[n] = '\0';
+	if (!n)
+		strcpy(base, "_");
+	char *name = ds_xasprintf("%s.%s", base, ext);
+	for (int i = 2; ds_strmap_get(used, name); i++) {
+		free(name);
+		name = ds_xasprintf("%s-%d.%s", base, i, ext);
+	}
+	*ds_strmap_put(used, name) = 1;
+	return name;
+}
+
+static const char *extension(const struct ds_output *fmt)
+{
+	return !strcmp(fmt->name, "junit") ? "xml" : !strcmp(fmt->name, "text") ? "txt" : fmt->name;
+}
+
+static int write_at(int dfd, const char *name, const struct ds_scan *view,
+                    const struct ds_output *fmt)
+{
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!fp) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	int rc = fmt->render(view, fp);
+	return fclose(fp) != 0 || rc != 0 ? -1 : 0;
+}
+
+static const struct ds_scan *group_scan;
+
+static int cmp_group(const void *a, const void *b)
+{
+	enum ds_group_by g = group_scan->opt->group_by;
+	int c = strcmp(ds_group_key(g, *(struct ds_finding *const *)a),
+	               ds_group_key(g, *(struct ds_finding *const *)b));
+	return c ? c : ds_finding_cmp(a, b);
+}
+
+/* A view of s holding only findings[from, to) with their counts. */
+static struct ds_scan view_of(const struct ds_scan *s, struct ds_finding **f, size_t n)
+{
+	struct ds_scan v = *s;
+	v.findings = f;
+	v.nfindings = n;
+	memset(v.stats.by_severity, 0, sizeof v.stats.by_severity);
+	v.stats.waived = 0;
+	v.stats.packages = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (f[i]->severity == DS_SEV_PASS)
+			continue;
+		if (f[i]->waiver)
+			v.stats.waived++;
+		else
+			v.stats.by_severity[f[i]->severity]++;
+	}
+	return v;
+}
+
+int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir)
+{
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		ds_warn("report dir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		ds_warn("report dir %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	struct ds_finding **list = ds_xcalloc(s->nfindings, sizeof *list);
+	size_t n = 0;
+	for (size_t i = 0; i < s->nfindings; i++)
+		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)
+			list[n++] = s->findings[i];
+	group_scan = s;
+	qsort(list, n, sizeof *list, cmp_group);
+	struct ds_strmap *used = ds_strmap_new();
+	*ds_strmap_put(used, "index.json") = 1;
+	json_object *index = json_object_new_array();
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0;) {
+		const char *key = ds_group_key(s->opt->group_by, list[i]);
+		size_t j = i + 1;
+		while (j < n && !strcmp(ds_group_key(s->opt->group_by, list[j]), key))
+			j++;
+		struct ds_scan v = view_of(s, list + i, j - i);
+		char *name = safe_name(key, extension(fmt), used);
+		if (write_at(dfd, name, &v, fmt) != 0) {
+			ds_warn("report %s/%s: %s", dir, name, strerror(errno));
+			rc = -1;
+		}
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, s->opt->group_by == DS_GROUP_MAINTAINER ? "maintainer"
+		                                                                   : "package",
+		                       ds_json_string(key));
+		json_object_object_add(e, "file", json_object_new_string(name));
+		for (int sev = DS_SEV_ERROR; sev >= DS_SEV_INFO; sev--)
+			json_object_object_add(e, ds_severity_name(sev),
+			                       json_object_new_int64((int64_t)v.stats.by_severity[sev]));
+		json_object_array_add(index, e);
+		free(name);
+		i = j;
+	}
+	const char *text = json_object_to_json_string_ext(index, JSON_C_TO_STRING_PRETTY |
+	                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
+	int fd = openat(dfd, "index.json", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) || write(fd, "\n", 1) != 1) {
+		ds_warn("report %s/index.json: %s", dir, strerror(errno));
+		rc = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	json_object_put(index);
+	ds_strmap_free(used);
+	free(list);
+	close(dfd);
+	return rc;
+}

@@ -1,0 +1,80 @@
+#!/bin/sh
+# JSON, SARIF and JUnit renderings of one fixture tree: each validated
+# (schemas in tests/schema, python3-jsonschema, xml.etree), the same
+# findings in each, deterministic across -j, a hostile file name kept valid;
+# then waivers, -o and --report-dir.
+. "$(dirname "$0")/lib.sh"
+V="python3 $SRCDIR/e2e/validate.py"
+
+place nopie-norelro usr/bin/old-style
+place execstack usr/bin/trampoline
+place pie-full usr/bin/good
+place nopie-norelro "usr/bin/bad$(printf '\377')name"
+place nopie-norelro "usr/bin/new
+line"
+place libfix-norelro.so usr/lib/libbad.so.1 0644
+
+for fmt in json sarif junit; do
+	run_distsec scan --root "$root" --backend none --format $fmt -j1
+	expect_rc 1
+	$V $fmt "$work/out" || fail "$fmt report does not validate"
+	cp "$work/out" "$work/$fmt.1"
+	run_distsec scan --root "$root" --backend none --format $fmt -j2
+	if [ $fmt = junit ]; then
+		cmp "$work/$fmt.1" "$work/out" || fail "$fmt differs between -j1 and -j2"
+	else # the seconds field differs
+		grep -v '"seconds"' "$work/$fmt.1" >"$work/a"; grep -v '"seconds"' "$work/out" >"$work/b"
+		cmp "$work/a" "$work/b" || fail "$fmt differs between -j1 and -j2"
+	fi
+done
+# the same findings in every format
+n_text=$("$DISTSEC" scan --root "$root" --backend none --color never | grep -c '^error\|^warning\|^info' || true)
+n_json=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$work/json.1")
+n_sarif=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"][0]["results"]))' "$work/sarif.1")
+n_junit=$(grep -c '<failure ' "$work/junit.1")
+[ "$n_text" = "$n_json" ] && [ "$n_json" = "$n_sarif" ] && [ "$n_sarif" = "$n_junit" ] ||
+	fail "finding counts differ: text $n_text json $n_json sarif $n_sarif junit $n_junit"
+grep -q '"path":"/usr/bin/bad\\\\xffname"' "$work/json.1" || fail "invalid UTF-8 not escaped in JSON"
+grep -q 'usr/bin/bad%FFname' "$work/sarif.1" || fail "invalid UTF-8 not percent-encoded in SARIF"
+grep -q 'usr/bin/new%0Aline' "$work/sarif.1" || fail "newline not percent-encoded in SARIF"
+run_distsec scan --root "$root" --backend none --color never --check elf-relro
+expect_line '/usr/bin/new\nline  [unknown]'
+expect_line '/usr/bin/bad\xffname  [unknown]'
+
+# waivers: waived findings are listed, counted, and do not fail the run
+cat >"$work/waivers" <<'W'
+# distsec waivers
+elf-relro /usr/bin/* # legacy tools, tracked in bug 1234
+elf-execstack /usr/bin/trampoline # needs an executable stack for its JIT
+elf-pie /usr/bin/* # not PIE by design
+W
+run_distsec scan --root "$root" --backend none --color never --check elf-relro,elf-execstack,elf-pie --waivers "$work/waivers"
+expect_rc 1   # /usr/lib/libbad.so.1 has no waiver
+expect_line "error    elf-relro                 /usr/bin/old-style  [unknown]  no RELRO: relocated data such as the GOT stays writable  (waived: legacy tools, tracked in bug 1234)"
+expect_line "1 errors, 0 warnings, 0 info, 7 waived"
+echo 'elf-relro /usr/lib/* # the fixture library' >>"$work/waivers"
+run_distsec scan --root "$root" --backend none --format json --check elf-relro,elf-execstack,elf-pie --waivers "$work/waivers"
+expect_rc 0
+$V json "$work/out" >/dev/null || fail "waived JSON does not validate"
+grep -q '"waiver":"legacy tools, tracked in bug 1234"' "$work/out" || fail "no waiver in JSON"
+run_distsec scan --root "$root" --backend none --format sarif --check elf-relro --waivers "$work/waivers"
+grep -q '"justification":"the fixture library"' "$work/out" || fail "no suppression in SARIF"
+printf 'elf-relro /usr/bin/x\n' >"$work/bad-waivers"
+run_distsec scan --root "$root" --backend none --waivers "$work/bad-waivers"
+expect_rc 2
+grep -q "waivers $work/bad-waivers:1: no reason" "$work/err" || fail "malformed waiver not named"
+printf '# ok\nno-such-check /x # r\n' >"$work/bad-waivers"
+run_distsec scan --root "$root" --backend none --waivers "$work/bad-waivers"
+expect_rc 2
+grep -q "bad-waivers:2: unknown check id" "$work/err" || fail "unknown check in waiver not named"
+
+# -o writes atomically: the file appears whole, no temporary is left
+run_distsec scan --root "$root" --backend none --format json -o "$work/report.json"
+[ ! -s "$work/out" ] || fail "-o also wrote to stdout"
+$V json "$work/report.json" >/dev/null || fail "-o report does not validate"
+[ "$(ls "$work" | grep -c 'report.json.')" = 0 ] || fail "temporary file left behind"
+
+run_distsec scan --root "$root" --backend none --report-dir "$work/rd"
+expect_rc 2
+grep -q "needs --group-by" "$work/err" || fail "--report-dir without --group-by accepted"
+echo "formats: ok"
