@@ -25,9 +25,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
+#include <archive.h>
+#include <archive_entry.h>
+
 #include "apt-shim.h"
+#include "archive-members.h"
 #include "distsec/backend.h"
 #include "distsec/pathindex.h"
 #include "distsec/util.h"
@@ -335,6 +340,157 @@ static void dpkg_close(void *h)
 	st->refs--;
 }
 
+/* ---- .deb package files ------------------------------------------- */
+
+/* A .deb is an ar archive: debian-binary, control.tar.*, data.tar.*.  The
+ * control member is small and read whole; data.tar.* is read as a stream
+ * straight from the ar member, so nothing of the payload is held twice. */
+struct deb_file {
+	struct archive *ar;
+	struct ds_payload payload;
+	struct ds_pkg pkg;
+	char buf[65536];
+};
+
+/* Value of "Field:" in a control paragraph (first line only), or NULL. */
+static char *control_field(const char *text, const char *field)
+{
+	size_t flen = strlen(field);
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		if (strncasecmp(line, field, flen) != 0 || line[flen] != ':')
+			continue;
+		const char *v = line + flen + 1;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		return ds_xstrndup(v, strcspn(v, "\n"));
+	}
+	return NULL;
+}
+
+static la_ssize_t from_member(struct archive *a, void *ctx, const void **buf)
+{
+	(void)a;
+	struct deb_file *df = ctx;
+	*buf = df->buf;
+	return archive_read_data(df->ar, df->buf, sizeof df->buf);
+}
+
+/* A tar archive streamed from the current ar member. */
+static struct archive *inner_tar(struct deb_file *df)
+{
+	struct archive *t = archive_read_new();
+	archive_read_support_filter_all(t);
+	archive_read_support_format_tar(t);
+	if (archive_read_open(t, df, NULL, from_member, NULL) != ARCHIVE_OK) {
+		archive_read_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static int parse_control(struct deb_file *df, char *err, size_t errlen)
+{
+	struct archive *t = inner_tar(df);
+	struct archive_entry *e;
+	int rc = -1;
+	snprintf(err, errlen, "control member has no control file");
+	while (t && archive_read_next_header(t, &e) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e);
+		if (!name || (strcmp(name, "./control") && strcmp(name, "control")))
+			continue;
+		int64_t size = archive_entry_size(e);
+		if (size <= 0 || size > 1 << 20)
+			break;
+		char *text = ds_xmalloc((size_t)size + 1);
+		la_ssize_t n = archive_read_data(t, text, (size_t)size);
+		text[n > 0 ? n : 0] = '\0';
+		char *src = control_field(text, "Source");
+		df->pkg.name = control_field(text, "Package");
+		df->pkg.version = control_field(text, "Version");
+		df->pkg.arch = control_field(text, "Architecture");
+		df->pkg.maintainer = control_field(text, "Maintainer");
+		df->pkg.source = src ? ds_xstrndup(src, strcspn(src, " (")) : dup_or_null(df->pkg.name);
+		free(src);
+		free(text);
+		rc = df->pkg.name ? 0 : -1;
+		if (rc)
+			snprintf(err, errlen, "control file has no Package field");
+		break;
+	}
+	if (t)
+		archive_read_free(t);
+	return rc;
+}
+
+static void free_deb(struct deb_file *df)
+{
+	if (df->payload.a) {
+		ds_payload_free(&df->payload);
+	}
+	if (df->ar)
+		archive_read_free(df->ar);
+	free((char *)df->pkg.name);
+	free((char *)df->pkg.version);
+	free((char *)df->pkg.arch);
+	free((char *)df->pkg.source);
+	free((char *)df->pkg.maintainer);
+	free(df);
+}
+
+static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
+                               char *err, size_t errlen)
+{
+	char magic[21];
+	FILE *fp = fopen(path, "rbe");
+	size_t n = fp ? fread(magic, 1, sizeof magic, fp) : 0;
+	if (fp)
+		fclose(fp);
+	if (n < sizeof magic || memcmp(magic, "!<arch>\n", 8) || memcmp(magic + 8, "debian-binary", 13))
+		return NULL;
+	struct deb_file *df = ds_xcalloc(1, sizeof *df);
+	df->ar = archive_read_new();
+	archive_read_support_format_ar(df->ar);
+	if (archive_read_open_filename(df->ar, path, 65536) != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s", archive_error_string(df->ar));
+		free_deb(df);
+		return NULL;
+	}
+	struct archive_entry *e;
+	int have_control = 0, r;
+	while ((r = archive_read_next_header(df->ar, &e)) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e);
+		if (name && !strncmp(name, "control.tar", 11)) {
+			if (parse_control(df, err, errlen) != 0)
+				break;
+			have_control = 1;
+		} else if (name && !strncmp(name, "data.tar", 8) && have_control) {
+			df->payload.a = inner_tar(df);
+			if (df->payload.a) {
+				*pkg = &df->pkg;
+				return df;
+			}
+			snprintf(err, errlen, "data member is not a readable tar archive");
+			break;
+		}
+	}
+	if (r != ARCHIVE_OK)
+		snprintf(err, errlen, "%s", r == ARCHIVE_EOF ? "no control or data member (truncated?)"
+		                                             : archive_error_string(df->ar));
+	free_deb(df);
+	return NULL;
+}
+
+static int dpkg_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
+{
+	struct deb_file *df = h;
+	return ds_payload_next(&df->payload, m, err, errlen);
+}
+
+static void dpkg_pkgfile_close(void *h)
+{
+	free_deb(h);
+}
+
 const struct ds_backend ds_backend_dpkg = {
 	.abi = DS_BACKEND_ABI,
 	.name = "dpkg",
@@ -348,4 +504,7 @@ const struct ds_backend ds_backend_dpkg = {
 	.info = dpkg_info,
 	.contents = dpkg_contents,
 	.close = dpkg_close,
+	.pkgfile_open = dpkg_pkgfile_open,
+	.pkgfile_next = dpkg_pkgfile_next,
+	.pkgfile_close = dpkg_pkgfile_close,
 };

@@ -27,6 +27,7 @@ struct ds_worker {
 
 /* Scan-wide private state. */
 struct ds_alias { char *link, *target; };
+struct ds_open_pkgfile { const struct ds_backend *b; void *pf; };
 
 struct ds_scan_private {
 	struct ds_alias *aliases;      /* merged-/usr style top-level dir symlinks */
@@ -35,6 +36,8 @@ struct ds_scan_private {
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
 	struct ds_waivers *waivers;
 	atomic_size_t reported;        /* findings so far, for the progress line */
+	struct ds_open_pkgfile *pkgfiles; /* package files whose metadata findings use */
+	size_t npkgfiles, pkgfiles_cap;
 };
 
 /* finding.c */
@@ -79,6 +82,10 @@ struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name);
 void ds_waivers_free(struct ds_waivers *ws);
 /* The reason a waiver gives for d, or NULL. */
 const char *ds_waiver_for(const struct ds_waivers *ws, const struct ds_finding *d);
+
+/* pkgfile.c: 1 scanned as a package file, 0 not one, -1 broken (reported) */
+int ds_scan_package_file(struct ds_scan *s, const char *arg);
+void ds_pkgfiles_close(struct ds_scan *s);
 
 /* reports.c: --report-dir */
 struct ds_output;

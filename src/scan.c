@@ -567,9 +567,22 @@ int ds_scan_run(struct ds_scan *s)
 	int rc = 0;
 	if (s->opt->npackages || s->opt->all_packages)
 		rc = add_packages(s, &j);
-	for (size_t i = 0; rc == 0 && i < s->opt->npaths; i++)
-		if (add_argument(s, &j, s->opt->paths[i]) != 0)
+	/* A broken package file is reported and the scan goes on; it is fatal
+	 * only when nothing else was named. */
+	size_t usable = 0, broken = 0;
+	for (size_t i = 0; rc == 0 && i < s->opt->npaths; i++) {
+		int p = ds_scan_package_file(s, s->opt->paths[i]);
+		if (p > 0)
+			usable++;
+		else if (p < 0)
+			broken++;
+		else if (add_argument(s, &j, s->opt->paths[i]) != 0)
 			rc = -1;
+		else
+			usable++;
+	}
+	if (rc == 0 && broken && !usable)
+		rc = -1;
 	if (rc == 0 && !s->opt->npaths && !s->opt->npackages && !s->opt->all_packages)
 		rc = add_argument(s, &j, "/");
 	if (rc == 0)
@@ -609,6 +622,7 @@ void ds_scan_free(struct ds_scan *s)
 		free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
 		ds_waivers_free(s->priv->waivers);
+		ds_pkgfiles_close(s);
 		free(s->priv);
 	}
 	if (s->bh)

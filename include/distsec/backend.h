@@ -53,6 +53,15 @@ struct ds_probe {
 /* open() flags */
 #define DS_OPEN_ORIGINS 1u  /* fill ds_pkg.origin and .candidate (may cost time) */
 
+/* One member of a package file's payload, in memory. */
+struct ds_member {
+	const char *path;            /* absolute, as installed ("/usr/bin/x") */
+	unsigned mode;               /* st_mode bits from the archive */
+	unsigned uid, gid;
+	const unsigned char *data;   /* contents of a regular file, else NULL */
+	size_t size;
+};
+
 typedef int (*ds_path_cb)(const char *path, void *ctx);
 
 struct ds_backend {
@@ -81,6 +90,17 @@ struct ds_backend {
 	int (*contents)(void *h, ds_pkgid id, ds_path_cb cb, void *ctx);
 
 	void (*close)(void *h);
+
+	/* Package files (optional; NULL when the backend reads none).
+	 * pkgfile_open: NULL with err empty when path is not this backend's
+	 * kind of package file, NULL with err set when it is but is corrupt;
+	 * else a handle, with the package's own metadata in *pkg.
+	 * pkgfile_next: 1 and *m filled (valid until the next call), 0 at the
+	 * end, -1 with err set on a damaged payload. */
+	void *(*pkgfile_open)(const char *path, const struct ds_pkg **pkg,
+	                      char *err, size_t errlen);
+	int (*pkgfile_next)(void *pf, struct ds_member *m, char *err, size_t errlen);
+	void (*pkgfile_close)(void *pf);
 };
 
 typedef const struct ds_backend *(*ds_backend_entry_fn)(void);

@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The rpm backend (loadable module distsec-rpm.so): the root's rpm
+ * database read with librpm, once, into an in-process index; and .rpm
+ * package files (header through librpm, payload through libarchive).
+ *
+ * The database is looked for where the scanned distribution keeps it
+ * (usr/lib/sysimage/rpm, then var/lib/rpm), never where the host's rpm is
+ * configured (Debian's rpm says ~/.rpmdb).  librpm may create lock, -shm
+ * or journal files next to a database it opens, so the database files are
+ * copied to a private temporary directory and opened there: the scanned
+ * root is never written.
+ */
+#include <archive.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <rpm/header.h>
+#include <rpm/rpmdb.h>
+#include <rpm/rpmfi.h>
+#include <rpm/rpmlib.h>
+#include <rpm/rpmlog.h>
+#include <rpm/rpmmacro.h>
+#include <rpm/rpmts.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive-members.h"
+#include "distsec/backend.h"
+#include "distsec/pathindex.h"
+#include "distsec/util.h"
+
+static const struct {
+	const char *dir, *file, *kind;
+} db_layouts[] = {
+	{ "usr/lib/sysimage/rpm", "rpmdb.sqlite", "sqlite" },
+	{ "usr/lib/sysimage/rpm", "Packages.db", "ndb" },
+	{ "usr/lib/sysimage/rpm", "Packages", "bdb_ro" },
+	{ "var/lib/rpm", "rpmdb.sqlite", "sqlite" },
+	{ "var/lib/rpm", "Packages.db", "ndb" },
+	{ "var/lib/rpm", "Packages", "bdb_ro" },
+};
+
+struct rpm_state {
+	char *root;
+	const char *dbdir, *kind;
+	struct ds_pkg *pkgs;
+	char ***files;
+	size_t npkgs, cap;
+	struct ds_pathindex *index;
+};
+
+static struct rpm_state *cached;
+static char load_error[512];
+
+static char *in_root(const char *root, const char *rel)
+{
+	return ds_xasprintf("%s/%s", strcmp(root, "/") ? root : "", rel);
+}
+
+static int find_db(const char *root, const char **dir, const char **kind)
+{
+	for (size_t i = 0; i < sizeof db_layouts / sizeof db_layouts[0]; i++) {
+		char *rel = ds_xasprintf("%s/%s", db_layouts[i].dir, db_layouts[i].file);
+		char *p = in_root(root, rel);
+		struct stat st;
+		int ok = lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+		free(rel);
+		free(p);
+		if (ok) {
+			*dir = db_layouts[i].dir;
+			*kind = db_layouts[i].kind;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void init_rpm(void)
+{
+	static int done;
+	if (!done) {
+		rpmlogSetMask(RPMLOG_UPTO(RPMLOG_CRIT)); /* errors come back as values */
+		rpmReadConfigFiles(NULL, NULL);
+		done = 1;
+	}
+}
+
+static int copy_file(int from_dir, const char *name, int to_dir)
+{
+	int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (in >= 0)
+			close(in);
+		return 0; /* not a regular file: not part of the database */
+	}
+	int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	char buf[65536];
+	ssize_t n = 0;
+	while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			n = -1;
+			break;
+		}
+	close(in);
+	if (out >= 0)
+		close(out);
+	return out < 0 || n < 0 ? -1 : 0;
+}
+
+/* Copies the database directory to a fresh temporary directory. */
+static char *copy_db(const char *root, const char *dbdir)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *dst = ds_xasprintf("%s/distsec-rpmdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *src = in_root(root, dbdir);
+	int sfd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = sfd >= 0 ? fdopendir(sfd) : NULL;
+	int rc = -1;
+	if (d && mkdtemp(dst)) {
+		int dfd = open(dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		struct dirent *e;
+		rc = dfd >= 0 ? 0 : -1;
+		while (rc == 0 && (e = readdir(d)) != NULL)
+			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+				rc = copy_file(dirfd(d), e->d_name, dfd);
+		if (dfd >= 0)
+			close(dfd);
+	}
+	if (d)
+		closedir(d);
+	else if (sfd >= 0)
+		close(sfd);
+	free(src);
+	if (rc != 0) {
+		snprintf(load_error, sizeof load_error, "cannot copy %s: %s", dbdir, strerror(errno));
+		free(dst);
+		return NULL;
+	}
+	return dst;
+}
+
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			unlinkat(dirfd(d), e->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static char *tag_string(Header h, rpmTagVal tag)
+{
+	const char *s = headerGetString(h, tag);
+	return s && *s ? ds_xstrdup(s) : NULL;
+}
+
+static void pkg_from_header(Header h, struct ds_pkg *p)
+{
+	char *evr = headerGetAsString(h, RPMTAG_EVR);
+	p->name = tag_string(h, RPMTAG_NAME);
+	p->version = evr ? ds_xstrdup(evr) : NULL;
+	p->arch = tag_string(h, RPMTAG_ARCH);
+	p->source = tag_string(h, RPMTAG_SOURCERPM);
+	p->maintainer = tag_string(h, RPMTAG_PACKAGER);
+	if (!p->maintainer)
+		p->maintainer = tag_string(h, RPMTAG_VENDOR);
+	free(evr);
+}
+
+static void free_pkg(struct ds_pkg *p)
+{
+	free((char *)p->name);
+	free((char *)p->version);
+	free((char *)p->arch);
+	free((char *)p->source);
+	free((char *)p->maintainer);
+}
+
+/* rpm's own build-id links are not package contents worth scanning. */
+static int skip_path(const char *fn)
+{
+	return strncmp(fn, "/usr/lib/.build-id/", 19) == 0;
+}
+
+static void add_header(struct rpm_state *st, rpmts ts, Header h)
+{
+	const char *name = headerGetString(h, RPMTAG_NAME);
+	if (!name || !strcmp(name, "gpg-pubkey"))
+		return;
+	struct ds_pkg p = { 0 };
+	pkg_from_header(h, &p);
+	size_t cap = st->cap;
+	ds_push(&st->pkgs, &st->npkgs, &st->cap, &p, sizeof p);
+	if (st->cap != cap)
+		st->files = ds_xrealloc(st->files, st->cap * sizeof *st->files);
+	ds_pkgid id = (ds_pkgid)(st->npkgs - 1);
+	char **list = NULL;
+	size_t n = 0, lcap = 0;
+	rpmfi fi = rpmfiNew(ts, h, RPMTAG_BASENAMES, RPMFI_FLAGS_QUERY);
+	while (fi && rpmfiNext(fi) >= 0) {
+		const char *fn = rpmfiFN(fi);
+		if (!fn || skip_path(fn))
+			continue;
+		ds_pathindex_add(st->index, fn, id);
+		char *copy = ds_xstrdup(fn);
+		ds_push(&list, &n, &lcap, &copy, sizeof copy);
+	}
+	rpmfiFree(fi);
+	char *end = NULL;
+	ds_push(&list, &n, &lcap, &end, sizeof end);
+	st->files[id] = list;
+}
+
+static void free_state(struct rpm_state *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->npkgs; i++) {
+		free_pkg(&st->pkgs[i]);
+		for (char **f = st->files[i]; *f; f++)
+			free(*f);
+		free(st->files[i]);
+	}
+	free(st->pkgs);
+	free(st->files);
+	ds_pathindex_free(st->index);
+	free(st->root);
+	free(st);
+}
+
+static struct rpm_state *load(const char *root)
+{
+	if (cached && !strcmp(cached->root, root))
+		return cached;
+	const char *dbdir, *kind;
+	if (find_db(root, &dbdir, &kind) != 0) {
+		snprintf(load_error, sizeof load_error,
+		         "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
+		return NULL;
+	}
+	init_rpm();
+	char *copy = copy_db(root, dbdir);
+	if (!copy)
+		return NULL;
+	rpmPushMacro(NULL, "_dbpath", NULL, copy, RMIL_CMDLINE);
+	rpmPushMacro(NULL, "_db_backend", NULL, kind, RMIL_CMDLINE);
+	rpmts ts = rpmtsCreate();
+	rpmtsSetRootDir(ts, "/");
+	rpmtsSetVSFlags(ts, RPMVSF_MASK_NOSIGNATURES | RPMVSF_MASK_NODIGESTS);
+	struct rpm_state *st = NULL;
+	if (rpmtsOpenDB(ts, O_RDONLY) != 0) {
+		snprintf(load_error, sizeof load_error,
+		         "%s: this librpm cannot read a %s database", dbdir, kind);
+	} else {
+		st = ds_xcalloc(1, sizeof *st);
+		st->root = ds_xstrdup(root);
+		st->dbdir = dbdir;
+		st->kind = kind;
+		st->index = ds_pathindex_new();
+		rpmdbMatchIterator mi = rpmtsInitIterator(ts, RPMDBI_PACKAGES, NULL, 0);
+		Header h;
+		while ((h = rpmdbNextIterator(mi)) != NULL)
+			add_header(st, ts, h);
+		rpmdbFreeIterator(mi);
+	}
+	rpmtsFree(ts);
+	rpmPopMacro(NULL, "_db_backend");
+	rpmPopMacro(NULL, "_dbpath");
+	remove_dir(copy);
+	free(copy);
+	if (st) {
+		if (cached)
+			free_state(cached);
+		cached = st;
+	}
+	return st;
+}
+
+static int marker_present(const char *root)
+{
+	static const char *const markers[] = {
+		"etc/redhat-release", "etc/fedora-release", "etc/SuSE-release",
+		"etc/system-release", NULL,
+	};
+	for (size_t i = 0; markers[i]; i++) {
+		char *p = in_root(root, markers[i]);
+		int ok = access(p, F_OK) == 0;
+		free(p);
+		if (ok)
+			return 1;
+	}
+	return 0;
+}
+
+static int rpm_probe(const char *root, struct ds_probe *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *dbdir, *kind;
+	if (find_db(root, &dbdir, &kind) != 0) {
+		snprintf(out->detail, sizeof out->detail, "no rpm database");
+		return 0;
+	}
+	struct rpm_state *st = load(root);
+	if (!st) {
+		snprintf(out->detail, sizeof out->detail, "%.240s", load_error);
+		return 0;
+	}
+	const ds_pkgid *ids;
+	out->packages = st->npkgs;
+	out->usable = st->npkgs > 0;
+	out->owns_bin_sh = ds_pathindex_get(st->index, "/bin/sh", &ids) > 0 ||
+	                   ds_pathindex_get(st->index, "/usr/bin/sh", &ids) > 0;
+	out->native = marker_present(root);
+	snprintf(out->detail, sizeof out->detail, "rpm database %s (%s): %zu packages, %zu paths",
+	         st->dbdir, st->kind, st->npkgs, ds_pathindex_size(st->index));
+	return 0;
+}
+
+static void *rpm_open(const char *root, unsigned flags, char *err, size_t errlen)
+{
+	(void)flags; /* origins: rpm headers carry no archive information */
+	struct rpm_state *st = load(root);
+	if (!st)
+		snprintf(err, errlen, "%s", load_error);
+	return st;
+}
+
+static enum ds_owner_status rpm_owner_of(void *h, const char *path,
+                                         const ds_pkgid **ids, size_t *n)
+{
+	struct rpm_state *st = h;
+	*n = ds_pathindex_get(st->index, path, ids);
+	return *n ? DS_OWNER_PACKAGE : DS_OWNER_NOT_OWNED;
+}
+
+static size_t rpm_count(void *h)
+{
+	return ((struct rpm_state *)h)->npkgs;
+}
+
+/* "name" or "name.arch". */
+static int rpm_find(void *h, const char *name, ds_pkgid *id)
+{
+	struct rpm_state *st = h;
+	for (size_t i = 0; i < st->npkgs; i++) {
+		const struct ds_pkg *p = &st->pkgs[i];
+		size_t len = strlen(p->name);
+		if (!strcmp(p->name, name) ||
+		    (!strncmp(p->name, name, len) && name[len] == '.' && p->arch &&
+		     !strcmp(p->arch, name + len + 1))) {
+			*id = (ds_pkgid)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const struct ds_pkg *rpm_info(void *h, ds_pkgid id)
+{
+	struct rpm_state *st = h;
+	return id < st->npkgs ? &st->pkgs[id] : NULL;
+}
+
+static int rpm_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
+{
+	struct rpm_state *st = h;
+	if (id >= st->npkgs)
+		return -1;
+	for (char **f = st->files[id]; *f; f++)
+		if (cb(*f, ctx))
+			break;
+	return 0;
+}
+
+static void rpm_close(void *h)
+{
+	(void)h; /* cached for the process: probe and open share one load */
+}
+
+/* ---- .rpm package files -------------------------------------------- */
+
+struct rpm_file {
+	struct ds_pkg pkg;
+	struct ds_payload payload;
+};
+
+static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
+                              char *err, size_t errlen)
+{
+	static const unsigned char lead[4] = { 0xed, 0xab, 0xee, 0xdb };
+	unsigned char magic[4];
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, magic, sizeof magic) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n != 4 || memcmp(magic, lead, 4) != 0)
+		return NULL;
+	init_rpm();
+	rpmts ts = rpmtsCreate();
+	rpmtsSetVSFlags(ts, RPMVSF_MASK_NOSIGNATURES | RPMVSF_MASK_NODIGESTS);
+	FD_t rfd = Fopen(path, "r.ufdio");
+	Header h = NULL;
+	rpmRC rc = rfd && !Ferror(rfd) ? rpmReadPackageFile(ts, rfd, path, &h) : RPMRC_FAIL;
+	if (rfd)
+		Fclose(rfd);
+	rpmtsFree(ts);
+	if (rc != RPMRC_OK && rc != RPMRC_NOTTRUSTED && rc != RPMRC_NOKEY) {
+		snprintf(err, errlen, "not a readable rpm package (bad or truncated header)");
+		headerFree(h);
+		return NULL;
+	}
+	struct rpm_file *pf = ds_xcalloc(1, sizeof *pf);
+	pkg_from_header(h, &pf->pkg);
+	headerFree(h);
+	pf->payload.a = archive_read_new();
+	archive_read_support_filter_all(pf->payload.a);
+	archive_read_support_format_cpio(pf->payload.a);
+	if (archive_read_open_filename(pf->payload.a, path, 65536) != ARCHIVE_OK) {
+		snprintf(err, errlen, "payload: %s", archive_error_string(pf->payload.a));
+		ds_payload_free(&pf->payload);
+		free_pkg(&pf->pkg);
+		free(pf);
+		return NULL;
+	}
+	*pkg = &pf->pkg;
+	return pf;
+}
+
+static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
+{
+	struct rpm_file *pf = h;
+	int r;
+	while ((r = ds_payload_next(&pf->payload, m, err, errlen)) == 1 && skip_path(m->path))
+		;
+	return r;
+}
+
+static void rpm_pkgfile_close(void *h)
+{
+	struct rpm_file *pf = h;
+	ds_payload_free(&pf->payload);
+	free_pkg(&pf->pkg);
+	free(pf);
+}
+
+static const struct ds_backend rpm_backend = {
+	.abi = DS_BACKEND_ABI,
+	.name = "rpm",
+	.summary = "rpm database (librpm): Fedora, RHEL, openSUSE",
+	.order = 10,
+	.probe = rpm_probe,
+	.open = rpm_open,
+	.owner_of = rpm_owner_of,
+	.count = rpm_count,
+	.find = rpm_find,
+	.info = rpm_info,
+	.contents = rpm_contents,
+	.close = rpm_close,
+	.pkgfile_open = rpm_pkgfile_open,
+	.pkgfile_next = rpm_pkgfile_next,
+	.pkgfile_close = rpm_pkgfile_close,
+};
+
+__attribute__((visibility("default"))) const struct ds_backend *distsec_backend_entry(void)
+{
+	return &rpm_backend;
+}

@@ -1,0 +1,130 @@
+#!/bin/sh
+# The rpm backend against real rpm databases made under temporary roots with
+# the real rpm and rpmbuild tools: Fedora's usr/lib/sysimage/rpm and the
+# older var/lib/rpm; owners, --package, --all-packages, auto selection
+# against dpkg; .rpm and .deb files scanned directly give the same findings
+# as their installed files; a truncated package file; the root is not written.
+. "$(dirname "$0")/lib.sh"
+for t in rpm rpmbuild dpkg-deb; do
+	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+"$DISTSEC" backends | grep -q '^  rpm ' || { echo "SKIP: built without the rpm backend"; exit 77; }
+force=""
+[ "$(id -u)" = 0 ] || force="--force-not-root --force-bad-path"
+
+# an rpm holding two fixture programs, built at test time
+top="$work/rpmbuild"
+mkdir -p "$top/SOURCES" "$top/SPECS"
+cp "$FIXTURES/nopie-norelro" "$top/SOURCES/fixr-tool"
+cp "$FIXTURES/pie-full" "$top/SOURCES/fixr-good"
+cat >"$top/SPECS/fixr.spec" <<'SPEC'
+Name: fixr
+Version: 1.0
+Release: 1
+Summary: distsec test fixture
+License: GPL-2.0-or-later
+Packager: Fix Er <fix@example.org>
+Source0: fixr-tool
+Source1: fixr-good
+%description
+distsec test fixture
+%install
+mkdir -p %{buildroot}/usr/bin
+install -m 0755 %{SOURCE0} %{buildroot}/usr/bin/fixr-tool
+install -m 4755 %{SOURCE1} %{buildroot}/usr/bin/fixr-good
+%files
+/usr/bin/fixr-tool
+/usr/bin/fixr-good
+SPEC
+rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
+	--define "debug_package %{nil}" -bb "$top/SPECS/fixr.spec" >"$work/rpmbuild.log" 2>&1 ||
+	{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
+rpmfile=$(ls "$top"/RPMS/*/fixr-1.0-1.*.rpm)
+
+# install_rpm ROOT DBPATH: a database with fixr installed
+install_rpm() {
+	rpm --root "$1" --dbpath "$2" --initdb
+	rpm --root "$1" --dbpath "$2" -i --nodeps --noscripts --ignorearch "$rpmfile" 2>/dev/null
+}
+
+for dbpath in /usr/lib/sysimage/rpm /var/lib/rpm; do
+	rm -rf "$root" && mkdir -p "$root"
+	install_rpm "$root" "$dbpath"
+	cp "$FIXTURES/nopie-norelro" "$root/usr/bin/stray"
+	before=$(find "$root$dbpath" -type f -exec sha256sum {} + | sort)
+	run_distsec backends --root "$root"
+	expect_line "would use: rpm (rpm database ${dbpath#/} (sqlite): 1 packages"
+	run_distsec scan --root "$root" --color never -v
+	expect_rc 1
+	expect_line "error    elf-relro                 /usr/bin/fixr-tool  [fixr:"
+	expect_line "pass     elf-relro                 /usr/bin/fixr-good  [fixr:"
+	expect_line "error    elf-relro                 /usr/bin/stray  [not-owned]"
+	grep -q "build-id" "$work/out" && fail "reported rpm's .build-id links"
+	after=$(find "$root$dbpath" -type f -exec sha256sum {} + | sort)
+	[ "$before" = "$after" ] || fail "the scan changed the rpm database in $dbpath"
+	[ "$(find "$root$dbpath" -newer "$rpmfile" -name '*.lock' | wc -l)" -le 1 ] || fail "lock files created"
+done
+
+run_distsec scan --root "$root" --color never -v --package fixr
+expect_line "/usr/bin/fixr-tool  [fixr:"
+grep -q stray "$work/out" && fail "--package fixr scanned another file"
+run_distsec scan --root "$root" --color never -v --all-packages --group-by package
+expect_line "== fixr 1.0-1 (source fixr-1.0-1.src.rpm) - Fix Er <fix@example.org> =="
+grep -q stray "$work/out" && fail "--all-packages scanned a file no package owns"
+run_distsec scan --root "$root" --package nosuch
+expect_rc 2
+
+# a .deb for the same programs
+deb="$work/pkg-fixa"
+mkdir -p "$deb/DEBIAN" "$deb/usr/bin"
+printf 'Package: fixa\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: Fix Er <fix@example.org>\nDescription: fixture\n' >"$deb/DEBIAN/control"
+cp "$FIXTURES/nopie-norelro" "$deb/usr/bin/fixr-tool"
+cp "$FIXTURES/pie-full" "$deb/usr/bin/fixr-good"
+chmod 4755 "$deb/usr/bin/fixr-good"
+dpkg-deb --root-owner-group -b "$deb" "$work/fixa.deb" >/dev/null
+
+# scanning package files gives the findings of the installed files
+findings() { grep -E '^(error|warning|info) ' "$work/out" | awk '{print $1, $2, $3}' | sort; }
+run_distsec scan --root "$root" --color never --backend rpm --package fixr
+findings >"$work/installed"
+[ -s "$work/installed" ] || fail "no findings for the installed package"
+run_distsec scan --color never "$rpmfile"
+expect_rc 1
+expect_line "/usr/bin/fixr-tool  [fixr:"
+findings >"$work/fromrpm"
+diff -u "$work/installed" "$work/fromrpm" || fail ".rpm findings differ from the installed files'"
+run_distsec scan --color never "$work/fixa.deb"
+expect_line "/usr/bin/fixr-tool  [fixa:amd64]"
+findings >"$work/fromdeb"
+diff -u "$work/installed" "$work/fromdeb" || fail ".deb findings differ from the installed files'"
+
+# truncated package files: a clear error; exit 2 only when nothing else scanned
+head -c 3000 "$rpmfile" >"$work/trunc.rpm"
+head -c 900 "$work/fixa.deb" >"$work/trunc.deb"
+for t in trunc.rpm trunc.deb; do
+	run_distsec scan --color never "$work/$t"
+	expect_rc 2
+	grep -q "^distsec: $work/$t: " "$work/err" || fail "no clear error for $t"
+done
+run_distsec scan --color never "$work/trunc.rpm" "$work/fixa.deb"
+expect_rc 1
+expect_line "scan-unreadable           $work/trunc.rpm"
+expect_line "/usr/bin/fixr-tool  [fixa:amd64]"
+
+# an empty rpm database does not win over dpkg; with both full, the marker decides
+rm -rf "$root" && mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/etc"
+: >"$root/var/lib/dpkg/status"
+: >"$root/var/lib/dpkg/available"
+dpkg --root="$root" $force -i "$work/fixa.deb" >/dev/null
+rpm --root "$root" --dbpath /var/lib/rpm --initdb
+run_distsec backends --root "$root"
+expect_line "would use: dpkg"
+rpm --root "$root" --dbpath /usr/lib/sysimage/rpm --initdb
+rpm --root "$root" --dbpath /usr/lib/sysimage/rpm -i --nodeps --noscripts --ignorearch \
+	--replacefiles "$rpmfile" 2>/dev/null
+run_distsec backends --root "$root"
+expect_line "would use: rpm (several databases; rpm comes first in probe order)"
+echo 12.0 >"$root/etc/debian_version"
+run_distsec backends --root "$root"
+expect_line "would use: dpkg (several databases; dpkg matches the root's distribution marker)"
+echo "rpm-backend: ok"
