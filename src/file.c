@@ -14,6 +14,34 @@
 #include "distsec/file.h"
 #include "internal.h"
 
+int ds_file_fd(struct ds_file *f)
+{
+	if (f->fd_state != 0 || f->mem)
+		return f->fd;
+	f->fd_state = -1;
+	if (f->pfd < 0)
+		return -1;
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", f->pfd);
+	int fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && errno == ENOENT) /* no /proc mounted: by path, below the root */
+		fd = ds_open_beneath(ds_file_rootfd(f), f->path,
+		                     O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_ino != f->ino || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = ESTALE;
+	}
+	if (fd < 0) {
+		ds_report_unreadable(f, "cannot read", strerror(errno));
+		return -1;
+	}
+	f->fd = fd;
+	f->fd_state = 1;
+	return fd;
+}
+
 /* Reads up to len bytes at off; returns bytes read or -1. */
 static ssize_t read_at(const struct ds_file *f, void *buf, size_t len, off_t off)
 {
@@ -25,6 +53,8 @@ static ssize_t read_at(const struct ds_file *f, void *buf, size_t len, off_t off
 		return (ssize_t)n;
 	}
 	size_t got = 0;
+	if (ds_file_fd((struct ds_file *)f) < 0)
+		return -1;
 	while (got < len) {
 		ssize_t r = pread(f->fd, (char *)buf + got, len - got, off + (off_t)got);
 		if (r < 0 && errno == EINTR)
@@ -46,8 +76,12 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
 	}
 	if (f->data_state == 0) {
 		f->data_state = -1;
-		if (f->fd < 0 || (size_t)f->size > limit) {
-			errno = f->fd < 0 ? EBADF : EFBIG;
+		if ((size_t)f->size > limit) {
+			errno = EFBIG;
+			return NULL;
+		}
+		if (ds_file_fd(f) < 0) {
+			errno = EBADF;
 			return NULL;
 		}
 		f->data = ds_xmalloc((size_t)f->size + 1);
@@ -65,7 +99,7 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
 	return f->data_state > 0 ? f->data : NULL;
 }
 
-static void report_unreadable(struct ds_file *f, const char *what, const char *why)
+void ds_report_unreadable(struct ds_file *f, const char *what, const char *why)
 {
 	const struct ds_check *saved = f->worker->current;
 	f->worker->current = &ds_check_scan_unreadable;
@@ -79,16 +113,18 @@ const struct ds_elfview *ds_file_elf(struct ds_file *f)
 	if (f->elf_state != 0)
 		return f->elf;
 	f->elf_state = -1;
+	if (!f->mem && ds_file_fd(f) < 0)
+		return NULL;
 	Elf *e = f->mem ? elf_memory((char *)f->mem, (size_t)f->size)
 	                : elf_begin(f->fd, ELF_C_READ, NULL);
 	const char *why = NULL;
 	if (!e) {
-		report_unreadable(f, "cannot read ELF", elf_errmsg(-1));
+		ds_report_unreadable(f, "cannot read ELF", elf_errmsg(-1));
 		return NULL;
 	}
 	f->elf = ds_elfview_new(e, (size_t)f->size, &why);
 	if (!f->elf) {
-		report_unreadable(f, "malformed ELF", why);
+		ds_report_unreadable(f, "malformed ELF", why);
 		return NULL;
 	}
 	f->elf_state = 1;
@@ -100,7 +136,7 @@ const char *ds_file_magic(struct ds_file *f)
 	if (f->magic)
 		return f->magic;
 	unsigned char buf[16384];
-	ssize_t n = f->fd >= 0 || f->mem ? read_at(f, buf, sizeof buf, 0) : 0;
+	ssize_t n = S_ISREG(f->mode) ? read_at(f, buf, sizeof buf, 0) : 0;
 	const char *m = NULL;
 	if (S_ISDIR(f->mode))
 		m = "directory";
@@ -207,7 +243,7 @@ enum ds_class ds_file_class(struct ds_file *f)
 		f->cls = DS_CLASS_SETUID;
 	else if (f->mode & S_ISGID)
 		f->cls = DS_CLASS_SETGID;
-	else if (f->has_caps || (f->fd >= 0 &&
+	else if (f->has_caps || (!f->mem && ds_file_fd(f) >= 0 &&
 	         fgetxattr(f->fd, "security.capability", NULL, 0) >= 0))
 		f->cls = DS_CLASS_SETCAP;
 	/* A library that calls connect() is not itself a network program:
@@ -260,7 +296,9 @@ void ds_file_release(struct ds_file *f)
 	free(f->magic);
 	if (f->fd >= 0)
 		close(f->fd);
-	f->fd = -1;
+	if (f->pfd >= 0)
+		close(f->pfd);
+	f->fd = f->pfd = -1;
 	f->elf = NULL;
 	f->data = NULL;
 	f->magic = NULL;

@@ -35,6 +35,7 @@ struct ds_scan_private {
 	struct ds_strmap *daemons;     /* ELF paths started by units / init scripts */
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
 	struct ds_waivers *waivers;
+	bool classify;                 /* an enabled check wants file kinds */
 	atomic_size_t reported;        /* findings so far, for the progress line */
 	struct ds_open_pkgfile *pkgfiles; /* package files whose metadata findings use */
 	size_t npkgfiles, pkgfiles_cap;
@@ -51,6 +52,8 @@ const struct ds_owner *ds_file_owner(struct ds_file *f);
 
 /* file.c */
 void ds_file_release(struct ds_file *f);
+/* A scan-unreadable finding "what: why" on f (details.reason = why). */
+void ds_report_unreadable(struct ds_file *f, const char *what, const char *why);
 
 /* pathres.c: opening and resolving paths without leaving the root */
 int ds_open_beneath(int rootfd, const char *path, int flags);

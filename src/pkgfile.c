@@ -16,7 +16,7 @@ static void scan_member(struct ds_scan *s, const struct ds_member *m, const stru
 	struct ds_worker *w = &s->priv->main;
 	struct ds_file f = {
 		.path = m->path, .mode = m->mode, .uid = m->uid, .gid = m->gid,
-		.size = (off_t)m->size, .fd = -1, .mem = m->data, .preset_owner = owner,
+		.size = (off_t)m->size, .fd = -1, .pfd = -1, .mem = m->data, .preset_owner = owner,
 	};
 	if (S_ISDIR(m->mode))
 		f.kind = DS_KIND_DIR;

@@ -294,7 +294,8 @@ void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 	w->file = f;
 	w->owner_done = false;
 	f->worker = w;
-	if (f->kind == DS_KIND_OTHER && (f->fd >= 0 || f->mem)) {
+	/* Reading the first bytes costs an open: only when a check wants kinds */
+	if (f->kind == DS_KIND_OTHER && s->priv->classify && (f->mem || ds_file_fd(f) >= 0)) {
 		ssize_t r = f->mem ? (ssize_t)(f->size < DS_HEAD_MAX ? f->size : DS_HEAD_MAX)
 		                   : pread(f->fd, f->head, DS_HEAD_MAX, 0);
 		if (f->mem && r > 0)
@@ -324,7 +325,7 @@ void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 static void scan_path(struct ds_worker *w, const char *path)
 {
 	struct ds_scan *s = w->scan;
-	struct ds_file f = { .path = path, .fd = -1, .worker = w };
+	struct ds_file f = { .path = path, .fd = -1, .pfd = -1, .worker = w };
 	struct stat st;
 	int pfd = ds_open_beneath(s->rootfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (pfd < 0 || fstat(pfd, &st) != 0) {
@@ -333,11 +334,8 @@ static void scan_path(struct ds_worker *w, const char *path)
 			close(pfd);
 		w->file = &f;
 		w->owner_done = false;
-		w->current = &ds_check_scan_unreadable;
-		struct ds_finding *d = ds_report(&f, DS_SEV_INFO, "%s: %s",
-		                                 err == ENOENT ? "vanished during the scan"
-		                                               : "cannot open", strerror(err));
-		ds_detail_str(d, "reason", strerror(err));
+		ds_report_unreadable(&f, err == ENOENT ? "vanished during the scan" : "cannot open",
+		                     strerror(err));
 		return;
 	}
 	f.mode = st.st_mode;
@@ -345,33 +343,8 @@ static void scan_path(struct ds_worker *w, const char *path)
 	f.gid = st.st_gid;
 	f.size = st.st_size;
 	f.kind = kind_of_mode(st.st_mode);
-	if (S_ISREG(st.st_mode)) {
-		char proc[64];
-		snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
-		f.fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (f.fd < 0 && errno == ENOENT) /* no /proc: reopen by path */
-			f.fd = ds_open_beneath(s->rootfd, path,
-			                       O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		struct stat st2;
-		if (f.fd >= 0 && (fstat(f.fd, &st2) != 0 || st2.st_ino != st.st_ino ||
-		                  !S_ISREG(st2.st_mode))) {
-			close(f.fd);
-			f.fd = -1;
-			errno = ESTALE;
-		}
-		if (f.fd < 0) {
-			int err = errno;
-			w->file = &f;
-			w->owner_done = false;
-			w->current = &ds_check_scan_unreadable;
-			struct ds_finding *d = ds_report(&f, DS_SEV_INFO, "cannot read: %s",
-			                                 strerror(err));
-			ds_detail_str(d, "reason", strerror(err));
-		}
-	}
-	close(pfd);
-	if (S_ISREG(st.st_mode) && f.fd < 0)
-		return;
+	f.ino = st.st_ino;
+	f.pfd = pfd;  /* the read fd is opened from it when first needed */
 	ds_scan_file(w, &f);
 }
 
@@ -558,6 +531,9 @@ int ds_scan_run(struct ds_scan *s)
 	ds_worker_init(&s->priv->main, s);
 	load_aliases(s);
 	s->priv->daemons = ds_daemons_load(s->rootfd);
+	for (size_t i = 0; i < ds_nchecks; i++)
+		if (s->enabled[i] && (ds_checks[i]->applies & (DS_ON_ELF | DS_ON_SHELL | DS_ON_PYTHON)))
+			s->priv->classify = true;
 	for (size_t i = 0; i < ds_nchecks; i++)
 		if (s->enabled[i] && ds_checks[i]->scan_begin &&
 		    ds_checks[i]->scan_begin(s) != 0)

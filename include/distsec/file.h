@@ -44,7 +44,8 @@ struct ds_file {
 	uid_t uid;
 	gid_t gid;
 	off_t size;
-	int fd;                  /* -1 for in-memory files and non-regular files */
+	int fd;                  /* read fd, opened on first need (ds_file_fd); -1 if none */
+	int pfd;                 /* O_PATH fd the read fd is opened from; -1 if none */
 	const unsigned char *mem;/* in-memory contents (package members), else NULL */
 	bool has_caps;           /* security.capability xattr present */
 	const struct ds_owner *preset_owner; /* owner from a package file, else NULL */
@@ -59,12 +60,18 @@ struct ds_file {
 	unsigned char *data;     /* whole contents, when read */
 	size_t data_len;
 	int data_state;          /* 0 not tried, 1 ok, -1 failed */
+	int fd_state;            /* 0 not tried, 1 open, -1 failed */
+	ino_t ino;               /* from the O_PATH fstat, to check the reopen */
 	struct ds_elfview *elf;
 	int elf_state;
 	char *magic;
 	enum ds_class cls;
 };
 
+/* The fd to read the file through, opened on first use from its O_PATH fd
+ * (so the file cannot be swapped for another); -1 if it cannot be read,
+ * in which case a scan-unreadable finding has been reported once. */
+int ds_file_fd(struct ds_file *f);
 /* Whole contents (up to limit bytes; more = error).  NULL with errno set. */
 const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len);
 /* The ELF view, or NULL when the file is not a well-formed ELF (a

@@ -45,5 +45,8 @@ char *ds_utf8_clean(const char *s);
  * $DISTSEC_BACKEND_DIR when set; else backends/ beside the program (the
  * build tree), then the installed directory.  Returns how many. */
 size_t ds_module_dirs(const char *dirs[3]);
+/* A data file (the STIG rules): $DISTSEC_DATA_DIR, beside the program
+ * (the build tree), then the installed data directory.  NULL if absent. */
+const char *ds_data_file(const char *name, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 /* Classification from the first bytes, the name and the mode. */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "distsec/file.h"
 #include "harness.h"
@@ -8,7 +9,7 @@ static struct ds_worker worker;
 
 static struct ds_file file_of(const char *path, const char *head, mode_t mode)
 {
-	struct ds_file f = { .path = path, .fd = -1, .mode = mode, .worker = &worker };
+	struct ds_file f = { .path = path, .fd = -1, .pfd = -1, .mode = S_IFREG | mode, .worker = &worker };
 	f.head_len = strlen(head);
 	memcpy(f.head, head, f.head_len);
 	f.mem = f.head;

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * file-stig (stig-file-test.sh): DISA UNIX STIG file ownership and
+ * permission rules, as data (src/checks/stig-rules, or --rules FILE), not
+ * code.  Every scanned path is matched against every rule's globs; owner
+ * and group names are resolved through the root's own etc/passwd and
+ * etc/group, never the scanning host's.  Each finding carries its rule id.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "distsec/check.h"
+#include "distsec/scan.h"
+#include "distsec/util.h"
+
+#define SYSTEM_ID_MAX 999 /* login.defs' SYS_UID_MAX default */
+
+enum rule_type { R_FILE, R_DIR, R_ANY, R_DEVICE, R_WW_STICKY, R_WW_OWNER, R_NOUSER, R_NOGROUP };
+
+struct rule {
+	char *id, *reason;
+	enum rule_type type;
+	char **paths, **except;
+	char **owners, **groups;  /* NULL = not checked; "@system" = id <= 999 */
+	int mode;                 /* -1 = not checked */
+	unsigned line;
+};
+
+static struct {
+	struct rule *rules;
+	size_t n, cap;
+	struct ds_strmap *users, *groups; /* name → 1 + id, and "#id" → 1 + index */
+	char **user_names, **group_names; /* by insertion */
+	bool have_passwd, have_group;     /* the root has its own account files */
+	size_t nusers, ucap, ngroups, gcap;
+} st;
+
+static const char *const type_names[] = {
+	"file", "dir", "any", "device", "wwdir-sticky", "wwdir-owner", "nouser", "nogroup", NULL,
+};
+
+static char **split_list(const char *s)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	char *copy = ds_xstrdup(s), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *item = ds_xstrdup(t);
+		ds_push(&v, &n, &cap, &item, sizeof item);
+	}
+	char *end = NULL;
+	ds_push(&v, &n, &cap, &end, sizeof end);
+	free(copy);
+	return v;
+}
+
+static void free_list(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Parses "ID key=value ... | reason"; NULL on success or the error. */
+static const char *parse_rule(char *line, struct rule *r)
+{
+	char *bar = strstr(line, " | ");
+	if (!bar)
+		return "no ' | reason' at the end";
+	*bar = '\0';
+	char *reason = bar + 3;
+	while (isspace((unsigned char)*reason))
+		reason++;
+	memset(r, 0, sizeof *r);
+	r->mode = -1;
+	r->type = (enum rule_type)-1;
+	char *save = NULL;
+	char *id = strtok_r(line, " \t", &save);
+	if (!id || strncmp(id, "GEN", 3) != 0)
+		return "a rule starts with its STIG id (GEN...)";
+	r->id = ds_xstrdup(id);
+	r->reason = ds_xstrndup(reason, strcspn(reason, "\n"));
+	for (char *kv = strtok_r(NULL, " \t", &save); kv; kv = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(kv, '=');
+		if (!eq)
+			return "expected key=value";
+		*eq = '\0';
+		const char *v = eq + 1;
+		if (!strcmp(kv, "type")) {
+			for (int i = 0; type_names[i]; i++)
+				if (!strcmp(v, type_names[i]))
+					r->type = (enum rule_type)i;
+			if ((int)r->type < 0)
+				return "unknown type";
+		} else if (!strcmp(kv, "paths")) {
+			r->paths = split_list(v);
+		} else if (!strcmp(kv, "except")) {
+			r->except = split_list(v);
+		} else if (!strcmp(kv, "owner")) {
+			r->owners = split_list(v);
+		} else if (!strcmp(kv, "group")) {
+			r->groups = split_list(v);
+		} else if (!strcmp(kv, "mode")) {
+			char *end;
+			long m = strtol(v, &end, 8);
+			if (*end || m < 0 || m > 07777)
+				return "mode must be octal";
+			r->mode = (int)m;
+		} else {
+			return "unknown key";
+		}
+	}
+	if ((int)r->type < 0 || !r->paths)
+		return "a rule needs type= and paths=";
+	if (r->type == R_WW_OWNER && !r->owners)
+		return "wwdir-owner needs owner=";
+	return NULL;
+}
+
+static void free_rules(void)
+{
+	for (size_t i = 0; i < st.n; i++) {
+		struct rule *r = &st.rules[i];
+		free(r->id);
+		free(r->reason);
+		free_list(r->paths);
+		free_list(r->except);
+		free_list(r->owners);
+		free_list(r->groups);
+	}
+	free(st.rules);
+	st.rules = NULL;
+	st.n = st.cap = 0;
+}
+
+static int load_rules(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	if (!fp) {
+		ds_warn("file-stig rules %s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	int rc = 0;
+	while (rc == 0 && getline(&line, &cap, fp) > 0) {
+		lineno++;
+		char *t = line;
+		while (isspace((unsigned char)*t))
+			t++;
+		if (!*t || *t == '#')
+			continue;
+		struct rule r;
+		const char *err = parse_rule(t, &r);
+		if (err) {
+			ds_warn("file-stig rules %s:%u: %s", path, lineno, err);
+			free(r.id), free(r.reason), free_list(r.paths), free_list(r.except);
+			free_list(r.owners), free_list(r.groups);
+			rc = -1;
+			break;
+		}
+		r.line = lineno;
+		ds_push(&st.rules, &st.n, &st.cap, &r, sizeof r);
+	}
+	free(line);
+	fclose(fp);
+	return rc;
+}
+
+/* The root's own account databases, read with fgetpwent/fgetgrent. */
+static void load_accounts(int rootfd)
+{
+	st.users = ds_strmap_new();
+	st.groups = ds_strmap_new();
+	int fd = openat(rootfd, "etc/passwd", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+	struct passwd *pw;
+	char key[32];
+	st.have_passwd = fp != NULL;
+	while (fp && (pw = fgetpwent(fp)) != NULL) {
+		*ds_strmap_put(st.users, pw->pw_name) = (uintptr_t)pw->pw_uid + 1;
+		snprintf(key, sizeof key, "#%u", (unsigned)pw->pw_uid);
+		uintptr_t *slot = ds_strmap_put(st.users, key);
+		if (!*slot) {
+			char *name = ds_xstrdup(pw->pw_name);
+			ds_push(&st.user_names, &st.nusers, &st.ucap, &name, sizeof name);
+			*slot = st.nusers;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	else if (fd >= 0)
+		close(fd);
+	fd = openat(rootfd, "etc/group", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	fp = fd >= 0 ? fdopen(fd, "r") : NULL;
+	struct group *gr;
+	st.have_group = fp != NULL;
+	while (fp && (gr = fgetgrent(fp)) != NULL) {
+		*ds_strmap_put(st.groups, gr->gr_name) = (uintptr_t)gr->gr_gid + 1;
+		snprintf(key, sizeof key, "#%u", (unsigned)gr->gr_gid);
+		uintptr_t *slot = ds_strmap_put(st.groups, key);
+		if (!*slot) {
+			char *name = ds_xstrdup(gr->gr_name);
+			ds_push(&st.group_names, &st.ngroups, &st.gcap, &name, sizeof name);
+			*slot = st.ngroups;
+		}
+	}
+	if (fp)
+		fclose(fp);
+	else if (fd >= 0)
+		close(fd);
+}
+
+/* Name of an id in the root's database, or NULL. */
+static const char *id_name(struct ds_strmap *m, char **names, unsigned id)
+{
+	char key[32];
+	snprintf(key, sizeof key, "#%u", id);
+	const uintptr_t *slot = m ? ds_strmap_get(m, key) : NULL;
+	return slot ? names[*slot - 1] : NULL;
+}
+
+/* A trailing "/(two stars)" matches anything below; otherwise fnmatch per level. */
+static bool glob_match(const char *pat, const char *path)
+{
+	size_t n = strlen(pat);
+	if (n >= 3 && !strcmp(pat + n - 3, "/**")) {
+		char *base = ds_xstrndup(pat, n - 3);
+		bool hit = false;
+		for (const char *p = strchr(path + 1, '/'); p && !hit; p = strchr(p + 1, '/')) {
+			char *prefix = ds_xstrndup(path, (size_t)(p - path));
+			hit = fnmatch(*base ? base : "/", *prefix ? prefix : "/", FNM_PATHNAME) == 0;
+			free(prefix);
+		}
+		if (!*base && path[0] == '/' && path[1])
+			hit = true; /* the pattern is everything below the root */
+		free(base);
+		return hit;
+	}
+	return fnmatch(pat, path, FNM_PATHNAME) == 0;
+}
+
+static bool any_match(char **globs, const char *path)
+{
+	for (size_t i = 0; globs && globs[i]; i++)
+		if (glob_match(globs[i], path))
+			return true;
+	return false;
+}
+
+static bool allowed(char **names, struct ds_strmap *m, char **byid, unsigned id)
+{
+	const char *name = id_name(m, byid, id);
+	for (size_t i = 0; names[i]; i++) {
+		if (!strcmp(names[i], "@system") ? id <= SYSTEM_ID_MAX && name
+		                                 : name && !strcmp(names[i], name))
+			return true;
+	}
+	return false;
+}
+
+static char *join(char **v)
+{
+	size_t len = 1;
+	for (size_t i = 0; v[i]; i++)
+		len += strlen(v[i]) + 4;
+	char *s = ds_xcalloc(1, len);
+	for (size_t i = 0; v[i]; i++) {
+		if (i)
+			strcat(s, " or ");
+		strcat(s, !strcmp(v[i], "@system") ? "a system account" : v[i]);
+	}
+	return s;
+}
+
+static void report(struct ds_file *f, const struct rule *r, const char *fmt, const char *a,
+                   const char *b)
+{
+	char msg[512];
+	snprintf(msg, sizeof msg, fmt, a, b);
+	struct ds_finding *d = ds_report(f, DS_SEV_ERROR, "%s is %s (%s)", f->path, msg, r->reason);
+	ds_finding_set_rule(d, r->id);
+	char mode[8];
+	snprintf(mode, sizeof mode, "%04o", (unsigned)(f->mode & 07777));
+	ds_detail_str(d, "mode", mode);
+	const char *u = id_name(st.users, st.user_names, f->uid);
+	const char *g = id_name(st.groups, st.group_names, f->gid);
+	ds_detail_int(d, "uid", f->uid);
+	ds_detail_int(d, "gid", f->gid);
+	ds_detail_str(d, "owner", u);
+	ds_detail_str(d, "group", g);
+}
+
+static bool type_applies(const struct rule *r, const struct ds_file *f)
+{
+	switch (r->type) {
+	case R_FILE: return S_ISREG(f->mode);
+	case R_DIR: return S_ISDIR(f->mode);
+	case R_ANY: return S_ISREG(f->mode) || S_ISDIR(f->mode);
+	case R_DEVICE: return S_ISCHR(f->mode) || S_ISBLK(f->mode);
+	case R_WW_STICKY: case R_WW_OWNER:
+		return S_ISDIR(f->mode) && (f->mode & S_IWOTH);
+	case R_NOUSER: case R_NOGROUP: return true;
+	}
+	return false;
+}
+
+/* Owner rules need the root's own account files: without them (a bare
+ * tree, an image without /etc) they cannot be judged and are skipped. */
+static bool judgeable(const struct rule *r)
+{
+	if (r->type == R_NOUSER || r->type == R_WW_OWNER || r->owners)
+		if (!st.have_passwd)
+			return false;
+	if (r->type == R_NOGROUP || r->groups)
+		if (!st.have_group)
+			return false;
+	return true;
+}
+
+static void apply(struct ds_file *f, const struct rule *r)
+{
+	char buf[64], want[64];
+	unsigned perm = (unsigned)(f->mode & 0777);
+	switch (r->type) {
+	case R_WW_STICKY:
+		if (!(f->mode & S_ISVTX)) {
+			snprintf(buf, sizeof buf, "%04o", (unsigned)(f->mode & 07777));
+			report(f, r, "world-writable (%s) without the sticky bit%s", buf, "");
+		}
+		return;
+	case R_NOUSER:
+		if (!id_name(st.users, st.user_names, f->uid)) {
+			snprintf(buf, sizeof buf, "%u", (unsigned)f->uid);
+			report(f, r, "owned by uid %s, which is not in the root's etc/passwd%s", buf, "");
+		}
+		return;
+	case R_NOGROUP:
+		if (!id_name(st.groups, st.group_names, f->gid)) {
+			snprintf(buf, sizeof buf, "%u", (unsigned)f->gid);
+			report(f, r, "group-owned by gid %s, which is not in the root's etc/group%s", buf, "");
+		}
+		return;
+	case R_DEVICE:
+		report(f, r, "a %s device outside /dev%s", S_ISCHR(f->mode) ? "character" : "block", "");
+		return;
+	default:
+		break;
+	}
+	if (r->mode >= 0 && (perm & ~(unsigned)r->mode)) {
+		snprintf(buf, sizeof buf, "%04o", perm);
+		snprintf(want, sizeof want, "%04o", (unsigned)r->mode);
+		report(f, r, "mode %s, should be %s or less", buf, want);
+	}
+	if (r->owners && !allowed(r->owners, st.users, st.user_names, f->uid)) {
+		const char *u = id_name(st.users, st.user_names, f->uid);
+		snprintf(buf, sizeof buf, "%s", u ? u : "an unknown uid");
+		char *w = join(r->owners);
+		report(f, r, "owned by %s, should be %s", buf, w);
+		free(w);
+	}
+	if (r->groups && !allowed(r->groups, st.groups, st.group_names, f->gid)) {
+		const char *g = id_name(st.groups, st.group_names, f->gid);
+		snprintf(buf, sizeof buf, "%s", g ? g : "an unknown gid");
+		char *w = join(r->groups);
+		report(f, r, "group-owned by %s, should be %s", buf, w);
+		free(w);
+	}
+}
+
+static void run(struct ds_file *f)
+{
+	for (size_t i = 0; i < st.n; i++) {
+		const struct rule *r = &st.rules[i];
+		if (judgeable(r) && type_applies(r, f) && any_match(r->paths, f->path) &&
+		    !any_match(r->except, f->path))
+			apply(f, r);
+	}
+}
+
+static int scan_begin(struct ds_scan *s)
+{
+	char buf[4096];
+	const char *path = s->opt->rules ? s->opt->rules : ds_data_file("stig-rules", buf, sizeof buf);
+	if (!path) {
+		ds_warn("file-stig: no rules file found (give one with --rules FILE)");
+		return -1;
+	}
+	if (load_rules(path) != 0)
+		return -1;
+	load_accounts(s->rootfd);
+	if ((!st.have_passwd || !st.have_group) && !s->opt->quiet)
+		ds_warn("file-stig: %s has no etc/%s: owner and group rules are skipped",
+		        s->root, st.have_passwd ? "group" : "passwd");
+	return 0;
+}
+
+static void scan_end(struct ds_scan *s)
+{
+	(void)s;
+	free_rules();
+	ds_strmap_free(st.users);
+	ds_strmap_free(st.groups);
+	for (size_t i = 0; i < st.nusers; i++)
+		free(st.user_names[i]);
+	for (size_t i = 0; i < st.ngroups; i++)
+		free(st.group_names[i]);
+	free(st.user_names);
+	free(st.group_names);
+	memset(&st, 0, sizeof st);
+}
+
+const struct ds_check ds_check_file_stig = {
+	.id = "file-stig",
+	.severity = DS_SEV_ERROR,
+	.applies = DS_ON_REGULAR | DS_ON_DIR | DS_ON_DEVICE | DS_ON_SPECIAL,
+	.summary = "DISA UNIX STIG file ownership and permission rules (rules file, STIG ids)",
+	.run = run,
+	.scan_begin = scan_begin,
+	.scan_end = scan_end,
+};

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * script-sh-syntax (find-sh4errors): each shell script is parsed by its own
+ * interpreter with -n (parse, never run), fed on stdin, with a clean
+ * environment, a new session (no terminal), output captured and a 5 s
+ * limit.  The script itself is never executed.  Only interpreters installed
+ * on the scanning machine are used: a missing one is noted once, at the end.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "distsec/check.h"
+#include "distsec/scan.h"
+#include "distsec/util.h"
+
+#define TIMEOUT_MS 5000
+#define SCRIPT_MAX (8u << 20)
+
+static const char *const shells[] = {
+	"sh", "bash", "dash", "ksh", "ksh93", "mksh", "lksh", "pdksh", "zsh", "ash", "posh", NULL,
+};
+
+struct missing {
+	const char *name;
+	atomic_size_t scripts;
+};
+static struct missing missing[sizeof shells / sizeof shells[0]];
+
+static int shell_index(const char *name)
+{
+	for (int i = 0; shells[i]; i++)
+		if (!strcmp(shells[i], name))
+			return i;
+	return -1;
+}
+
+/* The interpreter's host path, or NULL if it is not installed. */
+static const char *find_shell(const char *name, char *buf, size_t len)
+{
+	static const char *const dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin", NULL };
+	for (size_t i = 0; dirs[i]; i++) {
+		snprintf(buf, len, "%s/%s", dirs[i], name);
+		if (access(buf, X_OK) == 0)
+			return buf;
+	}
+	return NULL;
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Feeds data to argv[0] -n on stdin and collects its stderr.  Returns the
+ * exit status, -2 on timeout, -1 if it could not be started. */
+static int run_parser(const char *shell, const unsigned char *data, size_t len,
+                      char *errbuf, size_t errlen)
+{
+	int in[2], err[2];
+	if (pipe2(in, O_CLOEXEC) != 0)
+		return -1;
+	if (pipe2(err, O_CLOEXEC) != 0) {
+		close(in[0]), close(in[1]);
+		return -1;
+	}
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
+	posix_spawnattr_t at;
+	posix_spawnattr_init(&at);
+	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+	sigset_t none;
+	sigemptyset(&none);
+	posix_spawnattr_setsigmask(&at, &none);
+	char *const argv[] = { (char *)shell, "-n", NULL };
+	char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+	pid_t pid;
+	int rc = posix_spawn(&pid, shell, &fa, &at, argv, envp);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&at);
+	close(in[0]);
+	close(err[1]);
+	if (rc != 0) {
+		close(in[1]), close(err[0]);
+		return -1;
+	}
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	size_t sent = 0, got = 0;
+	struct timespec t0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int timed_out = 0;
+	struct pollfd p[2] = { { in[1], POLLOUT, 0 }, { err[0], POLLIN, 0 } };
+	if (len == 0) {
+		close(in[1]);
+		p[0].fd = -1;
+	}
+	while (p[1].fd >= 0) {
+		long left = TIMEOUT_MS - ms_since(&t0);
+		if (left <= 0) {
+			timed_out = 1;
+			break;
+		}
+		if (poll(p, 2, (int)left) < 0 && errno != EINTR)
+			break;
+		if (p[0].fd >= 0 && (p[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
+			ssize_t w = write(in[1], data + sent, len - sent);
+			if (w > 0)
+				sent += (size_t)w;
+			if (w < 0 && errno != EAGAIN) /* the parser stopped reading */
+				sent = len;
+			if (sent == len) {
+				close(in[1]);
+				p[0].fd = -1;
+			}
+		}
+		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
+			char tmp[4096];
+			ssize_t r = read(err[0], tmp, sizeof tmp);
+			if (r <= 0) {
+				p[1].fd = -1;
+				continue;
+			}
+			size_t take = (size_t)r < errlen - 1 - got ? (size_t)r : errlen - 1 - got;
+			memcpy(errbuf + got, tmp, take);
+			got += take;
+		}
+	}
+	errbuf[got] = '\0';
+	if (p[0].fd >= 0)
+		close(in[1]);
+	close(err[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return timed_out ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static void run(struct ds_file *f)
+{
+	int idx = shell_index(f->interp);
+	if (idx < 0)
+		return;
+	char path[64];
+	const char *shell = find_shell(f->interp, path, sizeof path);
+	if (!shell) {
+		missing[idx].name = shells[idx];
+		atomic_fetch_add(&missing[idx].scripts, 1);
+		return;
+	}
+	size_t len;
+	const unsigned char *data = ds_file_data(f, SCRIPT_MAX, &len);
+	if (!data)
+		return;
+	char errbuf[2048];
+	int rc = run_parser(shell, data, len, errbuf, sizeof errbuf);
+	struct ds_finding *d;
+	if (rc == -1) {
+		d = ds_report(f, DS_SEV_INFO, "%s -n could not be started", shell);
+	} else if (rc == -2) {
+		d = ds_report(f, DS_SEV_WARNING, "%s -n did not finish within %d s", f->interp,
+		              TIMEOUT_MS / 1000);
+		ds_detail_bool(d, "timeout", true);
+	} else if (rc != 0) {
+		errbuf[strcspn(errbuf, "\n")] = '\0';
+		d = ds_report(f, DS_SEV_WARNING, "%s -n: %s", f->interp,
+		              errbuf[0] ? errbuf : "syntax error");
+		ds_detail_str(d, "error", errbuf);
+	} else {
+		d = ds_report(f, DS_SEV_PASS, "%s -n: no syntax error", f->interp);
+	}
+	ds_detail_str(d, "interpreter", shell);
+}
+
+extern const struct ds_check ds_check_script_sh_syntax;
+
+/* One info finding per missing interpreter, on the root itself. */
+static void scan_end(struct ds_scan *s)
+{
+	for (size_t i = 0; shells[i]; i++) {
+		size_t n = atomic_exchange(&missing[i].scripts, 0);
+		if (!n)
+			continue;
+		struct ds_finding *d = ds_scan_report(s, &ds_check_script_sh_syntax, "/", DS_SEV_INFO,
+			"%s is not installed on the scanning machine: %zu %s script%s not checked",
+			shells[i], n, shells[i], n > 1 ? "s" : "");
+		ds_detail_str(d, "interpreter", shells[i]);
+		ds_detail_int(d, "scripts", (long long)n);
+	}
+}
+
+const struct ds_check ds_check_script_sh_syntax = {
+	.id = "script-sh-syntax",
+	.severity = DS_SEV_WARNING,
+	.applies = DS_ON_SHELL,
+	.summary = "shell script its interpreter's -n rejects (parse only, never run)",
+	.run = run,
+	.scan_end = scan_end,
+};

@@ -1,0 +1,138 @@
+/*
+ * The script and file checks on a fixture tree written at test time:
+ * sh -n through the real interpreters, /tmp use, Python chroot, hidden
+ * executables.  Exact severities and details.
+ */
+#include <libelf.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char *root;
+static struct ds_scan *scan;
+
+static const struct ds_finding *must(const char *path, const char *check, enum ds_severity sev)
+{
+	const struct ds_finding *d = record_of(scan, path, check);
+	if (!d)
+		fail_msg("no %s record for %s", check, path);
+	if (d->severity != sev)
+		fail_msg("%s on %s: severity %s, expected %s (%s)", check, path,
+		         ds_severity_name(d->severity), ds_severity_name(sev), d->message);
+	return d;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	root = make_root();
+	write_into(root, "usr/bin/good-sh", "#!/bin/sh\necho ok\n", 0755);
+	write_into(root, "usr/bin/bad-sh", "#!/bin/sh\necho start\nif then fi\n", 0755);
+	write_into(root, "usr/bin/good-bash", "#!/usr/bin/env bash\n[[ -n x ]] && echo y\n", 0755);
+	write_into(root, "usr/bin/bad-bash", "#!/bin/bash\nfunction {\n", 0755);
+	write_into(root, "usr/lib/x/helper.sh", "case $1 in\n", 0644);
+	write_into(root, "usr/bin/needs-posh", "#!/bin/posh\necho\n", 0755);
+	write_into(root, "usr/bin/needs-posh2", "#!/bin/posh\necho\n", 0755);
+	write_into(root, "usr/bin/tmp-bad",
+	           "#!/bin/sh\n# echo > /tmp/commented\nlog=/tmp/log.$$\n"
+	           "echo start > /tmp/fixture.$$\ncp data /tmp/fixture-copy\ncat /tmp/only-read\n", 0755);
+	write_into(root, "usr/bin/tmp-good",
+	           "#!/bin/sh\nt=$(mktemp)\necho x > /tmp/also-here\nrm -f \"$t\"\n", 0755);
+	write_into(root, "usr/bin/jail.py",
+	           "#!/usr/bin/python3\nimport os\n\nos.chroot('/srv/jail')\n", 0755);
+	write_into(root, "usr/bin/jail-ok.py",
+	           "#!/usr/bin/python3\nimport os\nos.chroot('/srv')\nos.chdir('/')\n", 0755);
+	write_into(root, "usr/lib/python3/jail_commented.py",
+	           "import os\n# os.chroot('/srv')\ns = 'os.chroot(x)'\nt = \"\"\"\nos.chroot(y)\n\"\"\"\n", 0644);
+	copy_into(root, fixture("pie-full"), "usr/lib/.hidden/tool", 0755);
+	write_into(root, "usr/bin/.sneaky", "#!/bin/sh\necho\n", 0755);
+	write_into(root, "usr/share/doc/.IMG_0001", "\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01", 0755);
+	write_into(root, "usr/share/.notexec", "data\n", 0644);
+	scan = scan_root(root, "script-sh-syntax,script-sh-tmp,script-py-chroot-chdir,file-hidden-exec");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	scan_done(scan);
+	rm_rf(root);
+	free(root);
+	return 0;
+}
+
+static void test_sh_syntax(void **state)
+{
+	(void)state;
+	must("/usr/bin/good-sh", "script-sh-syntax", DS_SEV_PASS);
+	const struct ds_finding *d = must("/usr/bin/bad-sh", "script-sh-syntax", DS_SEV_WARNING);
+	assert_non_null(strstr(d->message, "sh -n: "));
+	assert_non_null(strstr(detail_str(d, "error"), "3:"));  /* the line number */
+	must("/usr/bin/good-bash", "script-sh-syntax", DS_SEV_PASS);
+	d = must("/usr/bin/bad-bash", "script-sh-syntax", DS_SEV_WARNING);
+	assert_non_null(strstr(d->message, "bash -n: "));
+	/* a .sh file without a shebang is checked with sh */
+	must("/usr/lib/x/helper.sh", "script-sh-syntax", DS_SEV_WARNING);
+}
+
+static void test_missing_interpreter_once(void **state)
+{
+	(void)state;
+	if (access("/bin/posh", X_OK) == 0 || access("/usr/bin/posh", X_OK) == 0) {
+		print_message("skipped: posh is installed here\n");
+		return;
+	}
+	assert_null(record_of(scan, "/usr/bin/needs-posh", "script-sh-syntax"));
+	const struct ds_finding *d = must("/", "script-sh-syntax", DS_SEV_INFO);
+	assert_string_equal(detail_str(d, "interpreter"), "posh");
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "scripts")), 2);
+}
+
+static void test_sh_tmp(void **state)
+{
+	(void)state;
+	const struct ds_finding *d = must("/usr/bin/tmp-bad", "script-sh-tmp", DS_SEV_WARNING);
+	json_object *lines = json_object_object_get(d->details, "lines");
+	assert_int_equal(json_object_array_length(lines), 2);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 0)), 4);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 1)), 5);
+	assert_null(record_of(scan, "/usr/bin/tmp-good", "script-sh-tmp"));
+	assert_int_equal(count_findings(scan, "script-sh-tmp"), 1);
+}
+
+static void test_py_chroot(void **state)
+{
+	(void)state;
+	const struct ds_finding *d = must("/usr/bin/jail.py", "script-py-chroot-chdir", DS_SEV_ERROR);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "line")), 4);
+	must("/usr/bin/jail-ok.py", "script-py-chroot-chdir", DS_SEV_PASS);
+	assert_null(record_of(scan, "/usr/lib/python3/jail_commented.py", "script-py-chroot-chdir"));
+}
+
+static void test_hidden_exec(void **state)
+{
+	(void)state;
+	const struct ds_finding *d = must("/usr/lib/.hidden/tool", "file-hidden-exec", DS_SEV_WARNING);
+	assert_non_null(strstr(detail_str(d, "type"), "ELF"));
+	assert_int_equal(detail_bool(d, "hidden_name"), 0);
+	d = must("/usr/bin/.sneaky", "file-hidden-exec", DS_SEV_WARNING);
+	assert_int_equal(detail_bool(d, "hidden_name"), 1);
+	d = must("/usr/share/doc/.IMG_0001", "file-hidden-exec", DS_SEV_WARNING);
+	assert_non_null(strstr(detail_str(d, "type"), "JPEG"));
+	assert_null(record_of(scan, "/usr/share/.notexec", "file-hidden-exec"));
+	assert_int_equal(count_findings(scan, "file-hidden-exec"), 3);
+}
+
+int main(void)
+{
+	elf_version(EV_CURRENT);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sh_syntax),
+		cmocka_unit_test(test_missing_interpreter_once),
+		cmocka_unit_test(test_sh_tmp),
+		cmocka_unit_test(test_py_chroot),
+		cmocka_unit_test(test_hidden_exec),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
