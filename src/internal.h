@@ -36,6 +36,7 @@ struct ds_scan_private {
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
 	struct ds_waivers *waivers;
 	bool classify;                 /* an enabled check wants file kinds */
+	size_t skipped_cap;
 	atomic_size_t reported;        /* findings so far, for the progress line */
 	struct ds_open_pkgfile *pkgfiles; /* package files whose metadata findings use */
 	size_t npkgfiles, pkgfiles_cap;

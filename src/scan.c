@@ -43,6 +43,14 @@ bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c)
 	return false;
 }
 
+void ds_scan_skip(struct ds_scan *s, const struct ds_check *c, const char *why)
+{
+	struct ds_skip k = { c, ds_xstrdup(why) };
+	ds_push(&s->skipped, &s->nskipped, &s->priv->skipped_cap, &k, sizeof k);
+	if (!s->opt->quiet)
+		ds_warn("%s skipped: %s", c->id, why);
+}
+
 /* ---- owners -------------------------------------------------------- */
 
 static enum ds_owner_status lookup(const struct ds_scan *s, const char *path,
@@ -531,9 +539,15 @@ int ds_scan_run(struct ds_scan *s)
 	ds_worker_init(&s->priv->main, s);
 	load_aliases(s);
 	s->priv->daemons = ds_daemons_load(s->rootfd);
-	for (size_t i = 0; i < ds_nchecks; i++)
+	/* Whole-system checks (no files of their own: /dev labels, running
+	 * daemons) belong to whole-root scans, unless named with --check. */
+	bool partial = s->opt->npaths || s->opt->npackages || s->opt->all_packages;
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		if (partial && !s->opt->checks && !ds_checks[i]->applies && ds_checks[i]->scan_end)
+			s->enabled[i] = false;
 		if (s->enabled[i] && (ds_checks[i]->applies & (DS_ON_ELF | DS_ON_SHELL | DS_ON_PYTHON)))
 			s->priv->classify = true;
+	}
 	for (size_t i = 0; i < ds_nchecks; i++)
 		if (s->enabled[i] && ds_checks[i]->scan_begin &&
 		    ds_checks[i]->scan_begin(s) != 0)
@@ -601,6 +615,9 @@ void ds_scan_free(struct ds_scan *s)
 		ds_pkgfiles_close(s);
 		free(s->priv);
 	}
+	for (size_t i = 0; i < s->nskipped; i++)
+		free(s->skipped[i].why);
+	free(s->skipped);
 	if (s->bh)
 		s->backend->close(s->bh);
 	if (s->rootfd >= 0)

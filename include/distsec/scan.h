@@ -45,6 +45,8 @@ struct ds_stats {
 	double seconds;
 };
 
+struct ds_check;
+
 struct ds_scan {
 	const struct ds_options *opt;
 	char *root;                  /* canonical host path of the root */
@@ -54,6 +56,12 @@ struct ds_scan {
 	void *bh;                    /* backend handle */
 	char backend_why[320];       /* why this backend was chosen */
 	bool *enabled;               /* per ds_checks[] index */
+
+	struct ds_skip {             /* checks that could not run here, and why */
+		const struct ds_check *check;
+		char *why;
+	} *skipped;
+	size_t nskipped;
 
 	struct ds_finding **findings;/* sorted by path, then check id */
 	size_t nfindings;
@@ -71,6 +79,10 @@ struct ds_finding *ds_scan_report(struct ds_scan *s, const struct ds_check *c,
                                   const char *path, enum ds_severity sev,
                                   const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* A check that cannot run on this root says so once (stderr note, and in
+ * the JSON summary); it is not counted as a pass. */
+void ds_scan_skip(struct ds_scan *s, const struct ds_check *c, const char *why);
 
 /* Is the check enabled for this scan? */
 bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c);

@@ -269,16 +269,15 @@ static bool allowed(char **names, struct ds_strmap *m, char **byid, unsigned id)
 	return false;
 }
 
+/* "root or a system account" */
 static char *join(char **v)
 {
-	size_t len = 1;
-	for (size_t i = 0; v[i]; i++)
-		len += strlen(v[i]) + 4;
-	char *s = ds_xcalloc(1, len);
+	char *s = ds_xstrdup("");
 	for (size_t i = 0; v[i]; i++) {
-		if (i)
-			strcat(s, " or ");
-		strcat(s, !strcmp(v[i], "@system") ? "a system account" : v[i]);
+		char *next = ds_xasprintf("%s%s%s", s, i ? " or " : "",
+		                          !strcmp(v[i], "@system") ? "a system account" : v[i]);
+		free(s);
+		s = next;
 	}
 	return s;
 }

@@ -82,6 +82,14 @@ static json_object *summary(const struct ds_scan *s)
 	json_object_object_add(o, "waived", json_object_new_int64((int64_t)st->waived));
 	json_object_object_add(o, "seconds", json_object_new_double(st->seconds));
 	json_object_object_add(o, "by_package", package_summary(s));
+	json_object *skipped = json_object_new_array();
+	for (size_t i = 0; i < s->nskipped; i++) {
+		json_object *k = json_object_new_object();
+		json_object_object_add(k, "check", json_object_new_string(s->skipped[i].check->id));
+		json_object_object_add(k, "reason", json_object_new_string(s->skipped[i].why));
+		json_object_array_add(skipped, k);
+	}
+	json_object_object_add(o, "skipped_checks", skipped);
 	return o;
 }
 
