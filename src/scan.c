@@ -481,7 +481,8 @@ static void finish(struct ds_scan *s)
 	}
 	s->stats.packages = ds_strmap_size(pkgs);
 	ds_strmap_free(pkgs);
-	qsort(m->findings, w, sizeof *m->findings, ds_finding_cmp);
+	if (w)
+		qsort(m->findings, w, sizeof *m->findings, ds_finding_cmp);
 	s->findings = m->findings;
 	s->nfindings = w;
 	s->stats.files = m->stats.files;
