@@ -27,7 +27,10 @@ if [ "$(id -u)" = 0 ]; then
 	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
 fi
 rc=0
-$as_user "$DISTSEC" scan --root "$root" --backend none --color never -j2 >"$work/out" 2>"$work/err" || rc=$?
+# (file-stig is left out: the unprivileged user may not be able to read the
+# rules file inside the build tree, wherever CI cloned it)
+$as_user "$DISTSEC" scan --root "$root" --backend none --color never -j2 --skip file-stig \
+	>"$work/out" 2>"$work/err" || rc=$?
 expect_rc 0
 expect_line "info     scan-unreadable           /usr/bin/truncated  [unknown]  malformed ELF: program headers are truncated or out of bounds"
 expect_line "info     scan-unreadable           /usr/bin/tiny  [unknown]  malformed ELF: too short for an ELF header"
