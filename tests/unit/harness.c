@@ -136,6 +136,18 @@ const struct ds_finding *finding_of(const struct ds_scan *s, const char *path,
 	return d && d->severity != DS_SEV_PASS ? d : NULL;
 }
 
+const struct ds_finding *must_record(const struct ds_scan *s, const char *path,
+                                     const char *check, enum ds_severity sev)
+{
+	const struct ds_finding *d = record_of(s, path, check);
+	if (!d)
+		fail_msg("no %s record for %s", check, path);
+	if (d->severity != sev)
+		fail_msg("%s on %s: severity %s, expected %s (%s)", check, path,
+		         ds_severity_name(d->severity), ds_severity_name(sev), d->message);
+	return d;
+}
+
 size_t count_findings(const struct ds_scan *s, const char *check)
 {
 	size_t n = 0;

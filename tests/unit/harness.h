@@ -28,6 +28,9 @@ const struct ds_finding *finding_of(const struct ds_scan *s, const char *path,
 /* Any record (pass included) of check on path, or NULL. */
 const struct ds_finding *record_of(const struct ds_scan *s, const char *path,
                                    const char *check);
+/* The record of check on path, failing the test unless it has severity sev. */
+const struct ds_finding *must_record(const struct ds_scan *s, const char *path,
+                                     const char *check, enum ds_severity sev);
 size_t count_findings(const struct ds_scan *s, const char *check);
 const char *detail_str(const struct ds_finding *d, const char *key);
 int detail_bool(const struct ds_finding *d, const char *key);

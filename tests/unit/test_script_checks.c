@@ -12,16 +12,7 @@
 static char *root;
 static struct ds_scan *scan;
 
-static const struct ds_finding *must(const char *path, const char *check, enum ds_severity sev)
-{
-	const struct ds_finding *d = record_of(scan, path, check);
-	if (!d)
-		fail_msg("no %s record for %s", check, path);
-	if (d->severity != sev)
-		fail_msg("%s on %s: severity %s, expected %s (%s)", check, path,
-		         ds_severity_name(d->severity), ds_severity_name(sev), d->message);
-	return d;
-}
+#define must(path, check, sev) must_record(scan, path, check, sev)
 
 static int setup(void **state)
 {
