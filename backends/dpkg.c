@@ -34,15 +34,12 @@
 #include "apt-shim.h"
 #include "archive-members.h"
 #include "distsec/backend.h"
-#include "distsec/pathindex.h"
+#include "distsec/pkgtable.h"
 #include "distsec/util.h"
 
 struct dpkg_db_state {
 	char *root;
-	struct ds_pkg *pkgs;
-	char ***files;          /* per package: its on-disk paths, NULL-terminated */
-	size_t npkgs, cap;
-	struct ds_pathindex *index;
+	struct ds_pkgtable t;   /* each file under its on-disk name */
 	int refs;
 	int have_origins;
 };
@@ -89,46 +86,17 @@ static void add_package(struct dpkg_db_state *st, struct pkginfo *pkg)
 		.maintainer = dup_or_null(pkg->installed.maintainer),
 		.origin = dup_or_null(pkg->installed.origin),
 	};
-	size_t cap = st->cap;
-	ds_push(&st->pkgs, &st->npkgs, &st->cap, &p, sizeof p);
-	if (st->cap != cap)
-		st->files = ds_xrealloc(st->files, st->cap * sizeof *st->files);
-	ds_pkgid id = (ds_pkgid)(st->npkgs - 1);
-
+	ds_pkgid id = ds_pkgtable_add(&st->t, &p);
 	ensure_packagefiles_available(pkg);
-	char **list = NULL;
-	size_t n = 0, lcap = 0;
-	for (struct fsys_namenode_list *f = pkg->files; f; f = f->next) {
-		const char *path = on_disk_name(pkg, f->namenode);
-		ds_pathindex_add(st->index, path, id);
-		char *copy = ds_xstrdup(path);
-		ds_push(&list, &n, &lcap, &copy, sizeof copy);
-	}
-	char *end = NULL;
-	ds_push(&list, &n, &lcap, &end, sizeof end);
-	st->files[id] = list;
+	for (struct fsys_namenode_list *f = pkg->files; f; f = f->next)
+		ds_pkgtable_add_file(&st->t, id, on_disk_name(pkg, f->namenode));
 }
 
 static void free_state(struct dpkg_db_state *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->npkgs; i++) {
-		struct ds_pkg *p = &st->pkgs[i];
-		free((char *)p->name);
-		free((char *)p->version);
-		free((char *)p->arch);
-		free((char *)p->source);
-		free((char *)p->maintainer);
-		free((char *)p->origin);
-		free((char *)p->candidate);
-		for (char **f = st->files[i]; *f; f++)
-			free(*f);
-		free(st->files[i]);
-	}
-	free(st->pkgs);
-	free(st->files);
-	ds_pathindex_free(st->index);
+	ds_pkgtable_free(&st->t);
 	free(st->root);
 	free(st);
 }
@@ -173,8 +141,8 @@ static void add_apt_facts(struct dpkg_db_state *st)
 	struct ds_apt *apt = shim ? shim->open(st->root, err, sizeof err) : NULL;
 	if (!apt)
 		return;
-	for (size_t i = 0; i < st->npkgs; i++) {
-		struct ds_pkg *p = &st->pkgs[i];
+	for (size_t i = 0; i < st->t.npkgs; i++) {
+		struct ds_pkg *p = &st->t.pkgs[i];
 		char *origin, *candidate;
 		if (shim->lookup(apt, p->name, p->arch, &origin, &candidate) != 0)
 			continue;
@@ -203,7 +171,7 @@ static struct dpkg_db_state *load(const char *root)
 	}
 	struct dpkg_db_state *st = ds_xcalloc(1, sizeof *st);
 	st->root = ds_xstrdup(root);
-	st->index = ds_pathindex_new();
+	ds_pkgtable_init(&st->t);
 	char *admindir = ds_xasprintf("%s/var/lib/dpkg", strcmp(root, "/") ? root : "");
 	jmp_buf jump;
 	struct pkginfo **all = NULL;
@@ -256,17 +224,15 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 		snprintf(out->detail, sizeof out->detail, "var/lib/dpkg unreadable: %.200s", load_error);
 		return 0;
 	}
-	const ds_pkgid *ids;
-	out->packages = st->npkgs;
-	out->usable = st->npkgs > 0;
-	out->owns_bin_sh = ds_pathindex_get(st->index, "/bin/sh", &ids) > 0 ||
-	                   ds_pathindex_get(st->index, "/usr/bin/sh", &ids) > 0;
+	out->packages = st->t.npkgs;
+	out->usable = st->t.npkgs > 0;
+	out->owns_bin_sh = ds_pkgtable_owns_bin_sh(&st->t);
 	char *marker = ds_xasprintf("%s/etc/debian_version", strcmp(root, "/") ? root : "");
 	out->native = access(marker, F_OK) == 0;
 	free(marker);
 	snprintf(out->detail, sizeof out->detail,
-	         "dpkg database var/lib/dpkg: %zu installed packages, %zu paths", st->npkgs,
-	         ds_pathindex_size(st->index));
+	         "dpkg database var/lib/dpkg: %zu installed packages, %zu paths", st->t.npkgs,
+	         ds_pathindex_size(st->t.index));
 	return 0;
 }
 
@@ -290,14 +256,12 @@ static void *dpkg_open(const char *root, unsigned flags, char *err, size_t errle
 static enum ds_owner_status dpkg_owner_of(void *h, const char *path,
                                           const ds_pkgid **ids, size_t *n)
 {
-	struct dpkg_db_state *st = h;
-	*n = ds_pathindex_get(st->index, path, ids);
-	return *n ? DS_OWNER_PACKAGE : DS_OWNER_NOT_OWNED;
+	return ds_pkgtable_owner_of(&((struct dpkg_db_state *)h)->t, path, ids, n);
 }
 
 static size_t dpkg_count(void *h)
 {
-	return ((struct dpkg_db_state *)h)->npkgs;
+	return ((struct dpkg_db_state *)h)->t.npkgs;
 }
 
 /* "name" or "name:arch". */
@@ -306,8 +270,8 @@ static int dpkg_find(void *h, const char *name, ds_pkgid *id)
 	struct dpkg_db_state *st = h;
 	const char *colon = strchr(name, ':');
 	size_t len = colon ? (size_t)(colon - name) : strlen(name);
-	for (size_t i = 0; i < st->npkgs; i++) {
-		const struct ds_pkg *p = &st->pkgs[i];
+	for (size_t i = 0; i < st->t.npkgs; i++) {
+		const struct ds_pkg *p = &st->t.pkgs[i];
 		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0 &&
 		    (!colon || (p->arch && strcmp(p->arch, colon + 1) == 0))) {
 			*id = (ds_pkgid)i;
@@ -319,19 +283,12 @@ static int dpkg_find(void *h, const char *name, ds_pkgid *id)
 
 static const struct ds_pkg *dpkg_info(void *h, ds_pkgid id)
 {
-	struct dpkg_db_state *st = h;
-	return id < st->npkgs ? &st->pkgs[id] : NULL;
+	return ds_pkgtable_info(&((struct dpkg_db_state *)h)->t, id);
 }
 
 static int dpkg_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
 {
-	struct dpkg_db_state *st = h;
-	if (id >= st->npkgs)
-		return -1;
-	for (char **f = st->files[id]; *f; f++)
-		if (cb(*f, ctx))
-			break;
-	return 0;
+	return ds_pkgtable_contents(&((struct dpkg_db_state *)h)->t, id, cb, ctx);
 }
 
 static void dpkg_close(void *h)
@@ -429,11 +386,7 @@ static void free_deb(struct deb_file *df)
 	}
 	if (df->ar)
 		archive_read_free(df->ar);
-	free((char *)df->pkg.name);
-	free((char *)df->pkg.version);
-	free((char *)df->pkg.arch);
-	free((char *)df->pkg.source);
-	free((char *)df->pkg.maintainer);
+	ds_pkg_free(&df->pkg);
 	free(df);
 }
 

@@ -30,7 +30,7 @@
 
 #include "archive-members.h"
 #include "distsec/backend.h"
-#include "distsec/pathindex.h"
+#include "distsec/pkgtable.h"
 #include "distsec/util.h"
 
 static const struct {
@@ -47,10 +47,7 @@ static const struct {
 struct rpm_state {
 	char *root;
 	const char *dbdir, *kind;
-	struct ds_pkg *pkgs;
-	char ***files;
-	size_t npkgs, cap;
-	struct ds_pathindex *index;
+	struct ds_pkgtable t;
 };
 
 static struct rpm_state *cached;
@@ -175,15 +172,6 @@ static void pkg_from_header(Header h, struct ds_pkg *p)
 	free(evr);
 }
 
-static void free_pkg(struct ds_pkg *p)
-{
-	free((char *)p->name);
-	free((char *)p->version);
-	free((char *)p->arch);
-	free((char *)p->source);
-	free((char *)p->maintainer);
-}
-
 /* rpm's own build-id links are not package contents worth scanning. */
 static int skip_path(const char *fn)
 {
@@ -197,41 +185,21 @@ static void add_header(struct rpm_state *st, rpmts ts, Header h)
 		return;
 	struct ds_pkg p = { 0 };
 	pkg_from_header(h, &p);
-	size_t cap = st->cap;
-	ds_push(&st->pkgs, &st->npkgs, &st->cap, &p, sizeof p);
-	if (st->cap != cap)
-		st->files = ds_xrealloc(st->files, st->cap * sizeof *st->files);
-	ds_pkgid id = (ds_pkgid)(st->npkgs - 1);
-	char **list = NULL;
-	size_t n = 0, lcap = 0;
+	ds_pkgid id = ds_pkgtable_add(&st->t, &p);
 	rpmfi fi = rpmfiNew(ts, h, RPMTAG_BASENAMES, RPMFI_FLAGS_QUERY);
 	while (fi && rpmfiNext(fi) >= 0) {
 		const char *fn = rpmfiFN(fi);
-		if (!fn || skip_path(fn))
-			continue;
-		ds_pathindex_add(st->index, fn, id);
-		char *copy = ds_xstrdup(fn);
-		ds_push(&list, &n, &lcap, &copy, sizeof copy);
+		if (fn && !skip_path(fn))
+			ds_pkgtable_add_file(&st->t, id, fn);
 	}
 	rpmfiFree(fi);
-	char *end = NULL;
-	ds_push(&list, &n, &lcap, &end, sizeof end);
-	st->files[id] = list;
 }
 
 static void free_state(struct rpm_state *st)
 {
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->npkgs; i++) {
-		free_pkg(&st->pkgs[i]);
-		for (char **f = st->files[i]; *f; f++)
-			free(*f);
-		free(st->files[i]);
-	}
-	free(st->pkgs);
-	free(st->files);
-	ds_pathindex_free(st->index);
+	ds_pkgtable_free(&st->t);
 	free(st->root);
 	free(st);
 }
@@ -264,7 +232,7 @@ static struct rpm_state *load(const char *root)
 		st->root = ds_xstrdup(root);
 		st->dbdir = dbdir;
 		st->kind = kind;
-		st->index = ds_pathindex_new();
+		ds_pkgtable_init(&st->t);
 		rpmdbMatchIterator mi = rpmtsInitIterator(ts, RPMDBI_PACKAGES, NULL, 0);
 		Header h;
 		while ((h = rpmdbNextIterator(mi)) != NULL)
@@ -313,14 +281,12 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 		snprintf(out->detail, sizeof out->detail, "%.240s", load_error);
 		return 0;
 	}
-	const ds_pkgid *ids;
-	out->packages = st->npkgs;
-	out->usable = st->npkgs > 0;
-	out->owns_bin_sh = ds_pathindex_get(st->index, "/bin/sh", &ids) > 0 ||
-	                   ds_pathindex_get(st->index, "/usr/bin/sh", &ids) > 0;
+	out->packages = st->t.npkgs;
+	out->usable = st->t.npkgs > 0;
+	out->owns_bin_sh = ds_pkgtable_owns_bin_sh(&st->t);
 	out->native = marker_present(root);
 	snprintf(out->detail, sizeof out->detail, "rpm database %s (%s): %zu packages, %zu paths",
-	         st->dbdir, st->kind, st->npkgs, ds_pathindex_size(st->index));
+	         st->dbdir, st->kind, st->t.npkgs, ds_pathindex_size(st->t.index));
 	return 0;
 }
 
@@ -336,22 +302,20 @@ static void *rpm_open(const char *root, unsigned flags, char *err, size_t errlen
 static enum ds_owner_status rpm_owner_of(void *h, const char *path,
                                          const ds_pkgid **ids, size_t *n)
 {
-	struct rpm_state *st = h;
-	*n = ds_pathindex_get(st->index, path, ids);
-	return *n ? DS_OWNER_PACKAGE : DS_OWNER_NOT_OWNED;
+	return ds_pkgtable_owner_of(&((struct rpm_state *)h)->t, path, ids, n);
 }
 
 static size_t rpm_count(void *h)
 {
-	return ((struct rpm_state *)h)->npkgs;
+	return ((struct rpm_state *)h)->t.npkgs;
 }
 
 /* "name" or "name.arch". */
 static int rpm_find(void *h, const char *name, ds_pkgid *id)
 {
 	struct rpm_state *st = h;
-	for (size_t i = 0; i < st->npkgs; i++) {
-		const struct ds_pkg *p = &st->pkgs[i];
+	for (size_t i = 0; i < st->t.npkgs; i++) {
+		const struct ds_pkg *p = &st->t.pkgs[i];
 		size_t len = strlen(p->name);
 		if (!strcmp(p->name, name) ||
 		    (!strncmp(p->name, name, len) && name[len] == '.' && p->arch &&
@@ -365,19 +329,12 @@ static int rpm_find(void *h, const char *name, ds_pkgid *id)
 
 static const struct ds_pkg *rpm_info(void *h, ds_pkgid id)
 {
-	struct rpm_state *st = h;
-	return id < st->npkgs ? &st->pkgs[id] : NULL;
+	return ds_pkgtable_info(&((struct rpm_state *)h)->t, id);
 }
 
 static int rpm_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
 {
-	struct rpm_state *st = h;
-	if (id >= st->npkgs)
-		return -1;
-	for (char **f = st->files[id]; *f; f++)
-		if (cb(*f, ctx))
-			break;
-	return 0;
+	return ds_pkgtable_contents(&((struct rpm_state *)h)->t, id, cb, ctx);
 }
 
 static void rpm_close(void *h)
@@ -426,7 +383,7 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	if (archive_read_open_filename(pf->payload.a, path, 65536) != ARCHIVE_OK) {
 		snprintf(err, errlen, "payload: %s", archive_error_string(pf->payload.a));
 		ds_payload_free(&pf->payload);
-		free_pkg(&pf->pkg);
+		ds_pkg_free(&pf->pkg);
 		free(pf);
 		return NULL;
 	}
@@ -447,7 +404,7 @@ static void rpm_pkgfile_close(void *h)
 {
 	struct rpm_file *pf = h;
 	ds_payload_free(&pf->payload);
-	free_pkg(&pf->pkg);
+	ds_pkg_free(&pf->pkg);
 	free(pf);
 }
 
