@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The ELF view: one pass over what the ELF checks need (see elfview.h). */
-#include <ctype.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "distsec/elfview.h"
 #include "distsec/util.h"
@@ -205,7 +205,7 @@ static void scan_notes(struct ds_elfview *v)
 	}
 }
 
-struct ds_elfview *ds_elfview_new(Elf *elf, size_t file_size, const char **why)
+struct ds_elfview *ds_elfview_new(Elf *elf, int fd, size_t file_size, const char **why)
 {
 	GElf_Ehdr eh;
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh)) {
@@ -216,6 +216,8 @@ struct ds_elfview *ds_elfview_new(Elf *elf, size_t file_size, const char **why)
 	}
 	struct ds_elfview *v = ds_xcalloc(1, sizeof *v);
 	v->elf = elf;
+	v->fd = fd;
+	v->file_size = file_size;
 	v->elfclass = gelf_getclass(elf);
 	v->type = eh.e_type;
 	v->machine = eh.e_machine;
@@ -292,29 +294,101 @@ static bool is_rodata(const GElf_Shdr *sh)
 	       !(sh->sh_flags & (SHF_WRITE | SHF_EXECINSTR));
 }
 
-int ds_elf_strings(const struct ds_elfview *v, size_t minlen,
-                   int (*cb)(const char *s, size_t len, void *ctx), void *ctx)
+/* Read-only data is read in chunks with pread, not with elf_getdata: libelf
+ * would keep every section it read (libLLVM has ~50 MiB of .rodata) until
+ * the file is done.  Only strings holding the `must` byte are wanted, so
+ * memchr finds those and everything else is never looked at byte by byte.
+ * A string cut by a chunk end is carried to the next chunk; one longer
+ * than STR_CARRY is no path and is dropped. */
+#define STR_CHUNK (64 * 1024)
+#define STR_CARRY 4096
+
+/* Ends a string: NUL, or a byte no C-locale string has (locale-free). */
+static bool str_boundary(unsigned char c)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	while ((scn = elf_nextscn(v->elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh) || !is_rodata(&sh))
-			continue;
-		Elf_Data *d = elf_getdata(scn, NULL);
-		if (!d || !d->d_buf)
-			continue;
-		const char *p = d->d_buf;
-		size_t n = d->d_size, start = 0;
-		for (size_t i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)p[i];
-			if (c == '\0') {
-				if (i - start >= minlen && cb(p + start, i - start, ctx))
-					return 0;
-				start = i + 1;
-			} else if (!isprint(c) && c != '\t') {
-				start = i + 1;
-			}
-		}
+	return c != '\t' && (c < 0x20 || c > 0x7e);
+}
+
+struct strscan {
+	size_t minlen;
+	int must;
+	int (*cb)(const char *s, size_t len, void *ctx);
+	void *ctx;
+	bool skip_first;  /* the region does not begin at a string start */
+};
+
+/* Calls back for the strings complete in buf[0, len) and returns where the
+ * unfinished tail begins (len when none).  buf[0] begins a string unless
+ * skip_first.  Returns (size_t)-1 when the callback asked to stop. */
+static size_t strscan_region(struct strscan *st, const char *buf, size_t len)
+{
+	size_t cut = len;
+	while (cut > 0 && !str_boundary((unsigned char)buf[cut - 1]))
+		cut--;
+	size_t pos = 0;
+	if (st->skip_first) {
+		while (pos < cut && !str_boundary((unsigned char)buf[pos]))
+			pos++;
+		if (pos < cut)
+			pos++;
+	}
+	const char *hit;
+	while (pos < cut && (hit = memchr(buf + pos, st->must, cut - pos)) != NULL) {
+		size_t b = (size_t)(hit - buf), e = b;
+		while (b > pos && !str_boundary((unsigned char)buf[b - 1]))
+			b--;
+		while (!str_boundary((unsigned char)buf[e]))   /* buf[cut - 1] is one */
+			e++;
+		if (buf[e] == '\0' && e - b >= st->minlen && st->cb(buf + b, e - b, st->ctx))
+			return (size_t)-1;
+		pos = e + 1;
+	}
+	return cut;
+}
+
+/* Scans section bytes [off, off + size) of the file behind fd. */
+static int strscan_file(struct strscan *st, int fd, char *buf, GElf_Off off, GElf_Xword size)
+{
+	size_t have = 0;   /* carried bytes at buf[0] */
+	for (GElf_Xword done = 0; done < size; ) {
+		size_t want = size - done < STR_CHUNK ? (size_t)(size - done) : STR_CHUNK;
+		ssize_t got = pread(fd, buf + have, want, (off_t)(off + done));
+		if (got <= 0)
+			return -1;
+		done += (GElf_Xword)got;
+		size_t len = have + (size_t)got;
+		size_t tail = strscan_region(st, buf, len);
+		if (tail == (size_t)-1)
+			return 1;
+		st->skip_first = len - tail >= STR_CARRY;
+		have = st->skip_first ? 0 : len - tail;
+		memmove(buf, buf + tail, have);
 	}
 	return 0;
+}
+
+int ds_elf_strings(const struct ds_elfview *v, size_t minlen, int must,
+                   int (*cb)(const char *s, size_t len, void *ctx), void *ctx)
+{
+	size_t raw_size = 0;
+	const char *raw = v->fd < 0 ? elf_rawfile(v->elf, &raw_size) : NULL;
+	if (v->fd < 0 && !raw)
+		return -1;
+	char *buf = raw ? NULL : ds_xmalloc(STR_CARRY + STR_CHUNK);
+	struct strscan st = { .minlen = minlen, .must = must, .cb = cb, .ctx = ctx };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int rc = 0;
+	while (rc == 0 && (scn = elf_nextscn(v->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || !is_rodata(&sh) ||
+		    sh.sh_offset > v->file_size || sh.sh_size > v->file_size - sh.sh_offset)
+			continue;
+		st.skip_first = false;   /* strings do not run across sections */
+		if (raw)
+			rc = strscan_region(&st, raw + sh.sh_offset, sh.sh_size) == (size_t)-1;
+		else
+			rc = strscan_file(&st, v->fd, buf, sh.sh_offset, sh.sh_size);
+	}
+	free(buf);
+	return rc < 0 ? -1 : 0;
 }

@@ -122,7 +122,7 @@ const struct ds_elfview *ds_file_elf(struct ds_file *f)
 		ds_report_unreadable(f, "cannot read ELF", elf_errmsg(-1));
 		return NULL;
 	}
-	f->elf = ds_elfview_new(e, (size_t)f->size, &why);
+	f->elf = ds_elfview_new(e, f->mem ? -1 : f->fd, (size_t)f->size, &why);
 	if (!f->elf) {
 		ds_report_unreadable(f, "malformed ELF", why);
 		return NULL;

@@ -16,6 +16,8 @@
 
 struct ds_elfview {
 	Elf *elf;
+	int fd;                   /* file read with pread; -1: in memory (elf_rawfile) */
+	size_t file_size;
 	int elfclass;             /* ELFCLASS32 / ELFCLASS64 */
 	unsigned type;            /* e_type */
 	unsigned machine;         /* e_machine */
@@ -44,9 +46,10 @@ enum ds_elf_pie { DS_ELF_NOT_PIE, DS_ELF_PIE, DS_ELF_SHLIB, DS_ELF_OTHER };
 enum ds_elf_relro { DS_RELRO_NONE, DS_RELRO_PARTIAL, DS_RELRO_FULL };
 
 /* Builds the view of an Elf handle of a file_size-byte file (taking
- * ownership of the handle).  NULL with a reason in why when the file is
+ * ownership of the handle); fd is the file it reads (not owned), or -1
+ * when the handle is over memory (elf_memory).  NULL with a reason in why when the file is
  * not a well-formed ELF we can judge. */
-struct ds_elfview *ds_elfview_new(Elf *elf, size_t file_size, const char **why);
+struct ds_elfview *ds_elfview_new(Elf *elf, int fd, size_t file_size, const char **why);
 void ds_elfview_free(struct ds_elfview *v);
 
 bool ds_elf_imports(const struct ds_elfview *v, const char *sym);
@@ -56,10 +59,11 @@ enum ds_elf_pie ds_elf_pie(const struct ds_elfview *v);
 enum ds_elf_relro ds_elf_relro(const struct ds_elfview *v);
 const char *ds_elf_relro_name(enum ds_elf_relro r);
 
-/* Calls cb for each NUL-terminated printable string (>= minlen) in the
- * read-only data sections (.rodata*, SHF_ALLOC without WRITE/EXEC,
- * PROGBITS).  Stops when cb returns non-zero.  Returns 0, -1 on error. */
-int ds_elf_strings(const struct ds_elfview *v, size_t minlen,
+/* Calls cb for each NUL-terminated printable (C locale) string of at least
+ * minlen bytes that contains the byte `must`, in the read-only data
+ * sections (.rodata*: PROGBITS, SHF_ALLOC without WRITE/EXEC).  Stops when
+ * cb returns non-zero.  Returns 0, -1 on a read error. */
+int ds_elf_strings(const struct ds_elfview *v, size_t minlen, int must,
                    int (*cb)(const char *s, size_t len, void *ctx), void *ctx);
 
 #endif

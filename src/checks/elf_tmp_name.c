@@ -80,7 +80,7 @@ static void run(struct ds_file *f)
 	if (!v || ds_elf_imports_any(v, safe_calls))
 		return;
 	struct found fd = { .ntmp = 0 };
-	ds_elf_strings(v, 6, on_string, &fd);
+	ds_elf_strings(v, 6, '/', on_string, &fd);
 	if (!fd.ntmp && !fd.nbuild)
 		return;
 	struct ds_finding *d = fd.ntmp

@@ -17,7 +17,7 @@ static struct ds_elfview *view_of(const char *name)
 	struct stat st;
 	assert_int_equal(fstat(fd, &st), 0);
 	const char *why = NULL;
-	struct ds_elfview *v = ds_elfview_new(elf_begin(fd, ELF_C_READ, NULL),
+	struct ds_elfview *v = ds_elfview_new(elf_begin(fd, ELF_C_READ, NULL), fd,
 	                                      (size_t)st.st_size, &why);
 	assert_non_null(v);
 	/* ELF_C_READ reads lazily; keep the fd for the view's lifetime. */
@@ -95,7 +95,7 @@ static void test_no_gnu_stack(void **state)
 			ph->p_type = PT_NULL;
 	}
 	const char *why;
-	struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, n), n, &why);
+	struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, n), -1, n, &why);
 	assert_non_null(v);
 	assert_false(v->has_gnu_stack);
 	ds_elfview_free(v);
@@ -110,7 +110,7 @@ static void test_malformed(void **state)
 	unsigned char *buf = slurp(fixture("pie-full"), &n);
 	const char *why;
 	for (size_t cut = 0; cut < 256; cut += 7) {
-		struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, cut), cut, &why);
+		struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, cut), -1, cut, &why);
 		if (v)
 			assert_false(v->has_gnu_relro && v->bind_now && v->nimports > 0);
 		ds_elfview_free(v);
@@ -118,11 +118,50 @@ static void test_malformed(void **state)
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
 	eh->e_phoff = 0x7fffffffffffull;
 	eh->e_shoff = 0x7fffffff0000ull;
-	struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, n), n, &why);
+	struct ds_elfview *v = ds_elfview_new(elf_memory((char *)buf, n), -1, n, &why);
 	if (v) {
 		assert_false(v->has_phdrs);
 		assert_int_equal(v->nimports, 0);
 	}
+	ds_elfview_free(v);
+	free(buf);
+}
+
+struct seen { size_t n; char last[64]; bool ordered; };
+
+static int count_tmp(const char *s, size_t len, void *ctx)
+{
+	struct seen *st = ctx;
+	if (strncmp(s, "/tmp/str-", 9) != 0 || len != strlen(s))
+		return 0;
+	if (st->n && strcmp(st->last, s) >= 0)
+		st->ordered = false;
+	snprintf(st->last, sizeof st->last, "%s", s);
+	st->n++;
+	return 0;
+}
+
+/* Strings straddling the reader's 64 KiB chunks come out whole, and the
+ * same from a file as from memory. */
+static void test_strings_chunked(void **state)
+{
+	(void)state;
+	struct ds_elfview *v = view_of("manystrings");
+	struct seen from_fd = { .ordered = true };
+	assert_int_equal(ds_elf_strings(v, 6, '/', count_tmp, &from_fd), 0);
+	ds_elfview_free(v);
+	assert_int_equal(from_fd.n, 3000);
+	assert_true(from_fd.ordered);
+
+	size_t n;
+	unsigned char *buf = slurp(fixture("manystrings"), &n);
+	const char *why;
+	v = ds_elfview_new(elf_memory((char *)buf, n), -1, n, &why);
+	assert_non_null(v);
+	struct seen from_mem = { .ordered = true };
+	assert_int_equal(ds_elf_strings(v, 6, '/', count_tmp, &from_mem), 0);
+	assert_int_equal(from_mem.n, 3000);
+	assert_string_equal(from_mem.last, from_fd.last);
 	ds_elfview_free(v);
 	free(buf);
 }
@@ -138,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_shared_library),
 		cmocka_unit_test(test_no_gnu_stack),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_strings_chunked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
