@@ -5,6 +5,7 @@
 
 #include <magic.h>
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 
@@ -40,7 +41,15 @@ struct ds_scan_private {
 	atomic_size_t reported;        /* findings so far, for the progress line */
 	struct ds_open_pkgfile *pkgfiles; /* package files whose metadata findings use */
 	size_t npkgfiles, pkgfiles_cap;
+	pthread_t backend_thread;      /* opening the database during the walk */
+	atomic_bool backend_pending;   /* backend_thread not yet joined */
+	pthread_mutex_t backend_lock;
+	int backend_rc;                /* 0 when s->bh is open */
 };
+
+/* Waits for the package database the scan opens in the background; 0 when
+ * s->bh is usable.  Anything that touches s->bh calls it first. */
+int ds_scan_backend_wait(const struct ds_scan *s);
 
 /* finding.c */
 struct ds_finding *ds_finding_new(const struct ds_check *c, enum ds_severity sev,

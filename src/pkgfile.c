@@ -42,6 +42,9 @@ int ds_scan_package_file(struct ds_scan *s, const char *arg)
 	struct stat st;
 	if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
+	/* backends' package-file readers may share library state with the
+	 * database being opened (libdpkg is not thread-safe) */
+	ds_scan_backend_wait(s);
 	const struct ds_backend_slot *slots;
 	size_t n = ds_backends_available(&slots);
 	for (size_t i = 0; i < n; i++) {

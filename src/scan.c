@@ -73,6 +73,10 @@ static enum ds_owner_status lookup(const struct ds_scan *s, const char *path,
 void ds_scan_owner(const struct ds_scan *s, const char *path, struct ds_owner *out)
 {
 	memset(out, 0, sizeof *out);
+	if (ds_scan_backend_wait(s) != 0) {
+		out->status = DS_OWNER_UNKNOWN;
+		return;
+	}
 	if (lookup(s, path, out) != DS_OWNER_NOT_OWNED)
 		return;
 	const struct ds_scan_private *p = s->priv;
@@ -251,6 +255,8 @@ static int add_package_path(const char *path, void *ctx)
 
 static int add_packages(struct ds_scan *s, struct jobs *j)
 {
+	if (ds_scan_backend_wait(s) != 0)
+		return -1;
 	void *ctx[2] = { j, s };
 	if (s->opt->all_packages) {
 		size_t n = s->backend->count(s->bh);
@@ -509,12 +515,9 @@ static int open_root(struct ds_scan *s)
 	return 0;
 }
 
-static int open_backend(struct ds_scan *s)
+static void *open_backend(void *arg)
 {
-	s->backend = ds_backend_select(s->opt->backend ? s->opt->backend : "auto",
-	                               s->root, s->backend_why, sizeof s->backend_why);
-	if (!s->backend)
-		return -1;
+	struct ds_scan *s = arg;
 	char err[512] = "";
 	/* text without grouping never shows origins; the other reports do */
 	unsigned flags = strcmp(s->opt->format, "text") || s->opt->group_by ? DS_OPEN_ORIGINS : 0;
@@ -522,9 +525,41 @@ static int open_backend(struct ds_scan *s)
 	if (!s->bh) {
 		ds_warn("backend %s: cannot open the database in %s: %s",
 		        s->backend->name, s->root, err[0] ? err : "unknown error");
-		return -1;
+		s->priv->backend_rc = -1;
 	}
+	return NULL;
+}
+
+/* The database loads while the tree is walked: libdpkg reads every file
+ * list (~0.1 s on a small system), the apt shim builds its cache in memory
+ * (~0.5 s).  The backend is chosen here, synchronously; only opening it
+ * runs in a thread, and every use of s->bh waits for it. */
+static int start_backend(struct ds_scan *s)
+{
+	s->backend = ds_backend_select(s->opt->backend ? s->opt->backend : "auto",
+	                               s->root, s->backend_why, sizeof s->backend_why);
+	if (!s->backend)
+		return -1;
+	struct ds_scan_private *p = s->priv;
+	if (pthread_create(&p->backend_thread, NULL, open_backend, s) == 0)
+		atomic_store(&p->backend_pending, true);
+	else
+		open_backend(s);
 	return 0;
+}
+
+int ds_scan_backend_wait(const struct ds_scan *s)
+{
+	struct ds_scan_private *p = s->priv;
+	if (atomic_load(&p->backend_pending)) {
+		pthread_mutex_lock(&p->backend_lock);
+		if (atomic_load(&p->backend_pending)) {
+			pthread_join(p->backend_thread, NULL);
+			atomic_store(&p->backend_pending, false);
+		}
+		pthread_mutex_unlock(&p->backend_lock);
+	}
+	return p->backend_rc;
 }
 
 int ds_scan_run(struct ds_scan *s)
@@ -532,10 +567,11 @@ int ds_scan_run(struct ds_scan *s)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	s->priv = ds_xcalloc(1, sizeof *s->priv);
+	pthread_mutex_init(&s->priv->backend_lock, NULL);
 	s->rootfd = -1;
 	if (s->opt->waivers && !(s->priv->waivers = ds_waivers_load(s->opt->waivers)))
 		return -1;
-	if (open_root(s) != 0 || open_backend(s) != 0)
+	if (open_root(s) != 0 || start_backend(s) != 0)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
 	load_aliases(s);
@@ -576,6 +612,8 @@ int ds_scan_run(struct ds_scan *s)
 		rc = -1;
 	if (rc == 0 && !s->opt->npaths && !s->opt->npackages && !s->opt->all_packages)
 		rc = add_argument(s, &j, "/");
+	if (rc == 0 && ds_scan_backend_wait(s) != 0)
+		rc = -1;
 	if (rc == 0)
 		run_workers(s, &j);
 	for (size_t i = 0; i < ds_nchecks; i++)
@@ -600,6 +638,8 @@ void ds_scan_free(struct ds_scan *s)
 		ds_finding_free(s->findings[i]);
 	free(s->findings);
 	if (s->priv) {
+		ds_scan_backend_wait(s);
+		pthread_mutex_destroy(&s->priv->backend_lock);
 		struct ds_worker *m = &s->priv->main;
 		for (size_t i = 0; i < m->nfindings; i++)
 			ds_finding_free(m->findings[i]);
