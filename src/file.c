@@ -23,12 +23,16 @@ int ds_file_fd(struct ds_file *f)
 		return -1;
 	char proc[64];
 	snprintf(proc, sizeof proc, "/proc/self/fd/%d", f->pfd);
+	/* Through /proc the reopened file is the O_PATH fd's own inode, already
+	 * checked to be a regular file; by path it may have been replaced. */
 	int fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0 && errno == ENOENT) /* no /proc mounted: by path, below the root */
+	bool by_path = fd < 0 && errno == ENOENT; /* no /proc mounted */
+	if (by_path)
 		fd = ds_open_beneath(ds_file_rootfd(f), f->path,
 		                     O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
-	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_ino != f->ino || !S_ISREG(st.st_mode))) {
+	if (fd >= 0 && by_path &&
+	    (fstat(fd, &st) != 0 || st.st_ino != f->ino || !S_ISREG(st.st_mode))) {
 		close(fd);
 		fd = -1;
 		errno = ESTALE;
