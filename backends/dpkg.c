@@ -413,6 +413,10 @@ static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	while ((r = archive_read_next_header(df->ar, &e)) == ARCHIVE_OK) {
 		const char *name = archive_entry_pathname(e);
 		if (name && !strncmp(name, "control.tar", 11)) {
+			if (have_control) {   /* dpkg-deb refuses this too */
+				snprintf(err, errlen, "more than one control member");
+				break;
+			}
 			if (parse_control(df, err, errlen) != 0)
 				break;
 			have_control = 1;

@@ -47,6 +47,10 @@ struct ds_scan_private {
 	int backend_rc;                /* 0 when s->bh is open */
 };
 
+/* The first half of ds_scan_run: root, backend, checks' scan_begin; no
+ * walking.  The fuzz targets scan buffers through ds_scan_file after it. */
+int ds_scan_open(struct ds_scan *s);
+
 /* Waits for the package database the scan opens in the background; 0 when
  * s->bh is usable.  Anything that touches s->bh calls it first. */
 int ds_scan_backend_wait(const struct ds_scan *s);
@@ -98,6 +102,9 @@ const char *ds_waiver_for(const struct ds_waivers *ws, const struct ds_finding *
 
 /* pkgfile.c: 1 scanned as a package file, 0 not one, -1 broken (reported) */
 int ds_scan_package_file(struct ds_scan *s, const char *arg);
+/* Scans one in-memory file (a package member, a fuzz input) on the main
+ * worker; owner may be NULL (then looked up by path). */
+void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct ds_owner *owner);
 void ds_pkgfiles_close(struct ds_scan *s);
 
 /* reports.c: --report-dir */

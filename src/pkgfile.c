@@ -11,7 +11,7 @@
 
 #include "internal.h"
 
-static void scan_member(struct ds_scan *s, const struct ds_member *m, const struct ds_owner *owner)
+void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct ds_owner *owner)
 {
 	struct ds_worker *w = &s->priv->main;
 	struct ds_file f = {
@@ -64,7 +64,7 @@ int ds_scan_package_file(struct ds_scan *s, const char *arg)
 		struct ds_member m;
 		int r;
 		while ((r = b->pkgfile_next(pf, &m, err, sizeof err)) == 1)
-			scan_member(s, &m, &owner);
+			ds_scan_member(s, &m, &owner);
 		/* findings point at pkg: keep the package file open until the end */
 		ds_push(&s->priv->pkgfiles, &s->priv->npkgfiles, &s->priv->pkgfiles_cap,
 		        &(struct ds_open_pkgfile){ b, pf }, sizeof(struct ds_open_pkgfile));
@@ -83,5 +83,5 @@ void ds_pkgfiles_close(struct ds_scan *s)
 		s->priv->pkgfiles[i].b->pkgfile_close(s->priv->pkgfiles[i].pf);
 	free(s->priv->pkgfiles);
 	s->priv->pkgfiles = NULL;
-	s->priv->npkgfiles = 0;
+	s->priv->npkgfiles = s->priv->pkgfiles_cap = 0;
 }

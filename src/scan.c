@@ -562,10 +562,8 @@ int ds_scan_backend_wait(const struct ds_scan *s)
 	return p->backend_rc;
 }
 
-int ds_scan_run(struct ds_scan *s)
+int ds_scan_open(struct ds_scan *s)
 {
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	s->priv = ds_xcalloc(1, sizeof *s->priv);
 	pthread_mutex_init(&s->priv->backend_lock, NULL);
 	s->rootfd = -1;
@@ -589,6 +587,15 @@ int ds_scan_run(struct ds_scan *s)
 		if (s->enabled[i] && ds_checks[i]->scan_begin &&
 		    ds_checks[i]->scan_begin(s) != 0)
 			return -1;
+	return 0;
+}
+
+int ds_scan_run(struct ds_scan *s)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (ds_scan_open(s) != 0)
+		return -1;
 
 	struct jobs j = { .seen = ds_strmap_new() };
 	int rc = 0;

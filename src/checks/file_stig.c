@@ -21,6 +21,7 @@
 #include "distsec/check.h"
 #include "distsec/scan.h"
 #include "distsec/util.h"
+#include "stig.h"
 
 #define SYSTEM_ID_MAX 999 /* login.defs' SYS_UID_MAX default */
 
@@ -73,6 +74,7 @@ static void free_list(char **v)
 /* Parses "ID key=value ... | reason"; NULL on success or the error. */
 static const char *parse_rule(char *line, struct rule *r)
 {
+	memset(r, 0, sizeof *r);   /* the caller frees r on every return */
 	char *bar = strstr(line, " | ");
 	if (!bar)
 		return "no ' | reason' at the end";
@@ -80,7 +82,6 @@ static const char *parse_rule(char *line, struct rule *r)
 	char *reason = bar + 3;
 	while (isspace((unsigned char)*reason))
 		reason++;
-	memset(r, 0, sizeof *r);
 	r->mode = -1;
 	r->type = (enum rule_type)-1;
 	char *save = NULL;
@@ -101,14 +102,13 @@ static const char *parse_rule(char *line, struct rule *r)
 					r->type = (enum rule_type)i;
 			if ((int)r->type < 0)
 				return "unknown type";
-		} else if (!strcmp(kv, "paths")) {
-			r->paths = split_list(v);
-		} else if (!strcmp(kv, "except")) {
-			r->except = split_list(v);
-		} else if (!strcmp(kv, "owner")) {
-			r->owners = split_list(v);
-		} else if (!strcmp(kv, "group")) {
-			r->groups = split_list(v);
+		} else if (!strcmp(kv, "paths") || !strcmp(kv, "except") ||
+		           !strcmp(kv, "owner") || !strcmp(kv, "group")) {
+			char ***list = kv[0] == 'p' ? &r->paths : kv[0] == 'e' ? &r->except
+			             : kv[0] == 'o' ? &r->owners : &r->groups;
+			if (*list)
+				return "a key given twice";
+			*list = split_list(v);
 		} else if (!strcmp(kv, "mode")) {
 			char *end;
 			long m = strtol(v, &end, 8);
@@ -126,29 +126,28 @@ static const char *parse_rule(char *line, struct rule *r)
 	return NULL;
 }
 
+static void free_rule(struct rule *r)
+{
+	free(r->id);
+	free(r->reason);
+	free_list(r->paths);
+	free_list(r->except);
+	free_list(r->owners);
+	free_list(r->groups);
+}
+
 static void free_rules(void)
 {
-	for (size_t i = 0; i < st.n; i++) {
-		struct rule *r = &st.rules[i];
-		free(r->id);
-		free(r->reason);
-		free_list(r->paths);
-		free_list(r->except);
-		free_list(r->owners);
-		free_list(r->groups);
-	}
+	for (size_t i = 0; i < st.n; i++)
+		free_rule(&st.rules[i]);
 	free(st.rules);
 	st.rules = NULL;
 	st.n = st.cap = 0;
 }
 
-static int load_rules(const char *path)
+int ds_stig_rules_parse(FILE *fp, const char *name)
 {
-	FILE *fp = fopen(path, "re");
-	if (!fp) {
-		ds_warn("file-stig rules %s: %s", path, strerror(errno));
-		return -1;
-	}
+	free_rules();
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
@@ -163,9 +162,8 @@ static int load_rules(const char *path)
 		struct rule r;
 		const char *err = parse_rule(t, &r);
 		if (err) {
-			ds_warn("file-stig rules %s:%u: %s", path, lineno, err);
-			free(r.id), free(r.reason), free_list(r.paths), free_list(r.except);
-			free_list(r.owners), free_list(r.groups);
+			ds_warn("file-stig rules %s:%u: %s", name, lineno, err);
+			free_rule(&r);
 			rc = -1;
 			break;
 		}
@@ -173,6 +171,17 @@ static int load_rules(const char *path)
 		ds_push(&st.rules, &st.n, &st.cap, &r, sizeof r);
 	}
 	free(line);
+	return rc;
+}
+
+static int load_rules(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	if (!fp) {
+		ds_warn("file-stig rules %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = ds_stig_rules_parse(fp, path);
 	fclose(fp);
 	return rc;
 }

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The fuzz targets' shared scan (see fuzz.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+static char root[] = "/tmp/distsec-fuzz-XXXXXX";
+
+static void remove_root(void)
+{
+	rmdir(root);
+}
+
+static bool listed(const char *list, const char *id)
+{
+	size_t n = strlen(id);
+	for (const char *p = list; (p = strstr(p, id)) != NULL; p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
+struct ds_scan *fuzz_scan(const char *checks)
+{
+	static struct ds_scan scan;
+	static struct ds_options opt;
+	if (scan.opt)
+		return &scan;
+	if (!mkdtemp(root)) {
+		perror("fuzz: mkdtemp");
+		abort();
+	}
+	atexit(remove_root);
+	opt = (struct ds_options){ .root = root, .backend = "none", .format = "text",
+	                           .checks = checks, .jobs = 1, .quiet = true,
+	                           .fail_on = DS_SEV_ERROR };
+	scan = (struct ds_scan){ .opt = &opt, .rootfd = -1 };
+	scan.enabled = ds_xcalloc(ds_nchecks, sizeof *scan.enabled);
+	for (size_t i = 0; i < ds_nchecks; i++)
+		scan.enabled[i] = listed(checks, ds_checks[i]->id);
+	if (ds_scan_open(&scan) != 0) {
+		fprintf(stderr, "fuzz: cannot set up the scan\n");
+		abort();
+	}
+	return &scan;
+}
+
+void fuzz_member(struct ds_scan *s, const char *path, unsigned mode, const uint8_t *data,
+                 size_t size)
+{
+	struct ds_member m = { .path = path, .mode = mode, .data = data, .size = size };
+	ds_scan_member(s, &m, NULL);
+}
+
+void fuzz_reset(struct ds_scan *s)
+{
+	struct ds_worker *w = &s->priv->main;
+	for (size_t i = 0; i < w->nfindings; i++)
+		ds_finding_free(w->findings[i]);
+	w->nfindings = 0;
+	ds_pkgfiles_close(s);
+}
+
+int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t len)
+{
+	int fd = memfd_create("distsec-fuzz", MFD_CLOEXEC);
+	if (fd < 0 || (size && write(fd, data, size) != (ssize_t)size)) {
+		perror("fuzz: memfd");
+		abort();
+	}
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return fd;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The ELF view and every ELF check on arbitrary bytes: once from memory
+ * (as a package member, through elf_memory) as a setuid program and as a
+ * library, and once through a file descriptor, the way installed files
+ * are read (elf_begin and the pread string reader).
+ */
+#include <gelf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "distsec/elfview.h"
+#include "fuzz.h"
+
+#define ELF_CHECKS "elf-pie,elf-relro,elf-execstack,elf-nodrop-groups,elf-chroot-chdir," \
+                   "elf-tmp-name,elf-canary,elf-fortify,elf-rpath,elf-textrel,elf-cet,"  \
+                   "scan-unreadable"
+
+static int count_string(const char *s, size_t len, void *ctx)
+{
+	(void)s;
+	*(size_t *)ctx += len;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ds_scan *s = fuzz_scan(ELF_CHECKS);
+	fuzz_member(s, "/usr/bin/fuzz", S_IFREG | 04755, data, size);
+	fuzz_member(s, "/usr/lib/libfuzz.so.1", S_IFREG | 0644, data, size);
+	fuzz_reset(s);
+
+	char path[64];
+	int fd = fuzz_memfd(data, size, path, sizeof path);
+	const char *why = NULL;
+	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	struct ds_elfview *v = e ? ds_elfview_new(e, fd, size, &why) : NULL;
+	if (v) {
+		size_t total = 0;
+		ds_elf_strings(v, 1, '/', count_string, &total);
+		ds_elfview_free(v);
+	}
+	close(fd);
+	return 0;
+}
