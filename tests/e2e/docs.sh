@@ -5,13 +5,13 @@
 . "$(dirname "$0")/lib.sh"
 man1="$SRCDIR/../src/distsec.1"
 readme="$SRCDIR/../README.md"
-"$DISTSEC" checks | cut -d' ' -f1 >"$work/ids"
+distsec checks | cut -d' ' -f1 >"$work/ids"
 [ -s "$work/ids" ] || fail "distsec checks listed nothing"
 while read -r id; do
 	grep -q "$(echo "$id" | sed 's/-/\\\\-/g')" "$man1" || fail "man page lacks check $id"
 	grep -q "\`$id\`" "$readme" || fail "README lacks check $id"
 done <"$work/ids"
-"$DISTSEC" --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$work/opts"
+distsec --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$work/opts"
 while read -r opt; do
 	grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$man1" || fail "man page lacks option $opt"
 done <"$work/opts"

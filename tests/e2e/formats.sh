@@ -28,7 +28,7 @@ for fmt in json sarif junit; do
 	fi
 done
 # the same findings in every format
-n_text=$("$DISTSEC" scan --root "$root" --backend none --color never | grep -c '^error\|^warning\|^info' || true)
+n_text=$(distsec scan --root "$root" --backend none --color never | grep -c '^error\|^warning\|^info' || true)
 n_json=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$work/json.1")
 n_sarif=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"][0]["results"]))' "$work/sarif.1")
 n_junit=$(grep -c '<failure ' "$work/junit.1")

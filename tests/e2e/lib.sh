@@ -12,10 +12,16 @@ place() {
 	chmod "${3:-0755}" "$root/$2"
 }
 
+# distsec ARGS...: the program under test, through $DISTSEC_WRAPPER when
+# set (meson test --setup valgrind: valgrind --error-exitcode=99 ...)
+distsec() {
+	${DISTSEC_WRAPPER:-} "$DISTSEC" "$@"
+}
+
 # run_distsec ARGS...: sets rc, output in $work/out, stderr in $work/err
 run_distsec() {
 	rc=0
-	"$DISTSEC" "$@" >"$work/out" 2>"$work/err" || rc=$?
+	distsec "$@" >"$work/out" 2>"$work/err" || rc=$?
 }
 
 fail() {

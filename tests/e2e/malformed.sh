@@ -29,7 +29,7 @@ fi
 rc=0
 # (file-stig is left out: the unprivileged user may not be able to read the
 # rules file inside the build tree, wherever CI cloned it)
-$as_user "$DISTSEC" scan --root "$root" --backend none --color never -j2 --skip file-stig \
+$as_user ${DISTSEC_WRAPPER:-} "$DISTSEC" scan --root "$root" --backend none --color never -j2 --skip file-stig \
 	>"$work/out" 2>"$work/err" || rc=$?
 expect_rc 0
 expect_line "info     scan-unreadable           /usr/bin/truncated  [unknown]  malformed ELF: program headers are truncated or out of bounds"
