@@ -4,7 +4,8 @@
  *
  * ds_open_beneath() opens a path relative to the root fd refusing every
  * symlink on the way (openat2 RESOLVE_NO_SYMLINKS where the kernel has it,
- * otherwise one O_NOFOLLOW openat per component): a tree changed under us
+ * otherwise, and for paths longer than PATH_MAX, one O_NOFOLLOW openat per
+ * component): a tree changed under us
  * fails the open instead of escaping.  ds_resolve_in_root() is for the
  * paths a user names: it follows symlinks as if the root were "/".
  */
@@ -70,6 +71,8 @@ int ds_open_beneath(int rootfd, const char *path, int flags)
 			           RESOLVE_NO_MAGICLINKS,
 		};
 		long fd = syscall(SYS_openat2, rootfd, rel, &how, sizeof how);
+		if (fd < 0 && errno == ENAMETOOLONG) /* beyond PATH_MAX: one component at a time */
+			return open_walk(rootfd, path, flags);
 		if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
 			have_openat2 = 1;
 			return (int)fd;

@@ -22,9 +22,12 @@
 #include "distsec/check.h"
 #include "distsec/scan.h"
 #include "distsec/util.h"
+#include "sh_syntax.h"
 
-#define TIMEOUT_MS 5000
 #define SCRIPT_MAX (8u << 20)
+
+int ds_sh_timeout_ms = 5000;
+const char *const *ds_sh_dirs = (const char *const[]){ "/usr/bin", "/bin", "/usr/sbin", "/sbin", NULL };
 
 static const char *const shells[] = {
 	"sh", "bash", "dash", "ksh", "ksh93", "mksh", "lksh", "pdksh", "zsh", "ash", "posh", NULL,
@@ -47,9 +50,8 @@ static int shell_index(const char *name)
 /* The interpreter's host path, or NULL if it is not installed. */
 static const char *find_shell(const char *name, char *buf, size_t len)
 {
-	static const char *const dirs[] = { "/usr/bin", "/bin", "/usr/sbin", "/sbin", NULL };
-	for (size_t i = 0; dirs[i]; i++) {
-		snprintf(buf, len, "%s/%s", dirs[i], name);
+	for (size_t i = 0; ds_sh_dirs[i]; i++) {
+		snprintf(buf, len, "%s/%s", ds_sh_dirs[i], name);
 		if (access(buf, X_OK) == 0)
 			return buf;
 	}
@@ -109,7 +111,7 @@ static int run_parser(const char *shell, const unsigned char *data, size_t len,
 		p[0].fd = -1;
 	}
 	while (p[1].fd >= 0) {
-		long left = TIMEOUT_MS - ms_since(&t0);
+		long left = ds_sh_timeout_ms - ms_since(&t0);
 		if (left <= 0) {
 			timed_out = 1;
 			break;
@@ -143,8 +145,10 @@ static int run_parser(const char *shell, const unsigned char *data, size_t len,
 	if (p[0].fd >= 0)
 		close(in[1]);
 	close(err[0]);
-	if (timed_out)
+	if (timed_out) { /* the parser leads its own session: kill all of it */
+		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
+	}
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
@@ -174,7 +178,7 @@ static void run(struct ds_file *f)
 		d = ds_report(f, DS_SEV_INFO, "%s -n could not be started", shell);
 	} else if (rc == -2) {
 		d = ds_report(f, DS_SEV_WARNING, "%s -n did not finish within %d s", f->interp,
-		              TIMEOUT_MS / 1000);
+		              (ds_sh_timeout_ms + 999) / 1000);
 		ds_detail_bool(d, "timeout", true);
 	} else if (rc != 0) {
 		errbuf[strcspn(errbuf, "\n")] = '\0';

@@ -19,6 +19,7 @@ ln -s ../../../../../../.. "$root/usr/bin/updir"
 mkdir -p "$root/usr/bin/locked"
 place nopie-norelro usr/bin/locked/hidden-from-user
 chmod 000 "$root/usr/bin/locked"
+place nopie-norelro usr/bin/noperm 0000
 
 as_user=""
 if [ "$(id -u)" = 0 ]; then
@@ -36,6 +37,9 @@ expect_line "info     scan-unreadable           /usr/bin/truncated  [unknown]  m
 expect_line "info     scan-unreadable           /usr/bin/tiny  [unknown]  malformed ELF: too short for an ELF header"
 expect_line "info     scan-unreadable           /usr/bin/absurd  [unknown]  malformed ELF:"
 expect_line "info     scan-unreadable           /usr/bin/locked  [unknown]  cannot read directory: Permission denied"
+if [ -n "$as_user" ]; then
+	expect_line "info     scan-unreadable           /usr/bin/noperm  [unknown]  cannot read: Permission denied"
+fi
 grep -q "fifo\|dangling\|escape\|updir\|empty\|hidden-from-user" "$work/out" && fail "reported a file it should skip"
 grep -q "elf-relro .*/usr/bin/good" "$work/out" && fail "good file misjudged"
 

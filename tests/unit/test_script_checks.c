@@ -4,10 +4,13 @@
  * executables.  Exact severities and details.
  */
 #include <libelf.h>
+#include <stdio.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "checks/sh_syntax.h"
 
 static char *root;
 static struct ds_scan *scan;
@@ -115,11 +118,62 @@ static void test_hidden_exec(void **state)
 	assert_int_equal(count_findings(scan, "file-hidden-exec"), 3);
 }
 
+/* A parser that never finishes (and leaves a child behind) is killed with
+ * its whole session when the time is up, and the script is reported. */
+static void test_sh_timeout(void **state)
+{
+	(void)state;
+	char *r = make_root(), *bin = make_root();
+	char *pidfile = ds_xasprintf("%s/child.pid", bin);
+	char *fake = ds_xasprintf("#!/bin/sh\nsleep 60 &\necho $! >%s\nwait\n", pidfile);
+	write_into(bin, "sh", fake, 0755);
+	write_into(r, "usr/bin/slow", "#!/bin/sh\necho fine\n", 0755);
+	const char *const dirs[] = { bin, NULL };
+	const char *const *saved_dirs = ds_sh_dirs;
+	int saved_ms = ds_sh_timeout_ms;
+	ds_sh_dirs = dirs;
+	ds_sh_timeout_ms = 300;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	struct ds_scan *s = scan_root(r, "script-sh-syntax");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ds_sh_dirs = saved_dirs;
+	ds_sh_timeout_ms = saved_ms;
+	assert_true(t1.tv_sec - t0.tv_sec < 5);
+	const struct ds_finding *d = must_record(s, "/usr/bin/slow", "script-sh-syntax", DS_SEV_WARNING);
+	assert_int_equal(detail_bool(d, "timeout"), 1);
+	assert_non_null(strstr(d->message, "did not finish"));
+	/* the parser's own child went with it (gone, or a zombie init reaps) */
+	FILE *fp = fopen(pidfile, "r");
+	assert_non_null(fp);
+	int pid = 0;
+	assert_int_equal(fscanf(fp, "%d", &pid), 1);
+	fclose(fp);
+	char stat[64], line[256] = "";
+	snprintf(stat, sizeof stat, "/proc/%d/stat", pid);
+	for (int i = 0; i < 50; i++) {
+		fp = fopen(stat, "r");
+		if (!fp || !fgets(line, sizeof line, fp) || strstr(line, ") Z ")) {
+			line[0] = '\0';
+			if (fp)
+				fclose(fp);
+			break;
+		}
+		fclose(fp);
+		usleep(20000);
+	}
+	assert_string_equal(line, "");
+	scan_done(s);
+	rm_rf(r), rm_rf(bin);
+	free(r), free(bin), free(pidfile), free(fake);
+}
+
 int main(void)
 {
 	elf_version(EV_CURRENT);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sh_syntax),
+		cmocka_unit_test(test_sh_timeout),
 		cmocka_unit_test(test_missing_interpreter_once),
 		cmocka_unit_test(test_sh_tmp),
 		cmocka_unit_test(test_py_chroot),
