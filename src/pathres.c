@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,8 @@
 
 #include "internal.h"
 
-static int have_openat2 = -1;
+/* -1 unknown, 0 no (ENOSYS/EPERM: seccomp), 1 yes; set by any thread */
+static atomic_int have_openat2 = -1;
 
 static int open_walk(int rootfd, const char *rel, int flags)
 {

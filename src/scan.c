@@ -132,11 +132,16 @@ static void load_aliases(struct ds_scan *s)
 
 /* ---- collecting paths ---------------------------------------------- */
 
+/* The paths to scan, filled by the walk while the workers drain it. */
 struct jobs {
 	char **paths;
 	unsigned char *types;   /* d_type from readdir, DT_UNKNOWN if none */
 	size_t n, cap, types_n, types_cap;
-	struct ds_strmap *seen;
+	struct ds_strmap *seen; /* the walking thread's only */
+	pthread_mutex_t lock;   /* guards paths, types, n, next, closed */
+	pthread_cond_t more;
+	size_t next, waiting;
+	bool closed;            /* the walk is over */
 };
 
 static void add_job(struct jobs *j, const char *path, unsigned char type)
@@ -146,8 +151,41 @@ static void add_job(struct jobs *j, const char *path, unsigned char type)
 		return;
 	*v = 1;
 	char *p = ds_xstrdup(path);
+	pthread_mutex_lock(&j->lock);
 	ds_push(&j->paths, &j->n, &j->cap, &p, sizeof p);
 	ds_push(&j->types, &j->types_n, &j->types_cap, &type, sizeof type);
+	if (j->waiting)
+		pthread_cond_signal(&j->more);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void close_jobs(struct jobs *j)
+{
+	pthread_mutex_lock(&j->lock);
+	j->closed = true;
+	pthread_cond_broadcast(&j->more);
+	pthread_mutex_unlock(&j->lock);
+}
+
+/* The next path to scan, waiting for the walk if need be; false when the
+ * walk is over and every path is taken.  *total: paths found so far. */
+static bool take_job(struct jobs *j, const char **path, unsigned char *type, size_t *total)
+{
+	pthread_mutex_lock(&j->lock);
+	while (j->next >= j->n && !j->closed) {
+		j->waiting++;
+		pthread_cond_wait(&j->more, &j->lock);
+		j->waiting--;
+	}
+	bool got = j->next < j->n;
+	if (got) {
+		*path = j->paths[j->next];
+		*type = j->types[j->next];
+		j->next++;
+	}
+	*total = j->n;
+	pthread_mutex_unlock(&j->lock);
+	return got;
 }
 
 static char *join(const char *dir, const char *name)
@@ -387,15 +425,19 @@ static void scan_path(struct ds_worker *w, const char *path, unsigned char type)
 
 struct pool {
 	struct ds_worker *workers;
+	struct worker_arg *args;
+	pthread_t *tids;
+	bool *running;           /* tids[i] was created */
+	int n;
 	struct jobs *jobs;
-	atomic_size_t next, done;
+	atomic_size_t done;
 	bool progress;           /* stderr is a terminal and not --quiet */
 	struct timespec last;
 };
 
 /* One line on stderr, rewritten at most five times a second by the first
- * worker: files done, findings so far, the directory being read. */
-static void show_progress(struct pool *p, const char *path)
+ * worker: files done, files found so far, findings, the directory. */
+static void show_progress(struct pool *p, const char *path, size_t total)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -408,7 +450,7 @@ static void show_progress(struct pool *p, const char *path)
 	if (dirlen > 50)
 		dirlen = 50;
 	fprintf(stderr, "\r\033[Kdistsec: %zu/%zu files, %zu findings  %.*s",
-	        atomic_load(&p->done), p->jobs->n,
+	        atomic_load(&p->done), total,
 	        atomic_load(&p->workers[0].scan->priv->reported), dirlen, path);
 }
 
@@ -420,14 +462,14 @@ struct worker_arg {
 static void *worker_main(void *arg)
 {
 	struct worker_arg *a = arg;
-	for (;;) {
-		size_t i = atomic_fetch_add(&a->pool->next, 1);
-		if (i >= a->pool->jobs->n)
-			break;
-		scan_path(a->w, a->pool->jobs->paths[i], a->pool->jobs->types[i]);
-		atomic_fetch_add(&a->pool->done, 1);
-		if (a->pool->progress && a->w == &a->pool->workers[0] && (i & 63) == 0)
-			show_progress(a->pool, a->pool->jobs->paths[i]);
+	const char *path;
+	unsigned char type;
+	size_t total;
+	while (take_job(a->pool->jobs, &path, &type, &total)) {
+		scan_path(a->w, path, type);
+		size_t done = atomic_fetch_add(&a->pool->done, 1);
+		if (a->pool->progress && a->w == &a->pool->workers[0] && (done & 63) == 0)
+			show_progress(a->pool, path, total);
 	}
 	return NULL;
 }
@@ -444,47 +486,51 @@ void ds_worker_init(struct ds_worker *w, struct ds_scan *s)
 	}
 }
 
-static void run_workers(struct ds_scan *s, struct jobs *j)
+/* The workers start before the walk, which feeds them as it goes. */
+static void start_workers(struct ds_scan *s, struct jobs *j, struct pool *p)
 {
 	int n = s->opt->jobs > 0 ? s->opt->jobs : 1;
-	if ((size_t)n > j->n)
-		n = j->n ? (int)j->n : 1;
-	struct ds_worker *ws = ds_xcalloc((size_t)n, sizeof *ws);
-	struct pool pool = { .jobs = j, .workers = ws,
-	                     .progress = !s->opt->quiet && isatty(STDERR_FILENO) };
-	atomic_init(&pool.next, 0);
-	atomic_init(&pool.done, 0);
-	struct worker_arg *args = ds_xcalloc((size_t)n, sizeof *args);
-	pthread_t *tids = ds_xcalloc((size_t)n, sizeof *tids);
+	*p = (struct pool){ .jobs = j, .n = n,
+	                    .progress = !s->opt->quiet && isatty(STDERR_FILENO) };
+	p->workers = ds_xcalloc((size_t)n, sizeof *p->workers);
+	p->args = ds_xcalloc((size_t)n, sizeof *p->args);
+	p->tids = ds_xcalloc((size_t)n, sizeof *p->tids);
+	p->running = ds_xcalloc((size_t)n, sizeof *p->running);
+	atomic_init(&p->done, 0);
 	for (int i = 0; i < n; i++) {
-		ds_worker_init(&ws[i], s);
-		args[i] = (struct worker_arg){ &pool, &ws[i] };
-		if (i > 0 && pthread_create(&tids[i], NULL, worker_main, &args[i]) != 0)
-			tids[i] = 0;
+		ds_worker_init(&p->workers[i], s);
+		p->args[i] = (struct worker_arg){ p, &p->workers[i] };
+		p->running[i] = pthread_create(&p->tids[i], NULL, worker_main, &p->args[i]) == 0;
 	}
-	worker_main(&args[0]);
-	if (pool.progress)
-		fputs("\r\033[K", stderr);
-	for (int i = 1; i < n; i++)
-		if (tids[i])
-			pthread_join(tids[i], NULL);
+}
+
+/* After close_jobs: waits for the workers and merges what they found. */
+static void join_workers(struct ds_scan *s, struct pool *p)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->running[i])
+			pthread_join(p->tids[i], NULL);
 		else
-			worker_main(&args[i]); /* thread creation failed: do its share here */
+			worker_main(&p->args[i]); /* no thread: drain what is left here */
+	if (p->progress)
+		fputs("\r\033[K", stderr);
 	struct ds_worker *m = &s->priv->main;
-	for (int i = 0; i < n; i++) {
-		for (size_t k = 0; k < ws[i].nfindings; k++)
-			ds_worker_add(m, ws[i].findings[k]);
-		m->stats.files += ws[i].stats.files;
-		m->stats.elf += ws[i].stats.elf;
-		m->stats.scripts += ws[i].stats.scripts;
-		m->stats.dirs += ws[i].stats.dirs;
-		free(ws[i].findings);
-		if (ws[i].magic)
-			magic_close(ws[i].magic);
+	for (int i = 0; i < p->n; i++) {
+		struct ds_worker *w = &p->workers[i];
+		for (size_t k = 0; k < w->nfindings; k++)
+			ds_worker_add(m, w->findings[k]);
+		m->stats.files += w->stats.files;
+		m->stats.elf += w->stats.elf;
+		m->stats.scripts += w->stats.scripts;
+		m->stats.dirs += w->stats.dirs;
+		free(w->findings);
+		if (w->magic)
+			magic_close(w->magic);
 	}
-	free(ws);
-	free(args);
-	free(tids);
+	free(p->workers);
+	free(p->args);
+	free(p->tids);
+	free(p->running);
 }
 
 /* Keeps the findings of enabled checks (and passes), sorted; counts. */
@@ -621,6 +667,10 @@ int ds_scan_run(struct ds_scan *s)
 		return -1;
 
 	struct jobs j = { .seen = ds_strmap_new() };
+	pthread_mutex_init(&j.lock, NULL);
+	pthread_cond_init(&j.more, NULL);
+	struct pool pool;
+	start_workers(s, &j, &pool);
 	int rc = 0;
 	if (s->opt->npackages || s->opt->all_packages)
 		rc = add_packages(s, &j);
@@ -642,10 +692,10 @@ int ds_scan_run(struct ds_scan *s)
 		rc = -1;
 	if (rc == 0 && !s->opt->npaths && !s->opt->npackages && !s->opt->all_packages)
 		rc = add_argument(s, &j, "/");
+	close_jobs(&j);
+	join_workers(s, &pool);
 	if (rc == 0 && ds_scan_backend_wait(s) != 0)
 		rc = -1;
-	if (rc == 0)
-		run_workers(s, &j);
 	for (size_t i = 0; i < ds_nchecks; i++)
 		if (s->enabled[i] && ds_checks[i]->scan_end)
 			ds_checks[i]->scan_end(s);
@@ -654,6 +704,8 @@ int ds_scan_run(struct ds_scan *s)
 	free(j.paths);
 	free(j.types);
 	ds_strmap_free(j.seen);
+	pthread_mutex_destroy(&j.lock);
+	pthread_cond_destroy(&j.more);
 	if (rc != 0)
 		return -1;
 	finish(s);

@@ -42,7 +42,7 @@ struct ds_scan *fuzz_scan(const char *checks)
 	scan.enabled = ds_xcalloc(ds_nchecks, sizeof *scan.enabled);
 	for (size_t i = 0; i < ds_nchecks; i++)
 		scan.enabled[i] = listed(checks, ds_checks[i]->id);
-	if (ds_scan_open(&scan) != 0) {
+	if (ds_scan_open(&scan) != 0 || ds_scan_backend_wait(&scan) != 0) {
 		fprintf(stderr, "fuzz: cannot set up the scan\n");
 		abort();
 	}
