@@ -118,6 +118,16 @@ void scan_done(struct ds_scan *s)
 	free(s);
 }
 
+int scan_and_root_done(struct ds_scan **s, char **root)
+{
+	scan_done(*s);
+	*s = NULL;
+	rm_rf(*root);
+	free(*root);
+	*root = NULL;
+	return 0;
+}
+
 const struct ds_finding *record_of(const struct ds_scan *s, const char *path,
                                    const char *check)
 {

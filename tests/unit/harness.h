@@ -22,6 +22,8 @@ void write_into(const char *root, const char *rel, const char *text, mode_t mode
 /* Scans root with backend none and -j1 (checks: comma list, NULL = all). */
 struct ds_scan *scan_root(const char *root, const char *checks);
 void scan_done(struct ds_scan *s);
+/* A test group's teardown: scan_done(*s), the root removed; returns 0. */
+int scan_and_root_done(struct ds_scan **s, char **root);
 /* The one non-pass finding of check on path, or NULL. */
 const struct ds_finding *finding_of(const struct ds_scan *s, const char *path,
                                     const char *check);

@@ -59,10 +59,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	scan_done(scan);
-	rm_rf(root);
-	free(root);
-	return 0;
+	return scan_and_root_done(&scan, &root);
 }
 
 static void test_nodrop_groups(void **state)
