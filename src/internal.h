@@ -47,6 +47,10 @@ struct ds_scan_private {
 	int backend_rc;                /* 0 when s->bh is open */
 };
 
+/* Drops ds_warn's messages: the fuzz targets, whose every input is a
+ * broken file, would otherwise write gigabytes of them. */
+extern bool ds_warn_silent;
+
 /* The first half of ds_scan_run: root, backend, checks' scan_begin; no
  * walking.  The fuzz targets scan buffers through ds_scan_file after it. */
 int ds_scan_open(struct ds_scan *s);

@@ -25,8 +25,12 @@
 #include "distsec/elfview.h"
 #include "internal.h"
 
+bool ds_warn_silent;
+
 void ds_warn(const char *fmt, ...)
 {
+	if (ds_warn_silent)
+		return;
 	va_list ap;
 	va_start(ap, fmt);
 	fputs("distsec: ", stderr);

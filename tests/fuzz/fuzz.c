@@ -35,6 +35,7 @@ struct ds_scan *fuzz_scan(const char *checks)
 		abort();
 	}
 	atexit(remove_root);
+	ds_warn_silent = true;
 	opt = (struct ds_options){ .root = root, .backend = "none", .format = "text",
 	                           .checks = checks, .jobs = 1, .quiet = true,
 	                           .fail_on = DS_SEV_ERROR };
