@@ -136,30 +136,50 @@ static void load_aliases(struct ds_scan *s)
 
 /* ---- collecting paths ---------------------------------------------- */
 
-/* The paths to scan, filled by the walk while the workers drain it. */
-struct jobs {
-	char **paths;
-	unsigned char *types;   /* d_type from readdir, DT_UNKNOWN if none */
-	size_t n, cap, types_n, types_cap;
-	struct ds_strmap *seen; /* the walking thread's only */
-	pthread_mutex_t lock;   /* guards paths, types, n, next, closed */
-	pthread_cond_t more;
-	size_t next, waiting;
-	bool closed;            /* the walk is over */
+/* The paths to scan: a bounded ring the walk fills while the workers
+ * drain it, so memory does not grow with the tree.  Paths are deduplicated
+ * only when several arguments or package lists may name one twice. */
+#define JOBS_MAX 4096
+
+struct job {
+	char *path;
+	unsigned char type;     /* d_type from readdir, DT_UNKNOWN if none */
 };
+
+struct jobs {
+	struct job ring[JOBS_MAX];
+	size_t head, count;     /* next to take; queued */
+	size_t total;           /* queued so far, for the progress line */
+	struct ds_strmap *seen; /* the walking thread's only; NULL: no dedup */
+	pthread_mutex_t lock;   /* guards everything above but seen */
+	pthread_cond_t not_empty, not_full;
+	bool closed;            /* the walk is over */
+	bool no_workers;        /* no thread started: the walker scans itself */
+	struct ds_worker *self; /* ... with this worker */
+};
+
+static void scan_path(struct ds_worker *w, const char *path, unsigned char type);
 
 static void add_job(struct jobs *j, const char *path, unsigned char type)
 {
-	uintptr_t *v = ds_strmap_put(j->seen, path);
-	if (*v)
+	if (j->seen) {
+		uintptr_t *v = ds_strmap_put(j->seen, path);
+		if (*v)
+			return;
+		*v = 1;
+	}
+	if (j->no_workers) {
+		scan_path(j->self, path, type);
 		return;
-	*v = 1;
+	}
 	char *p = ds_xstrdup(path);
 	pthread_mutex_lock(&j->lock);
-	ds_push(&j->paths, &j->n, &j->cap, &p, sizeof p);
-	ds_push(&j->types, &j->types_n, &j->types_cap, &type, sizeof type);
-	if (j->waiting)
-		pthread_cond_signal(&j->more);
+	while (j->count == JOBS_MAX)
+		pthread_cond_wait(&j->not_full, &j->lock);
+	j->ring[(j->head + j->count) % JOBS_MAX] = (struct job){ p, type };
+	j->count++;
+	j->total++;
+	pthread_cond_signal(&j->not_empty);
 	pthread_mutex_unlock(&j->lock);
 }
 
@@ -167,27 +187,26 @@ static void close_jobs(struct jobs *j)
 {
 	pthread_mutex_lock(&j->lock);
 	j->closed = true;
-	pthread_cond_broadcast(&j->more);
+	pthread_cond_broadcast(&j->not_empty);
 	pthread_mutex_unlock(&j->lock);
 }
 
-/* The next path to scan, waiting for the walk if need be; false when the
- * walk is over and every path is taken.  *total: paths found so far. */
-static bool take_job(struct jobs *j, const char **path, unsigned char *type, size_t *total)
+/* The next path to scan (the caller frees it), waiting for the walk if
+ * need be; false when the walk is over and the ring is empty.  *total:
+ * paths found so far. */
+static bool take_job(struct jobs *j, struct job *out, size_t *total)
 {
 	pthread_mutex_lock(&j->lock);
-	while (j->next >= j->n && !j->closed) {
-		j->waiting++;
-		pthread_cond_wait(&j->more, &j->lock);
-		j->waiting--;
-	}
-	bool got = j->next < j->n;
+	while (j->count == 0 && !j->closed)
+		pthread_cond_wait(&j->not_empty, &j->lock);
+	bool got = j->count > 0;
 	if (got) {
-		*path = j->paths[j->next];
-		*type = j->types[j->next];
-		j->next++;
+		*out = j->ring[j->head];
+		j->head = (j->head + 1) % JOBS_MAX;
+		j->count--;
+		pthread_cond_signal(&j->not_full);
 	}
-	*total = j->n;
+	*total = j->total;
 	pthread_mutex_unlock(&j->lock);
 	return got;
 }
@@ -466,14 +485,14 @@ struct worker_arg {
 static void *worker_main(void *arg)
 {
 	struct worker_arg *a = arg;
-	const char *path;
-	unsigned char type;
+	struct job job;
 	size_t total;
-	while (take_job(a->pool->jobs, &path, &type, &total)) {
-		scan_path(a->w, path, type);
+	while (take_job(a->pool->jobs, &job, &total)) {
+		scan_path(a->w, job.path, job.type);
 		size_t done = atomic_fetch_add(&a->pool->done, 1);
 		if (a->pool->progress && a->w == &a->pool->workers[0] && (done & 63) == 0)
-			show_progress(a->pool, path, total);
+			show_progress(a->pool, job.path, total);
+		free(job.path);
 	}
 	return NULL;
 }
@@ -501,11 +520,15 @@ static void start_workers(struct ds_scan *s, struct jobs *j, struct pool *p)
 	p->tids = ds_xcalloc((size_t)n, sizeof *p->tids);
 	p->running = ds_xcalloc((size_t)n, sizeof *p->running);
 	atomic_init(&p->done, 0);
+	bool any = false;
 	for (int i = 0; i < n; i++) {
 		ds_worker_init(&p->workers[i], s);
 		p->args[i] = (struct worker_arg){ p, &p->workers[i] };
 		p->running[i] = pthread_create(&p->tids[i], NULL, worker_main, &p->args[i]) == 0;
+		any = any || p->running[i];
 	}
+	j->no_workers = !any;
+	j->self = &p->workers[0];
 }
 
 /* After close_jobs: waits for the workers and merges what they found. */
@@ -514,8 +537,6 @@ static void join_workers(struct ds_scan *s, struct pool *p)
 	for (int i = 0; i < p->n; i++)
 		if (p->running[i])
 			pthread_join(p->tids[i], NULL);
-		else
-			worker_main(&p->args[i]); /* no thread: drain what is left here */
 	if (p->progress)
 		fputs("\r\033[K", stderr);
 	struct ds_worker *m = &s->priv->main;
@@ -670,14 +691,18 @@ int ds_scan_run(struct ds_scan *s)
 	if (ds_scan_open(s) != 0)
 		return -1;
 
-	struct jobs j = { .seen = ds_strmap_new() };
-	pthread_mutex_init(&j.lock, NULL);
-	pthread_cond_init(&j.more, NULL);
+	/* one tree never yields a path twice (symlinks are not followed) */
+	bool dedup = s->opt->npaths > 1 || s->opt->npackages || s->opt->all_packages;
+	struct jobs *j = ds_xcalloc(1, sizeof *j);
+	j->seen = dedup ? ds_strmap_new() : NULL;
+	pthread_mutex_init(&j->lock, NULL);
+	pthread_cond_init(&j->not_empty, NULL);
+	pthread_cond_init(&j->not_full, NULL);
 	struct pool pool;
-	start_workers(s, &j, &pool);
+	start_workers(s, j, &pool);
 	int rc = 0;
 	if (s->opt->npackages || s->opt->all_packages)
-		rc = add_packages(s, &j);
+		rc = add_packages(s, j);
 	/* A broken package file is reported and the scan goes on; it is fatal
 	 * only when nothing else was named. */
 	size_t usable = 0, broken = 0;
@@ -687,7 +712,7 @@ int ds_scan_run(struct ds_scan *s)
 			usable++;
 		else if (p < 0)
 			broken++;
-		else if (add_argument(s, &j, s->opt->paths[i]) != 0)
+		else if (add_argument(s, j, s->opt->paths[i]) != 0)
 			rc = -1;
 		else
 			usable++;
@@ -695,21 +720,19 @@ int ds_scan_run(struct ds_scan *s)
 	if (rc == 0 && broken && !usable)
 		rc = -1;
 	if (rc == 0 && !s->opt->npaths && !s->opt->npackages && !s->opt->all_packages)
-		rc = add_argument(s, &j, "/");
-	close_jobs(&j);
+		rc = add_argument(s, j, "/");
+	close_jobs(j);
 	join_workers(s, &pool);
 	if (rc == 0 && ds_scan_backend_wait(s) != 0)
 		rc = -1;
 	for (size_t i = 0; i < ds_nchecks; i++)
 		if (s->enabled[i] && ds_checks[i]->scan_end)
 			ds_checks[i]->scan_end(s);
-	for (size_t i = 0; i < j.n; i++)
-		free(j.paths[i]);
-	free(j.paths);
-	free(j.types);
-	ds_strmap_free(j.seen);
-	pthread_mutex_destroy(&j.lock);
-	pthread_cond_destroy(&j.more);
+	ds_strmap_free(j->seen);
+	pthread_mutex_destroy(&j->lock);
+	pthread_cond_destroy(&j->not_empty);
+	pthread_cond_destroy(&j->not_full);
+	free(j);
 	if (rc != 0)
 		return -1;
 	finish(s);
