@@ -51,6 +51,49 @@ struct ds_scan_private {
  * broken file, would otherwise write gigabytes of them. */
 extern bool ds_warn_silent;
 
+/* walk.c: the paths to scan, a bounded ring between the walk and the
+ * workers (see there). */
+struct ds_job {
+	char *path;
+	unsigned char type;     /* d_type from readdir, DT_UNKNOWN if none */
+};
+struct ds_jobs;
+/* dedup: several arguments or package lists may name a path twice. */
+struct ds_jobs *ds_jobs_new(bool dedup);
+void ds_jobs_free(struct ds_jobs *j);
+/* No worker thread runs: each path added is scanned at once with w. */
+void ds_jobs_scan_inline(struct ds_jobs *j, struct ds_worker *w);
+/* The walk is over: workers stop once the ring is empty. */
+void ds_jobs_close(struct ds_jobs *j);
+/* Next path (caller frees it), waiting for the walk; false at the end.
+ * *total: paths queued so far. */
+bool ds_jobs_take(struct ds_jobs *j, struct ds_job *out, size_t *total);
+/* A user-named path, resolved inside the root, walked if a directory. */
+int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg);
+/* The files of --package names or of --all-packages. */
+int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j);
+
+/* workers.c */
+struct worker_arg;
+struct ds_pool {
+	struct ds_worker *workers;
+	struct worker_arg *args;
+	pthread_t *tids;
+	bool *running;           /* tids[i] was created */
+	int n;
+	struct ds_jobs *jobs;
+	atomic_size_t done;
+	bool progress;           /* stderr is a terminal and not --quiet */
+	struct timespec last;
+};
+
+/* Starts --jobs workers on j (before the walk, which feeds them). */
+void ds_pool_start(struct ds_scan *s, struct ds_jobs *j, struct ds_pool *p);
+/* After ds_jobs_close: waits for them, merges their findings and counts. */
+void ds_pool_join(struct ds_scan *s, struct ds_pool *p);
+/* Opens and checks one path inside the root. */
+void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type);
+
 /* The first half of ds_scan_run: root, backend, checks' scan_begin; no
  * walking.  The fuzz targets scan buffers through ds_scan_file after it. */
 int ds_scan_open(struct ds_scan *s);

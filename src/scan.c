@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One scan: collect the paths (walk, or a package's contents), then let
- * --jobs worker threads open, classify and check each file, then merge
- * the workers' findings in a deterministic order.
- *
- * Nothing scanned is ever followed through a symlink, executed or written.
- * Non-regular files are never opened for reading (opening a device can
- * have side effects): every path is first opened O_PATH and fstat()ed,
- * and only a regular file is re-opened, through its own O_PATH fd.
+ * One scan: open the root and (in a thread) the package database, walk
+ * the paths (walk.c) while --jobs workers check them (workers.c), then
+ * merge the findings in a deterministic order.  Nothing scanned is ever
+ * followed through a symlink, executed or written.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
 #include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,430 +127,6 @@ static void load_aliases(struct ds_scan *s)
 		free(target);
 	}
 	closedir(d);
-}
-
-/* ---- collecting paths ---------------------------------------------- */
-
-/* The paths to scan: a bounded ring the walk fills while the workers
- * drain it, so memory does not grow with the tree.  Paths are deduplicated
- * only when several arguments or package lists may name one twice. */
-#define JOBS_MAX 4096
-
-struct job {
-	char *path;
-	unsigned char type;     /* d_type from readdir, DT_UNKNOWN if none */
-};
-
-struct jobs {
-	struct job ring[JOBS_MAX];
-	size_t head, count;     /* next to take; queued */
-	size_t total;           /* queued so far, for the progress line */
-	struct ds_strmap *seen; /* the walking thread's only; NULL: no dedup */
-	pthread_mutex_t lock;   /* guards everything above but seen */
-	pthread_cond_t not_empty, not_full;
-	bool closed;            /* the walk is over */
-	bool no_workers;        /* no thread started: the walker scans itself */
-	struct ds_worker *self; /* ... with this worker */
-};
-
-static void scan_path(struct ds_worker *w, const char *path, unsigned char type);
-
-static void add_job(struct jobs *j, const char *path, unsigned char type)
-{
-	if (j->seen) {
-		uintptr_t *v = ds_strmap_put(j->seen, path);
-		if (*v)
-			return;
-		*v = 1;
-	}
-	if (j->no_workers) {
-		scan_path(j->self, path, type);
-		return;
-	}
-	char *p = ds_xstrdup(path);
-	pthread_mutex_lock(&j->lock);
-	while (j->count == JOBS_MAX)
-		pthread_cond_wait(&j->not_full, &j->lock);
-	j->ring[(j->head + j->count) % JOBS_MAX] = (struct job){ p, type };
-	j->count++;
-	j->total++;
-	pthread_cond_signal(&j->not_empty);
-	pthread_mutex_unlock(&j->lock);
-}
-
-static void close_jobs(struct jobs *j)
-{
-	pthread_mutex_lock(&j->lock);
-	j->closed = true;
-	pthread_cond_broadcast(&j->not_empty);
-	pthread_mutex_unlock(&j->lock);
-}
-
-/* The next path to scan (the caller frees it), waiting for the walk if
- * need be; false when the walk is over and the ring is empty.  *total:
- * paths found so far. */
-static bool take_job(struct jobs *j, struct job *out, size_t *total)
-{
-	pthread_mutex_lock(&j->lock);
-	while (j->count == 0 && !j->closed)
-		pthread_cond_wait(&j->not_empty, &j->lock);
-	bool got = j->count > 0;
-	if (got) {
-		*out = j->ring[j->head];
-		j->head = (j->head + 1) % JOBS_MAX;
-		j->count--;
-		pthread_cond_signal(&j->not_full);
-	}
-	*total = j->total;
-	pthread_mutex_unlock(&j->lock);
-	return got;
-}
-
-static char *join(const char *dir, const char *name)
-{
-	return ds_xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
-}
-
-static bool is_pseudo_fs(const char *path)
-{
-	return !strcmp(path, "/proc") || !strcmp(path, "/sys") || !strcmp(path, "/dev");
-}
-
-static void unreadable(struct ds_scan *s, const char *path, const char *what, int err)
-{
-	struct ds_finding *d = ds_scan_report(s, &ds_check_scan_unreadable, path,
-	                                      DS_SEV_INFO, "%s: %s", what, strerror(err));
-	ds_detail_str(d, "reason", strerror(err));
-}
-
-/* Walks the directory tree at start (already a job) without following
- * symlinks and without crossing into other file systems. */
-static void walk(struct ds_scan *s, struct jobs *j, const char *start, dev_t dev,
-                 bool whole_root)
-{
-	char **stack = NULL;
-	size_t n = 0, cap = 0;
-	char *first = ds_xstrdup(start);
-	ds_push(&stack, &n, &cap, &first, sizeof first);
-	while (n) {
-		char *dir = stack[--n];
-		int dfd = ds_open_beneath(s->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		struct stat st;
-		DIR *d = NULL;
-		if (dfd < 0 || fstat(dfd, &st) != 0 || !(d = fdopendir(dfd))) {
-			unreadable(s, dir, "cannot read directory", errno);
-			if (dfd >= 0)
-				close(dfd);
-			free(dir);
-			continue;
-		}
-		if (st.st_dev != dev && !s->opt->cross_mounts) {
-			closedir(d);
-			free(dir);
-			continue;
-		}
-		struct dirent *e;
-		while ((e = readdir(d)) != NULL) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *child = join(dir, e->d_name);
-			add_job(j, child, e->d_type);
-			unsigned char type = e->d_type;
-			if (type == DT_UNKNOWN) {
-				struct stat cs;
-				if (fstatat(dirfd(d), e->d_name, &cs, AT_SYMLINK_NOFOLLOW) == 0 &&
-				    S_ISDIR(cs.st_mode))
-					type = DT_DIR;
-			}
-			if (type == DT_DIR && !(whole_root && is_pseudo_fs(child)))
-				ds_push(&stack, &n, &cap, &child, sizeof child);
-			else
-				free(child);
-		}
-		closedir(d);
-		free(dir);
-	}
-	free(stack);
-}
-
-/* A user-named path: resolved inside the root, walked if a directory. */
-static int add_argument(struct ds_scan *s, struct jobs *j, const char *arg)
-{
-	char *canon = ds_resolve_in_root(s->rootfd, arg);
-	if (!canon) {
-		ds_warn("%s: %s (inside root %s)", arg, strerror(errno), s->root);
-		return -1;
-	}
-	struct stat st;
-	int fd = ds_open_beneath(s->rootfd, canon, O_PATH | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		ds_warn("%s: %s", arg, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		free(canon);
-		return -1;
-	}
-	close(fd);
-	add_job(j, canon, DT_UNKNOWN);
-	if (S_ISDIR(st.st_mode))
-		walk(s, j, canon, st.st_dev, strcmp(canon, "/") == 0);
-	free(canon);
-	return 0;
-}
-
-static int add_package_path(const char *path, void *ctx)
-{
-	struct jobs *j = ((void **)ctx)[0];
-	struct ds_scan *s = ((void **)ctx)[1];
-	char *canon = ds_resolve_in_root(s->rootfd, path);
-	/* Listed but missing on disk (e.g. excluded by dpkg path-exclude):
-	 * nothing to scan. */
-	if (canon)
-		add_job(j, canon, DT_UNKNOWN);
-	free(canon);
-	return 0;
-}
-
-static int add_packages(struct ds_scan *s, struct jobs *j)
-{
-	if (ds_scan_backend_wait(s) != 0)
-		return -1;
-	void *ctx[2] = { j, s };
-	if (s->opt->all_packages) {
-		size_t n = s->backend->count(s->bh);
-		for (ds_pkgid id = 0; id < n; id++)
-			s->backend->contents(s->bh, id, add_package_path, ctx);
-		return 0;
-	}
-	for (size_t i = 0; i < s->opt->npackages; i++) {
-		ds_pkgid id;
-		if (s->backend->find(s->bh, s->opt->packages[i], &id) != 0) {
-			ds_warn("package '%s': not installed in %s (backend %s)",
-			        s->opt->packages[i], s->root, s->backend->name);
-			return -1;
-		}
-		s->backend->contents(s->bh, id, add_package_path, ctx);
-	}
-	return 0;
-}
-
-/* ---- scanning one path --------------------------------------------- */
-
-static unsigned applies_mask(enum ds_kind k)
-{
-	switch (k) {
-	case DS_KIND_ELF: return DS_ON_ELF | DS_ON_REGULAR;
-	case DS_KIND_SHELL: return DS_ON_SHELL | DS_ON_REGULAR;
-	case DS_KIND_PYTHON: return DS_ON_PYTHON | DS_ON_REGULAR;
-	case DS_KIND_OTHER: return DS_ON_REGULAR;
-	case DS_KIND_DIR: return DS_ON_DIR;
-	case DS_KIND_DEVICE: return DS_ON_DEVICE;
-	case DS_KIND_SPECIAL: return DS_ON_SPECIAL;
-	}
-	return 0;
-}
-
-static enum ds_kind kind_of_mode(mode_t m)
-{
-	if (S_ISDIR(m))
-		return DS_KIND_DIR;
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return DS_KIND_DEVICE;
-	return S_ISREG(m) ? DS_KIND_OTHER : DS_KIND_SPECIAL;
-}
-
-/* Runs every enabled check that applies to f (shared with package files). */
-void ds_scan_file(struct ds_worker *w, struct ds_file *f)
-{
-	struct ds_scan *s = w->scan;
-	w->file = f;
-	w->owner_done = false;
-	f->worker = w;
-	/* Reading the first bytes costs an open: only when a check wants kinds */
-	if (f->kind == DS_KIND_OTHER && s->priv->classify && (f->mem || ds_file_fd(f) >= 0)) {
-		ssize_t r = f->mem ? (ssize_t)(f->size < DS_HEAD_MAX ? f->size : DS_HEAD_MAX)
-		                   : pread(f->fd, f->head, DS_HEAD_MAX, 0);
-		if (f->mem && r > 0)
-			memcpy(f->head, f->mem, (size_t)r);
-		f->head_len = r > 0 ? (size_t)r : 0;
-		ds_classify(f);
-	}
-	switch (f->kind) {
-	case DS_KIND_ELF: w->stats.elf++; break;
-	case DS_KIND_SHELL: case DS_KIND_PYTHON: w->stats.scripts++; break;
-	case DS_KIND_DIR: w->stats.dirs++; break;
-	default: break;
-	}
-	if (S_ISREG(f->mode))
-		w->stats.files++;
-	unsigned mask = applies_mask(f->kind);
-	for (size_t i = 0; i < ds_nchecks; i++) {
-		const struct ds_check *c = ds_checks[i];
-		if (!s->enabled[i] || !c->run || !(c->applies & mask))
-			continue;
-		w->current = c;
-		c->run(f);
-	}
-	ds_file_release(f);
-}
-
-/* A file readdir called regular, when its contents will be read: opened
- * for reading at once (O_NONBLOCK, no controlling terminal) and confirmed
- * with fstat, two syscalls fewer than the O_PATH way.  If something else
- * took its place it is closed unread; -1 then, and for any error. */
-static int open_regular(struct ds_scan *s, const char *path, struct stat *st)
-{
-	int fd = ds_open_beneath(s->rootfd, path,
-	                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd >= 0 && (fstat(fd, st) != 0 || !S_ISREG(st->st_mode))) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
-static void scan_path(struct ds_worker *w, const char *path, unsigned char type)
-{
-	struct ds_scan *s = w->scan;
-	struct ds_file f = { .path = path, .fd = -1, .pfd = -1, .worker = w };
-	struct stat st;
-	if (type == DT_REG && s->priv->classify && (f.fd = open_regular(s, path, &st)) >= 0) {
-		f.fd_state = 1;
-	} else {
-		/* Anything else is opened O_PATH: a device node is never opened,
-		 * a read fd is made from it only once fstat says regular. */
-		f.pfd = ds_open_beneath(s->rootfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (f.pfd < 0 || fstat(f.pfd, &st) != 0) {
-			int err = errno;
-			if (f.pfd >= 0)
-				close(f.pfd);
-			f.pfd = -1;
-			w->file = &f;
-			w->owner_done = false;
-			ds_report_unreadable(&f, err == ENOENT ? "vanished during the scan" : "cannot open",
-			                     strerror(err));
-			return;
-		}
-	}
-	f.mode = st.st_mode;
-	f.uid = st.st_uid;
-	f.gid = st.st_gid;
-	f.size = st.st_size;
-	f.kind = kind_of_mode(st.st_mode);
-	f.ino = st.st_ino;
-	ds_scan_file(w, &f);
-}
-
-struct pool {
-	struct ds_worker *workers;
-	struct worker_arg *args;
-	pthread_t *tids;
-	bool *running;           /* tids[i] was created */
-	int n;
-	struct jobs *jobs;
-	atomic_size_t done;
-	bool progress;           /* stderr is a terminal and not --quiet */
-	struct timespec last;
-};
-
-/* One line on stderr, rewritten at most five times a second by the first
- * worker: files done, files found so far, findings, the directory. */
-static void show_progress(struct pool *p, const char *path, size_t total)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	long ms = (now.tv_sec - p->last.tv_sec) * 1000 + (now.tv_nsec - p->last.tv_nsec) / 1000000;
-	if (ms < 200)
-		return;
-	p->last = now;
-	const char *slash = strrchr(path, '/');
-	int dirlen = slash && slash > path ? (int)(slash - path) : 1;
-	if (dirlen > 50)
-		dirlen = 50;
-	fprintf(stderr, "\r\033[Kdistsec: %zu/%zu files, %zu findings  %.*s",
-	        atomic_load(&p->done), total,
-	        atomic_load(&p->workers[0].scan->priv->reported), dirlen, path);
-}
-
-struct worker_arg {
-	struct pool *pool;
-	struct ds_worker *w;
-};
-
-static void *worker_main(void *arg)
-{
-	struct worker_arg *a = arg;
-	struct job job;
-	size_t total;
-	while (take_job(a->pool->jobs, &job, &total)) {
-		scan_path(a->w, job.path, job.type);
-		size_t done = atomic_fetch_add(&a->pool->done, 1);
-		if (a->pool->progress && a->w == &a->pool->workers[0] && (done & 63) == 0)
-			show_progress(a->pool, job.path, total);
-		free(job.path);
-	}
-	return NULL;
-}
-
-void ds_worker_init(struct ds_worker *w, struct ds_scan *s)
-{
-	memset(w, 0, sizeof *w);
-	w->scan = s;
-	w->magic = magic_open(MAGIC_NO_CHECK_COMPRESS | MAGIC_NO_CHECK_TAR |
-	                      MAGIC_NO_CHECK_CDF | MAGIC_NO_CHECK_ELF | MAGIC_ERROR);
-	if (w->magic && magic_load(w->magic, NULL) != 0) {
-		magic_close(w->magic);
-		w->magic = NULL;
-	}
-}
-
-/* The workers start before the walk, which feeds them as it goes. */
-static void start_workers(struct ds_scan *s, struct jobs *j, struct pool *p)
-{
-	int n = s->opt->jobs > 0 ? s->opt->jobs : 1;
-	*p = (struct pool){ .jobs = j, .n = n,
-	                    .progress = !s->opt->quiet && isatty(STDERR_FILENO) };
-	p->workers = ds_xcalloc((size_t)n, sizeof *p->workers);
-	p->args = ds_xcalloc((size_t)n, sizeof *p->args);
-	p->tids = ds_xcalloc((size_t)n, sizeof *p->tids);
-	p->running = ds_xcalloc((size_t)n, sizeof *p->running);
-	atomic_init(&p->done, 0);
-	bool any = false;
-	for (int i = 0; i < n; i++) {
-		ds_worker_init(&p->workers[i], s);
-		p->args[i] = (struct worker_arg){ p, &p->workers[i] };
-		p->running[i] = pthread_create(&p->tids[i], NULL, worker_main, &p->args[i]) == 0;
-		any = any || p->running[i];
-	}
-	j->no_workers = !any;
-	j->self = &p->workers[0];
-}
-
-/* After close_jobs: waits for the workers and merges what they found. */
-static void join_workers(struct ds_scan *s, struct pool *p)
-{
-	for (int i = 0; i < p->n; i++)
-		if (p->running[i])
-			pthread_join(p->tids[i], NULL);
-	if (p->progress)
-		fputs("\r\033[K", stderr);
-	struct ds_worker *m = &s->priv->main;
-	for (int i = 0; i < p->n; i++) {
-		struct ds_worker *w = &p->workers[i];
-		for (size_t k = 0; k < w->nfindings; k++)
-			ds_worker_add(m, w->findings[k]);
-		m->stats.files += w->stats.files;
-		m->stats.elf += w->stats.elf;
-		m->stats.scripts += w->stats.scripts;
-		m->stats.dirs += w->stats.dirs;
-		free(w->findings);
-		if (w->magic)
-			magic_close(w->magic);
-	}
-	free(p->workers);
-	free(p->args);
-	free(p->tids);
-	free(p->running);
 }
 
 /* Keeps the findings of enabled checks (and passes), sorted; counts. */
@@ -693,16 +264,12 @@ int ds_scan_run(struct ds_scan *s)
 
 	/* one tree never yields a path twice (symlinks are not followed) */
 	bool dedup = s->opt->npaths > 1 || s->opt->npackages || s->opt->all_packages;
-	struct jobs *j = ds_xcalloc(1, sizeof *j);
-	j->seen = dedup ? ds_strmap_new() : NULL;
-	pthread_mutex_init(&j->lock, NULL);
-	pthread_cond_init(&j->not_empty, NULL);
-	pthread_cond_init(&j->not_full, NULL);
-	struct pool pool;
-	start_workers(s, j, &pool);
+	struct ds_jobs *j = ds_jobs_new(dedup);
+	struct ds_pool pool;
+	ds_pool_start(s, j, &pool);
 	int rc = 0;
 	if (s->opt->npackages || s->opt->all_packages)
-		rc = add_packages(s, j);
+		rc = ds_walk_packages(s, j);
 	/* A broken package file is reported and the scan goes on; it is fatal
 	 * only when nothing else was named. */
 	size_t usable = 0, broken = 0;
@@ -712,7 +279,7 @@ int ds_scan_run(struct ds_scan *s)
 			usable++;
 		else if (p < 0)
 			broken++;
-		else if (add_argument(s, j, s->opt->paths[i]) != 0)
+		else if (ds_walk_argument(s, j, s->opt->paths[i]) != 0)
 			rc = -1;
 		else
 			usable++;
@@ -720,19 +287,15 @@ int ds_scan_run(struct ds_scan *s)
 	if (rc == 0 && broken && !usable)
 		rc = -1;
 	if (rc == 0 && !s->opt->npaths && !s->opt->npackages && !s->opt->all_packages)
-		rc = add_argument(s, j, "/");
-	close_jobs(j);
-	join_workers(s, &pool);
+		rc = ds_walk_argument(s, j, "/");
+	ds_jobs_close(j);
+	ds_pool_join(s, &pool);
 	if (rc == 0 && ds_scan_backend_wait(s) != 0)
 		rc = -1;
 	for (size_t i = 0; i < ds_nchecks; i++)
 		if (s->enabled[i] && ds_checks[i]->scan_end)
 			ds_checks[i]->scan_end(s);
-	ds_strmap_free(j->seen);
-	pthread_mutex_destroy(&j->lock);
-	pthread_cond_destroy(&j->not_empty);
-	pthread_cond_destroy(&j->not_full);
-	free(j);
+	ds_jobs_free(j);
 	if (rc != 0)
 		return -1;
 	finish(s);

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Collecting the paths to scan: the walk of a tree (never through a
+ * symlink, never into another file system unless asked), the paths a user
+ * names, or the contents of packages, fed to the workers through a
+ * bounded ring.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* The paths to scan: a bounded ring the walk fills while the workers
+ * drain it, so memory does not grow with the tree.  Paths are deduplicated
+ * only when several arguments or package lists may name one twice. */
+#define JOBS_MAX 4096
+
+struct ds_jobs {
+	struct ds_job ring[JOBS_MAX];
+	size_t head, count;     /* next to take; queued */
+	size_t total;           /* queued so far, for the progress line */
+	struct ds_strmap *seen; /* the walking thread's only; NULL: no dedup */
+	pthread_mutex_t lock;   /* guards everything above but seen */
+	pthread_cond_t not_empty, not_full;
+	bool closed;            /* the walk is over */
+	bool no_workers;        /* no thread started: the walker scans itself */
+	struct ds_worker *self; /* ... with this worker */
+};
+
+static void add_job(struct ds_jobs *j, const char *path, unsigned char type)
+{
+	if (j->seen) {
+		uintptr_t *v = ds_strmap_put(j->seen, path);
+		if (*v)
+			return;
+		*v = 1;
+	}
+	if (j->no_workers) {
+		ds_scan_path(j->self, path, type);
+		return;
+	}
+	char *p = ds_xstrdup(path);
+	pthread_mutex_lock(&j->lock);
+	while (j->count == JOBS_MAX)
+		pthread_cond_wait(&j->not_full, &j->lock);
+	j->ring[(j->head + j->count) % JOBS_MAX] = (struct ds_job){ p, type };
+	j->count++;
+	j->total++;
+	pthread_cond_signal(&j->not_empty);
+	pthread_mutex_unlock(&j->lock);
+}
+
+void ds_jobs_close(struct ds_jobs *j)
+{
+	pthread_mutex_lock(&j->lock);
+	j->closed = true;
+	pthread_cond_broadcast(&j->not_empty);
+	pthread_mutex_unlock(&j->lock);
+}
+
+/* The next path to scan (the caller frees it), waiting for the walk if
+ * need be; false when the walk is over and the ring is empty.  *total:
+ * paths found so far. */
+bool ds_jobs_take(struct ds_jobs *j, struct ds_job *out, size_t *total)
+{
+	pthread_mutex_lock(&j->lock);
+	while (j->count == 0 && !j->closed)
+		pthread_cond_wait(&j->not_empty, &j->lock);
+	bool got = j->count > 0;
+	if (got) {
+		*out = j->ring[j->head];
+		j->head = (j->head + 1) % JOBS_MAX;
+		j->count--;
+		pthread_cond_signal(&j->not_full);
+	}
+	*total = j->total;
+	pthread_mutex_unlock(&j->lock);
+	return got;
+}
+
+static char *join(const char *dir, const char *name)
+{
+	return ds_xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
+}
+
+static bool is_pseudo_fs(const char *path)
+{
+	return !strcmp(path, "/proc") || !strcmp(path, "/sys") || !strcmp(path, "/dev");
+}
+
+static void unreadable(struct ds_scan *s, const char *path, const char *what, int err)
+{
+	struct ds_finding *d = ds_scan_report(s, &ds_check_scan_unreadable, path,
+	                                      DS_SEV_INFO, "%s: %s", what, strerror(err));
+	ds_detail_str(d, "reason", strerror(err));
+}
+
+/* Walks the directory tree at start (already a job) without following
+ * symlinks and without crossing into other file systems. */
+static void walk(struct ds_scan *s, struct ds_jobs *j, const char *start, dev_t dev,
+                 bool whole_root)
+{
+	char **stack = NULL;
+	size_t n = 0, cap = 0;
+	char *first = ds_xstrdup(start);
+	ds_push(&stack, &n, &cap, &first, sizeof first);
+	while (n) {
+		char *dir = stack[--n];
+		int dfd = ds_open_beneath(s->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		struct stat st;
+		DIR *d = NULL;
+		if (dfd < 0 || fstat(dfd, &st) != 0 || !(d = fdopendir(dfd))) {
+			unreadable(s, dir, "cannot read directory", errno);
+			if (dfd >= 0)
+				close(dfd);
+			free(dir);
+			continue;
+		}
+		if (st.st_dev != dev && !s->opt->cross_mounts) {
+			closedir(d);
+			free(dir);
+			continue;
+		}
+		struct dirent *e;
+		while ((e = readdir(d)) != NULL) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char *child = join(dir, e->d_name);
+			add_job(j, child, e->d_type);
+			unsigned char type = e->d_type;
+			if (type == DT_UNKNOWN) {
+				struct stat cs;
+				if (fstatat(dirfd(d), e->d_name, &cs, AT_SYMLINK_NOFOLLOW) == 0 &&
+				    S_ISDIR(cs.st_mode))
+					type = DT_DIR;
+			}
+			if (type == DT_DIR && !(whole_root && is_pseudo_fs(child)))
+				ds_push(&stack, &n, &cap, &child, sizeof child);
+			else
+				free(child);
+		}
+		closedir(d);
+		free(dir);
+	}
+	free(stack);
+}
+
+/* A user-named path: resolved inside the root, walked if a directory. */
+int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg)
+{
+	char *canon = ds_resolve_in_root(s->rootfd, arg);
+	if (!canon) {
+		ds_warn("%s: %s (inside root %s)", arg, strerror(errno), s->root);
+		return -1;
+	}
+	struct stat st;
+	int fd = ds_open_beneath(s->rootfd, canon, O_PATH | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		ds_warn("%s: %s", arg, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(canon);
+		return -1;
+	}
+	close(fd);
+	add_job(j, canon, DT_UNKNOWN);
+	if (S_ISDIR(st.st_mode))
+		walk(s, j, canon, st.st_dev, strcmp(canon, "/") == 0);
+	free(canon);
+	return 0;
+}
+
+static int add_package_path(const char *path, void *ctx)
+{
+	struct ds_jobs *j = ((void **)ctx)[0];
+	struct ds_scan *s = ((void **)ctx)[1];
+	char *canon = ds_resolve_in_root(s->rootfd, path);
+	/* Listed but missing on disk (e.g. excluded by dpkg path-exclude):
+	 * nothing to scan. */
+	if (canon)
+		add_job(j, canon, DT_UNKNOWN);
+	free(canon);
+	return 0;
+}
+
+int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j)
+{
+	if (ds_scan_backend_wait(s) != 0)
+		return -1;
+	void *ctx[2] = { j, s };
+	if (s->opt->all_packages) {
+		size_t n = s->backend->count(s->bh);
+		for (ds_pkgid id = 0; id < n; id++)
+			s->backend->contents(s->bh, id, add_package_path, ctx);
+		return 0;
+	}
+	for (size_t i = 0; i < s->opt->npackages; i++) {
+		ds_pkgid id;
+		if (s->backend->find(s->bh, s->opt->packages[i], &id) != 0) {
+			ds_warn("package '%s': not installed in %s (backend %s)",
+			        s->opt->packages[i], s->root, s->backend->name);
+			return -1;
+		}
+		s->backend->contents(s->bh, id, add_package_path, ctx);
+	}
+	return 0;
+}
+
+struct ds_jobs *ds_jobs_new(bool dedup)
+{
+	struct ds_jobs *j = ds_xcalloc(1, sizeof *j);
+	j->seen = dedup ? ds_strmap_new() : NULL;
+	pthread_mutex_init(&j->lock, NULL);
+	pthread_cond_init(&j->not_empty, NULL);
+	pthread_cond_init(&j->not_full, NULL);
+	return j;
+}
+
+void ds_jobs_scan_inline(struct ds_jobs *j, struct ds_worker *w)
+{
+	j->no_workers = true;
+	j->self = w;
+}
+
+void ds_jobs_free(struct ds_jobs *j)
+{
+	for (size_t i = 0; i < j->count; i++)
+		free(j->ring[(j->head + i) % JOBS_MAX].path);
+	ds_strmap_free(j->seen);
+	pthread_mutex_destroy(&j->lock);
+	pthread_cond_destroy(&j->not_empty);
+	pthread_cond_destroy(&j->not_full);
+	free(j);
+}
