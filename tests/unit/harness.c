@@ -91,13 +91,13 @@ void write_into(const char *root, const char *rel, const char *text, mode_t mode
 	write_bytes(root, rel, text, strlen(text), mode);
 }
 
-struct ds_scan *scan_root(const char *root, const char *checks)
+struct ds_scan *scan_root_jobs(const char *root, const char *checks, int jobs)
 {
 	struct ds_options *o = ds_xcalloc(1, sizeof *o);
 	o->root = root;
 	o->backend = "none";
 	o->format = "text";
-	o->jobs = 1;
+	o->jobs = jobs;
 	o->checks = checks;
 	o->fail_on = DS_SEV_ERROR;
 	struct ds_scan *s = ds_xcalloc(1, sizeof *s);
@@ -108,6 +108,11 @@ struct ds_scan *scan_root(const char *root, const char *checks)
 		s->enabled[i] = !checks || strstr(checks, ds_checks[i]->id);
 	assert_int_equal(ds_scan_run(s), 0);
 	return s;
+}
+
+struct ds_scan *scan_root(const char *root, const char *checks)
+{
+	return scan_root_jobs(root, checks, 1);
 }
 
 void scan_done(struct ds_scan *s)

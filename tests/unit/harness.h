@@ -21,6 +21,8 @@ void copy_into(const char *root, const char *src, const char *rel, mode_t mode);
 void write_into(const char *root, const char *rel, const char *text, mode_t mode);
 /* Scans root with backend none and -j1 (checks: comma list, NULL = all). */
 struct ds_scan *scan_root(const char *root, const char *checks);
+/* The same with N worker threads. */
+struct ds_scan *scan_root_jobs(const char *root, const char *checks, int jobs);
 void scan_done(struct ds_scan *s);
 /* A test group's teardown: scan_done(*s), the root removed; returns 0. */
 int scan_and_root_done(struct ds_scan **s, char **root);

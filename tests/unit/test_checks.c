@@ -145,6 +145,30 @@ static void test_truncated_elf_is_unreadable(void **state)
 	free(r);
 }
 
+/* More paths than the job ring holds (4,096): the walk waits for the
+ * workers and every file is still scanned exactly once, with one worker
+ * and with three. */
+static void test_more_files_than_the_ring(void **state)
+{
+	(void)state;
+	char *r = make_root();
+	for (int d = 0; d < 3; d++)
+		for (int i = 0; i < 2000; i++) {
+			char rel[64];
+			snprintf(rel, sizeof rel, "usr/share/d%d/f%04d", d, i);
+			write_into(r, rel, "x\n", 0644);
+		}
+	write_into(r, "usr/share/d1/.hidden/run", "#!/bin/sh\n", 0755);
+	for (int jobs = 1; jobs <= 3; jobs += 2) {
+		struct ds_scan *s = scan_root_jobs(r, "file-hidden-exec", jobs);
+		assert_int_equal(s->stats.files, 6001);
+		assert_int_equal(count_findings(s, "file-hidden-exec"), 1);
+		scan_done(s);
+	}
+	rm_rf(r);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +177,7 @@ int main(void)
 		cmocka_unit_test(test_execstack),
 		cmocka_unit_test(test_setcap_class),
 		cmocka_unit_test(test_truncated_elf_is_unreadable),
+		cmocka_unit_test(test_more_files_than_the_ring),
 	};
 	elf_version(EV_CURRENT);
 	return cmocka_run_group_tests(tests, setup, teardown);
