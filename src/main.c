@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "distsec/output.h"
@@ -82,30 +83,55 @@ static int select_checks(const struct ds_options *o, bool *enabled)
 	return 0;
 }
 
+static int render_to(const struct ds_output *fmt, const struct ds_scan *s, FILE *fp)
+{
+	int rc = fmt->render(s, fp);
+	return fclose(fp) != 0 ? -1 : rc;
+}
+
 /* Writes through a temporary file renamed over FILE, so a reader never
- * sees half a report. */
+ * sees half a report; the new file gets the old one's mode, or the
+ * umask's.  A device, FIFO or socket (-o /dev/null, /dev/stdout) is
+ * written directly: renaming over it would replace the node itself.  A
+ * symlink is written through, at its target. */
 static int write_report(const struct ds_scan *s, const struct ds_output *fmt)
 {
 	if (!s->opt->output)
 		return fmt->render(s, stdout) || fflush(stdout) ? -1 : 0;
-	char *tmp = ds_xasprintf("%s.XXXXXX", s->opt->output);
-	int fd = mkstemp(tmp);
-	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!fp) {
-		ds_warn("%s: %s", s->opt->output, strerror(errno));
-		free(tmp);
-		return -1;
+	const char *out = s->opt->output;
+	struct stat st;
+	bool exists = stat(out, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		FILE *fp = fopen(out, "we");
+		if (!fp || render_to(fmt, s, fp) != 0) {
+			ds_warn("%s: %s", out, strerror(errno));
+			return -1;
+		}
+		return 0;
 	}
-	int rc = fmt->render(s, fp);
-	if (fclose(fp) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, s->opt->output) != 0)
+	char *target = exists ? realpath(out, NULL) : NULL;
+	if (!target)
+		target = ds_xstrdup(out);
+	mode_t mask = umask(0);
+	umask(mask);
+	mode_t mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
+	char *tmp = ds_xasprintf("%s.XXXXXX", target);
+	int fd = mkstemp(tmp);
+	FILE *fp = fd >= 0 && fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+	int rc = -1;
+	if (fp)
+		rc = render_to(fmt, s, fp);
+	else if (fd >= 0)
+		close(fd);
+	if (rc == 0 && rename(tmp, target) != 0)
 		rc = -1;
 	if (rc != 0) {
-		ds_warn("%s: %s", s->opt->output, strerror(errno));
-		unlink(tmp);
+		ds_warn("%s: %s", out, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
 	}
 	free(tmp);
+	free(target);
 	return rc;
 }
 

@@ -73,6 +73,30 @@ run_distsec scan --root "$root" --backend none --format json -o "$work/report.js
 [ ! -s "$work/out" ] || fail "-o also wrote to stdout"
 $V json "$work/report.json" >/dev/null || fail "-o report does not validate"
 [ "$(ls "$work" | grep -c 'report.json.')" = 0 ] || fail "temporary file left behind"
+# a new report gets the umask's mode, a rewritten one keeps its own
+(umask 022; rm -f "$work/report.json"; distsec scan --root "$root" --backend none -o "$work/report.json" || true)
+[ "$(stat -c %a "$work/report.json")" = 644 ] || fail "new -o report has mode $(stat -c %a "$work/report.json")"
+chmod 640 "$work/report.json"
+run_distsec scan --root "$root" --backend none -o "$work/report.json"
+[ "$(stat -c %a "$work/report.json")" = 640 ] || fail "-o changed the mode of the report it replaced"
+# through a symlink: the target is rewritten, the link stays
+ln -s report.json "$work/link.json"
+run_distsec scan --root "$root" --backend none --format json -o "$work/link.json"
+[ -L "$work/link.json" ] || fail "-o replaced a symlink instead of writing its target"
+$V json "$work/report.json" >/dev/null || fail "report written through a symlink does not validate"
+# a FIFO (and, as root, a device node) is written to, never replaced:
+# renaming over it would turn -o /dev/null into a regular file
+mkfifo "$work/fifo"
+cat "$work/fifo" >"$work/from-fifo" &
+reader=$!
+run_distsec scan --root "$root" --backend none --format json -o "$work/fifo"
+wait $reader
+[ -p "$work/fifo" ] || fail "-o replaced a FIFO"
+$V json "$work/from-fifo" >/dev/null || fail "report written to a FIFO does not validate"
+if [ "$(id -u)" = 0 ] && mknod "$work/null" c 1 3 2>/dev/null; then
+	run_distsec scan --root "$root" --backend none -o "$work/null"
+	[ -c "$work/null" ] || fail "-o replaced a character device with a file"
+fi
 
 run_distsec scan --root "$root" --backend none --report-dir "$work/rd"
 expect_rc 2
