@@ -9,6 +9,14 @@
 #include "archive-members.h"
 #include "distsec/util.h"
 
+const char *ds_archive_why(struct archive *a)
+{
+	const char *msg = archive_error_string(a);
+	if (msg && *msg)
+		return msg;
+	return archive_errno(a) ? strerror(archive_errno(a)) : "corrupt or truncated archive";
+}
+
 /* "./usr/bin/x" and "usr/bin/x" both become "/usr/bin/x". */
 static char *member_path(const char *name)
 {
@@ -33,7 +41,7 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 	if (r == ARCHIVE_EOF)
 		return 0;
 	if (r < ARCHIVE_WARN) {
-		snprintf(err, errlen, "%s", archive_error_string(p->a));
+		snprintf(err, errlen, "%s", ds_archive_why(p->a));
 		return -1;
 	}
 	free(p->path);
@@ -58,7 +66,7 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 	while (got < (size_t)size) {
 		la_ssize_t n = archive_read_data(p->a, p->buf + got, (size_t)size - got);
 		if (n < 0) {
-			snprintf(err, errlen, "%s: %s", p->path, archive_error_string(p->a));
+			snprintf(err, errlen, "%s: %s", p->path, ds_archive_why(p->a));
 			return -1;
 		}
 		if (n == 0)

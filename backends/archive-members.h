@@ -24,5 +24,8 @@ struct ds_payload {
  * not regular files come with data NULL); 1, 0 at the end, -1 with err. */
 int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t errlen);
 void ds_payload_free(struct ds_payload *p);
+/* libarchive's message for a's last error, never NULL (libarchive leaves
+ * it unset for some corrupt headers). */
+const char *ds_archive_why(struct archive *a);
 
 #endif

@@ -404,7 +404,7 @@ static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	df->ar = archive_read_new();
 	archive_read_support_format_ar(df->ar);
 	if (archive_read_open_filename(df->ar, path, 65536) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s", archive_error_string(df->ar));
+		snprintf(err, errlen, "%s", ds_archive_why(df->ar));
 		free_deb(df);
 		return NULL;
 	}
@@ -432,7 +432,7 @@ static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	}
 	if (r != ARCHIVE_OK)
 		snprintf(err, errlen, "%s", r == ARCHIVE_EOF ? "no control or data member (truncated?)"
-		                                             : archive_error_string(df->ar));
+		                                             : ds_archive_why(df->ar));
 	free_deb(df);
 	return NULL;
 }

@@ -381,7 +381,7 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	archive_read_support_filter_all(pf->payload.a);
 	archive_read_support_format_cpio(pf->payload.a);
 	if (archive_read_open_filename(pf->payload.a, path, 65536) != ARCHIVE_OK) {
-		snprintf(err, errlen, "payload: %s", archive_error_string(pf->payload.a));
+		snprintf(err, errlen, "payload: %s", ds_archive_why(pf->payload.a));
 		ds_payload_free(&pf->payload);
 		ds_pkg_free(&pf->pkg);
 		free(pf);
