@@ -4,15 +4,47 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fuzz.h"
 
 static char root[] = "/tmp/distsec-fuzz-XXXXXX";
 
+/* The root's own accounts, so that file-stig judges owner and group rules. */
+static const struct { const char *name, *text; } accounts[] = {
+	{ "etc/passwd", "root:x:0:0:root:/root:/bin/sh\nbin:x:2:2:bin:/bin:/usr/sbin/nologin\n" },
+	{ "etc/group", "root:x:0:\nbin:x:2:\nshadow:x:42:\n" },
+};
+
 static void remove_root(void)
 {
+	char path[64];
+	for (size_t i = 0; i < sizeof accounts / sizeof accounts[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", root, accounts[i].name);
+		unlink(path);
+	}
+	snprintf(path, sizeof path, "%s/etc", root);
+	rmdir(path);
 	rmdir(root);
+}
+
+static void make_root(void)
+{
+	char path[64];
+	if (!mkdtemp(root) || (snprintf(path, sizeof path, "%s/etc", root), mkdir(path, 0755)) != 0) {
+		perror("fuzz: root");
+		abort();
+	}
+	atexit(remove_root);
+	for (size_t i = 0; i < sizeof accounts / sizeof accounts[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", root, accounts[i].name);
+		FILE *fp = fopen(path, "w");
+		if (!fp || fputs(accounts[i].text, fp) < 0 || fclose(fp) != 0) {
+			perror(path);
+			abort();
+		}
+	}
 }
 
 static bool listed(const char *list, const char *id)
@@ -30,11 +62,7 @@ struct ds_scan *fuzz_scan(const char *checks)
 	static struct ds_options opt;
 	if (scan.opt)
 		return &scan;
-	if (!mkdtemp(root)) {
-		perror("fuzz: mkdtemp");
-		abort();
-	}
-	atexit(remove_root);
+	make_root();
 	ds_warn_silent = true;
 	opt = (struct ds_options){ .root = root, .backend = "none", .format = "text",
 	                           .checks = checks, .jobs = 1, .quiet = true,
