@@ -132,14 +132,13 @@ static void walk(struct ds_scan *s, struct ds_jobs *j, const char *start, dev_t 
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
 			char *child = join(dir, e->d_name);
-			add_job(j, child, e->d_type);
 			unsigned char type = e->d_type;
-			if (type == DT_UNKNOWN) {
+			if (type == DT_UNKNOWN) { /* a file system without d_type */
 				struct stat cs;
-				if (fstatat(dirfd(d), e->d_name, &cs, AT_SYMLINK_NOFOLLOW) == 0 &&
-				    S_ISDIR(cs.st_mode))
-					type = DT_DIR;
+				if (fstatat(dirfd(d), e->d_name, &cs, AT_SYMLINK_NOFOLLOW) == 0)
+					type = IFTODT(cs.st_mode);
 			}
+			add_job(j, child, type);
 			if (type == DT_DIR && !(whole_root && is_pseudo_fs(child)))
 				ds_push(&stack, &n, &cap, &child, sizeof child);
 			else
