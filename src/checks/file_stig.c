@@ -71,9 +71,24 @@ static void free_list(char **v)
 	free(v);
 }
 
+/* The list a key fills, or NULL when key names no list. */
+static char ***list_of(struct rule *r, const char *key)
+{
+	if (!strcmp(key, "paths"))
+		return &r->paths;
+	if (!strcmp(key, "except"))
+		return &r->except;
+	if (!strcmp(key, "owner"))
+		return &r->owners;
+	if (!strcmp(key, "group"))
+		return &r->groups;
+	return NULL;
+}
+
 /* Parses "ID key=value ... | reason"; NULL on success or the error. */
 static const char *parse_rule(char *line, struct rule *r)
 {
+	char ***list;
 	memset(r, 0, sizeof *r);   /* the caller frees r on every return */
 	char *bar = strstr(line, " | ");
 	if (!bar)
@@ -102,10 +117,7 @@ static const char *parse_rule(char *line, struct rule *r)
 					r->type = (enum rule_type)i;
 			if ((int)r->type < 0)
 				return "unknown type";
-		} else if (!strcmp(kv, "paths") || !strcmp(kv, "except") ||
-		           !strcmp(kv, "owner") || !strcmp(kv, "group")) {
-			char ***list = kv[0] == 'p' ? &r->paths : kv[0] == 'e' ? &r->except
-			             : kv[0] == 'o' ? &r->owners : &r->groups;
+		} else if ((list = list_of(r, kv)) != NULL) {
 			if (*list)
 				return "a key given twice";
 			*list = split_list(v);
