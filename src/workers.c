@@ -26,7 +26,6 @@ struct worker_arg {
 	struct ds_worker *w;
 };
 
-
 static unsigned applies_mask(enum ds_kind k)
 {
 	switch (k) {
@@ -132,7 +131,6 @@ void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type)
 	ds_scan_file(w, &f);
 }
 
-
 /* One line on stderr, rewritten at most five times a second by the first
  * worker: files done, files found so far, findings, the directory. */
 static void show_progress(struct ds_pool *p, const char *path, size_t total)
@@ -151,7 +149,6 @@ static void show_progress(struct ds_pool *p, const char *path, size_t total)
 	        atomic_load(&p->done), total,
 	        atomic_load(&p->workers[0].scan->priv->reported), dirlen, path);
 }
-
 
 static void *worker_main(void *arg)
 {
@@ -202,7 +199,7 @@ void ds_pool_start(struct ds_scan *s, struct ds_jobs *j, struct ds_pool *p)
 		ds_jobs_scan_inline(j, &p->workers[0]);
 }
 
-/* After close_jobs: waits for the workers and merges what they found. */
+/* After ds_jobs_close: waits for the workers and merges what they found. */
 void ds_pool_join(struct ds_scan *s, struct ds_pool *p)
 {
 	for (int i = 0; i < p->n; i++)

@@ -145,10 +145,8 @@ static int run_parser(const char *shell, const unsigned char *data, size_t len,
 	if (p[0].fd >= 0)
 		close(in[1]);
 	close(err[0]);
-	if (timed_out) { /* the parser leads its own session: kill all of it */
+	if (timed_out) /* POSIX_SPAWN_SETSID: the parser leads its own group */
 		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-	}
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
