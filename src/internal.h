@@ -45,6 +45,8 @@ struct ds_scan_private {
 	atomic_bool backend_pending;   /* backend_thread not yet joined */
 	pthread_mutex_t backend_lock;
 	int backend_rc;                /* 0 when s->bh is open */
+	void **states;                 /* per ds_checks[] index: what scan_begin returned */
+	bool *begun;                   /* per ds_checks[] index: scan_end still owed */
 };
 
 /* Drops ds_warn's messages: the fuzz targets, whose every input is a
@@ -159,10 +161,17 @@ struct ds_output;
 int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir);
 
 /* scan.c */
+/* The one constructor: the checks the options enable (comma lists, opt-in,
+ * whole-system rule), nothing opened yet.  NULL after a message when the
+ * options name an unknown check. */
+struct ds_scan *ds_scan_new(const struct ds_options *opt);
+/* What c's scan_begin returned for this scan (tests, fuzz targets). */
+void *ds_scan_check_state(const struct ds_scan *s, const struct ds_check *c);
 int ds_scan_run(struct ds_scan *s);
 void ds_worker_init(struct ds_worker *w, struct ds_scan *s);
 /* Runs every enabled check that applies to f, then releases f. */
 void ds_scan_file(struct ds_worker *w, struct ds_file *f);
+/* Ends the checks still begun, closes everything, frees s (NULL is fine). */
 void ds_scan_free(struct ds_scan *s);
 
 /* output/common.c: helpers shared by the formats */

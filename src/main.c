@@ -53,36 +53,6 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-/* Marks the checks named in a comma list; -1 (with a message) if unknown. */
-static int mark_checks(const char *list, bool *enabled, bool value)
-{
-	char *copy = ds_xstrdup(list), *save = NULL;
-	int rc = 0;
-	for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
-		const struct ds_check *c = ds_check_find(id);
-		if (!c) {
-			rc = usage_error("unknown check '%s' (see 'distsec checks')", id);
-			break;
-		}
-		for (size_t i = 0; i < ds_nchecks; i++)
-			if (ds_checks[i] == c)
-				enabled[i] = value;
-	}
-	free(copy);
-	return rc;
-}
-
-static int select_checks(const struct ds_options *o, bool *enabled)
-{
-	for (size_t i = 0; i < ds_nchecks; i++)
-		enabled[i] = !o->checks && !ds_checks[i]->opt_in;
-	if (o->checks && mark_checks(o->checks, enabled, true))
-		return 2;
-	if (o->skip && mark_checks(o->skip, enabled, false))
-		return 2;
-	return 0;
-}
-
 static int render_to(const struct ds_output *fmt, const struct ds_scan *s, FILE *fp)
 {
 	int rc = fmt->render(s, fp);
@@ -255,24 +225,22 @@ static int cmd_scan(int argc, char **argv)
 	o.paths = (const char *const *)argv + optind;
 	o.npaths = (size_t)(argc - optind);
 
-	bool *enabled = ds_xcalloc(ds_nchecks, sizeof *enabled);
-	struct ds_scan s = { .opt = &o, .enabled = enabled, .rootfd = -1 };
-	rc = select_checks(&o, enabled);
-	if (rc == 0) {
-		if (ds_scan_run(&s) != 0) {
+	struct ds_scan *s = ds_scan_new(&o);
+	if (!s) {
+		fputs("Try 'distsec --help'.\n", stderr);
+		rc = 2;
+	} else if (ds_scan_run(s) != 0) {
+		rc = 2;
+	} else {
+		s->use_color = o.color == 1 ||
+		               (o.color < 0 && !o.output && isatty(STDOUT_FILENO) &&
+		                !getenv("NO_COLOR"));
+		const struct ds_output *fmt = ds_output_find(o.format);
+		rc = write_report(s, fmt) ? 2 : exit_status(s);
+		if (o.report_dir && ds_write_reports(s, fmt, o.report_dir) != 0)
 			rc = 2;
-		} else {
-			s.use_color = o.color == 1 ||
-			              (o.color < 0 && !o.output && isatty(STDOUT_FILENO) &&
-			               !getenv("NO_COLOR"));
-			const struct ds_output *fmt = ds_output_find(o.format);
-			rc = write_report(&s, fmt) ? 2 : exit_status(&s);
-			if (o.report_dir && ds_write_reports(&s, fmt, o.report_dir) != 0)
-				rc = 2;
-		}
 	}
-	ds_scan_free(&s);
-	free(enabled);
+	ds_scan_free(s);
 	free(pkgs);
 	return rc;
 }

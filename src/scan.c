@@ -227,11 +227,103 @@ int ds_scan_backend_wait(const struct ds_scan *s)
 	return p->backend_rc;
 }
 
+/* Marks the checks of a comma list; -1 (with a message) if one is unknown. */
+static int mark_checks(const char *list, bool *enabled, bool value)
+{
+	char *copy = ds_xstrdup(list), *save = NULL;
+	int rc = 0;
+	for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+		const struct ds_check *c = ds_check_find(id);
+		if (!c) {
+			ds_warn("unknown check '%s' (see 'distsec checks')", id);
+			rc = -1;
+			break;
+		}
+		for (size_t i = 0; i < ds_nchecks; i++)
+			if (ds_checks[i] == c)
+				enabled[i] = value;
+	}
+	free(copy);
+	return rc;
+}
+
+/* The one place that decides which checks run: all but the opt-in ones,
+ * or exactly those of --check; minus --skip; whole-system checks (no files
+ * of their own: /dev labels, running daemons) only on whole-root scans,
+ * unless named with --check. */
+static int select_checks(struct ds_scan *s)
+{
+	const struct ds_options *o = s->opt;
+	for (size_t i = 0; i < ds_nchecks; i++)
+		s->enabled[i] = !o->checks && !ds_checks[i]->opt_in;
+	if (o->checks && mark_checks(o->checks, s->enabled, true) != 0)
+		return -1;
+	if (o->skip && mark_checks(o->skip, s->enabled, false) != 0)
+		return -1;
+	bool partial = o->npaths || o->npackages || o->all_packages;
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		if (partial && !o->checks && !ds_checks[i]->applies && ds_checks[i]->scan_end)
+			s->enabled[i] = false;
+		if (s->enabled[i] && (ds_checks[i]->applies & (DS_ON_ELF | DS_ON_SHELL | DS_ON_PYTHON)))
+			s->priv->classify = true;
+	}
+	return 0;
+}
+
+struct ds_scan *ds_scan_new(const struct ds_options *opt)
+{
+	struct ds_scan *s = ds_xcalloc(1, sizeof *s);
+	s->opt = opt;
+	s->rootfd = -1;
+	s->enabled = ds_xcalloc(ds_nchecks, sizeof *s->enabled);
+	s->priv = ds_xcalloc(1, sizeof *s->priv);
+	s->priv->states = ds_xcalloc(ds_nchecks, sizeof *s->priv->states);
+	s->priv->begun = ds_xcalloc(ds_nchecks, sizeof *s->priv->begun);
+	pthread_mutex_init(&s->priv->backend_lock, NULL);
+	if (select_checks(s) != 0) {
+		ds_scan_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void *ds_scan_check_state(const struct ds_scan *s, const struct ds_check *c)
+{
+	for (size_t i = 0; i < ds_nchecks; i++)
+		if (ds_checks[i] == c)
+			return s->priv->states[i];
+	return NULL;
+}
+
+/* Each begun check's scan_end, once: after the walk, or when the scan is
+ * abandoned (its findings are then dropped with the scan). */
+static void end_checks(struct ds_scan *s)
+{
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		if (!s->priv->begun[i])
+			continue;
+		s->priv->begun[i] = false;
+		if (ds_checks[i]->scan_end)
+			ds_checks[i]->scan_end(s, s->priv->states[i]);
+		s->priv->states[i] = NULL;
+	}
+}
+
+static int begin_checks(struct ds_scan *s)
+{
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		if (!s->enabled[i])
+			continue;
+		if (ds_checks[i]->scan_begin &&
+		    !(s->priv->states[i] = ds_checks[i]->scan_begin(s)))
+			return -1;
+		s->priv->begun[i] = true;
+	}
+	return 0;
+}
+
 int ds_scan_open(struct ds_scan *s)
 {
-	s->priv = ds_xcalloc(1, sizeof *s->priv);
-	pthread_mutex_init(&s->priv->backend_lock, NULL);
-	s->rootfd = -1;
 	if (s->opt->waivers && !(s->priv->waivers = ds_waivers_load(s->opt->waivers)))
 		return -1;
 	if (open_root(s) != 0 || start_backend(s) != 0)
@@ -239,20 +331,7 @@ int ds_scan_open(struct ds_scan *s)
 	ds_worker_init(&s->priv->main, s);
 	load_aliases(s);
 	s->priv->daemons = ds_daemons_load(s->rootfd);
-	/* Whole-system checks (no files of their own: /dev labels, running
-	 * daemons) belong to whole-root scans, unless named with --check. */
-	bool partial = s->opt->npaths || s->opt->npackages || s->opt->all_packages;
-	for (size_t i = 0; i < ds_nchecks; i++) {
-		if (partial && !s->opt->checks && !ds_checks[i]->applies && ds_checks[i]->scan_end)
-			s->enabled[i] = false;
-		if (s->enabled[i] && (ds_checks[i]->applies & (DS_ON_ELF | DS_ON_SHELL | DS_ON_PYTHON)))
-			s->priv->classify = true;
-	}
-	for (size_t i = 0; i < ds_nchecks; i++)
-		if (s->enabled[i] && ds_checks[i]->scan_begin &&
-		    ds_checks[i]->scan_begin(s) != 0)
-			return -1;
-	return 0;
+	return begin_checks(s);
 }
 
 int ds_scan_run(struct ds_scan *s)
@@ -292,9 +371,7 @@ int ds_scan_run(struct ds_scan *s)
 	ds_pool_join(s, &pool);
 	if (rc == 0 && ds_scan_backend_wait(s) != 0)
 		rc = -1;
-	for (size_t i = 0; i < ds_nchecks; i++)
-		if (s->enabled[i] && ds_checks[i]->scan_end)
-			ds_checks[i]->scan_end(s);
+	end_checks(s);
 	ds_jobs_free(j);
 	if (rc != 0)
 		return -1;
@@ -307,11 +384,14 @@ int ds_scan_run(struct ds_scan *s)
 
 void ds_scan_free(struct ds_scan *s)
 {
+	if (!s)
+		return;
 	for (size_t i = 0; i < s->nfindings; i++)
 		ds_finding_free(s->findings[i]);
 	free(s->findings);
 	if (s->priv) {
 		ds_scan_backend_wait(s);
+		end_checks(s);
 		pthread_mutex_destroy(&s->priv->backend_lock);
 		struct ds_worker *m = &s->priv->main;
 		for (size_t i = 0; i < m->nfindings; i++)
@@ -327,6 +407,8 @@ void ds_scan_free(struct ds_scan *s)
 		ds_strmap_free(s->priv->daemons);
 		ds_waivers_free(s->priv->waivers);
 		ds_pkgfiles_close(s);
+		free(s->priv->states);
+		free(s->priv->begun);
 		free(s->priv);
 	}
 	for (size_t i = 0; i < s->nskipped; i++)
@@ -337,4 +419,6 @@ void ds_scan_free(struct ds_scan *s)
 	if (s->rootfd >= 0)
 		close(s->rootfd);
 	free(s->root);
+	free(s->enabled);
+	free(s);
 }

@@ -79,7 +79,7 @@ void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 		if (!s->enabled[i] || !c->run || !(c->applies & mask))
 			continue;
 		w->current = c;
-		c->run(f);
+		c->run(f, s->priv->states[i]);
 	}
 	ds_file_release(f);
 }

@@ -31,12 +31,20 @@ struct ds_check {
 	const char *summary;         /* one line for `distsec checks` */
 	bool opt_in;                 /* runs only when named by --check */
 
-	/* Per file.  May be called from several threads at once. */
-	void (*run)(struct ds_file *f);
-	/* Optional, once per scan, single-threaded: load data (0 ok, -1 fatal
-	 * with a message printed) and report whole-system findings. */
-	int (*scan_begin)(struct ds_scan *s);
-	void (*scan_end)(struct ds_scan *s);
+	/* Optional, once per scan, single-threaded, before any run(): loads what
+	 * the check needs for this scan and returns it as the check's state,
+	 * which run() and scan_end() receive (libarchive's format_data).  NULL
+	 * means a fatal error, message printed.  A check without scan_begin has
+	 * the state NULL.  Checks keep no file-level mutable data: two scans in
+	 * one process (tests, fuzzers) must not share anything. */
+	void *(*scan_begin)(struct ds_scan *s);
+	/* Per file.  May be called from several threads at once with the same
+	 * state: whatever run() changes in it must be atomic or locked. */
+	void (*run)(struct ds_file *f, void *state);
+	/* Optional, once per scan whose scan_begin succeeded, single-threaded,
+	 * after the last run() (or when the scan is abandoned): reports
+	 * whole-system findings and frees the state. */
+	void (*scan_end)(struct ds_scan *s, void *state);
 };
 
 extern const struct ds_check *const ds_checks[];

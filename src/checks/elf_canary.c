@@ -21,8 +21,9 @@ static const char *const buffer_calls[] = {
 	"__memcpy_chk", "__snprintf_chk", "__sprintf_chk", "__fgets_chk", "__read_chk", NULL,
 };
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !v->has_dynamic || !ds_elf_imports_any(v, buffer_calls))
 		return;

@@ -14,8 +14,9 @@
 #define X86_IBT 1u
 #define X86_SHSTK 2u
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || v->machine != EM_X86_64 || (v->type != ET_EXEC && v->type != ET_DYN))
 		return;

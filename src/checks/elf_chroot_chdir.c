@@ -9,8 +9,9 @@
 
 static const char *const chdir_calls[] = { "chdir", "fchdir", NULL };
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !ds_elf_imports(v, "chroot"))
 		return;

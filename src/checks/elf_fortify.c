@@ -36,8 +36,9 @@ static const char *const decisive[] = {
 	"vasprintf", "syslog", "vsyslog", NULL,
 };
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !v->has_dynamic)
 		return;

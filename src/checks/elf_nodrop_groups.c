@@ -27,8 +27,9 @@ static void list_imported(struct ds_finding *d, const struct ds_elfview *v,
 			ds_detail_append(d, "calls", *calls);
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !ds_elf_imports_any(v, gid_calls) || !ds_elf_imports_any(v, uid_calls))
 		return;

@@ -19,8 +19,9 @@ static enum ds_severity severity_for(enum ds_class c)
 	return c == DS_CLASS_NETWORK_LOCAL ? DS_SEV_WARNING : DS_SEV_INFO;
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v)
 		return;

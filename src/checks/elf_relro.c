@@ -21,8 +21,9 @@ static enum ds_severity severity_for(enum ds_class c, enum ds_elf_relro r)
 	return DS_SEV_PASS;
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || (v->type != ET_EXEC && v->type != ET_DYN))
 		return;

@@ -78,8 +78,9 @@ static void check_list(struct ds_file *f, const char *tag, const char *value)
 	free(copy);
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v)
 		return;

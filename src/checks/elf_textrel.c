@@ -7,8 +7,9 @@
 #include "distsec/check.h"
 #include "distsec/elfview.h"
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !v->has_dynamic || !v->textrel)
 		return;

@@ -74,8 +74,9 @@ static void list(struct ds_finding *d, const char *key, const char *const *items
 		ds_detail_append(d, key, items[i]);
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || ds_elf_imports_any(v, safe_calls))
 		return;

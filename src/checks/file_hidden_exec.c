@@ -17,8 +17,9 @@ static bool hidden_component(const char *path)
 	return false;
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	if (!(f->mode & 0111) || !hidden_component(f->path))
 		return;
 	const char *base = strrchr(f->path, '/');

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * file-stig (stig-file-test.sh): DISA UNIX STIG file ownership and
+ * file-stig (stig-file-test->sh): DISA UNIX STIG file ownership and
  * permission rules, as data (src/checks/stig-rules, or --rules FILE), not
  * code.  Every scanned path is matched against every rule's globs; owner
  * and group names are resolved through the root's own etc/passwd and
@@ -36,14 +36,15 @@ struct rule {
 	unsigned line;
 };
 
-static struct {
+/* The scan's state (the rules and the root's accounts). */
+struct ds_stig {
 	struct rule *rules;
 	size_t n, cap;
 	struct ds_strmap *users, *groups; /* name → 1 + id, and "#id" → 1 + index */
 	char **user_names, **group_names; /* by insertion */
 	bool have_passwd, have_group;     /* the root has its own account files */
 	size_t nusers, ucap, ngroups, gcap;
-} st;
+};
 
 static const char *const type_names[] = {
 	"file", "dir", "any", "device", "wwdir-sticky", "wwdir-owner", "nouser", "nogroup", NULL,
@@ -71,7 +72,7 @@ static void free_list(char **v)
 	free(v);
 }
 
-/* The list a key fills, or NULL when key names no list. */
+/* The list a key fills, or NULL when key names no list-> */
 static char ***list_of(struct rule *r, const char *key)
 {
 	if (!strcmp(key, "paths"))
@@ -148,18 +149,18 @@ static void free_rule(struct rule *r)
 	free_list(r->groups);
 }
 
-static void free_rules(void)
+static void free_rules(struct ds_stig *st)
 {
-	for (size_t i = 0; i < st.n; i++)
-		free_rule(&st.rules[i]);
-	free(st.rules);
-	st.rules = NULL;
-	st.n = st.cap = 0;
+	for (size_t i = 0; i < st->n; i++)
+		free_rule(&st->rules[i]);
+	free(st->rules);
+	st->rules = NULL;
+	st->n = st->cap = 0;
 }
 
-int ds_stig_rules_parse(FILE *fp, const char *name)
+int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name)
 {
-	free_rules();
+	free_rules(st);
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
@@ -180,42 +181,42 @@ int ds_stig_rules_parse(FILE *fp, const char *name)
 			break;
 		}
 		r.line = lineno;
-		ds_push(&st.rules, &st.n, &st.cap, &r, sizeof r);
+		ds_push(&st->rules, &st->n, &st->cap, &r, sizeof r);
 	}
 	free(line);
 	return rc;
 }
 
-static int load_rules(const char *path)
+static int load_rules(struct ds_stig *st, const char *path)
 {
 	FILE *fp = fopen(path, "re");
 	if (!fp) {
 		ds_warn("file-stig rules %s: %s", path, strerror(errno));
 		return -1;
 	}
-	int rc = ds_stig_rules_parse(fp, path);
+	int rc = ds_stig_rules_parse(st, fp, path);
 	fclose(fp);
 	return rc;
 }
 
 /* The root's own account databases, read with fgetpwent/fgetgrent. */
-static void load_accounts(int rootfd)
+static void load_accounts(struct ds_stig *st, int rootfd)
 {
-	st.users = ds_strmap_new();
-	st.groups = ds_strmap_new();
+	st->users = ds_strmap_new();
+	st->groups = ds_strmap_new();
 	int fd = openat(rootfd, "etc/passwd", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
 	struct passwd *pw;
 	char key[32];
-	st.have_passwd = fp != NULL;
+	st->have_passwd = fp != NULL;
 	while (fp && (pw = fgetpwent(fp)) != NULL) {
-		*ds_strmap_put(st.users, pw->pw_name) = (uintptr_t)pw->pw_uid + 1;
+		*ds_strmap_put(st->users, pw->pw_name) = (uintptr_t)pw->pw_uid + 1;
 		snprintf(key, sizeof key, "#%u", (unsigned)pw->pw_uid);
-		uintptr_t *slot = ds_strmap_put(st.users, key);
+		uintptr_t *slot = ds_strmap_put(st->users, key);
 		if (!*slot) {
 			char *name = ds_xstrdup(pw->pw_name);
-			ds_push(&st.user_names, &st.nusers, &st.ucap, &name, sizeof name);
-			*slot = st.nusers;
+			ds_push(&st->user_names, &st->nusers, &st->ucap, &name, sizeof name);
+			*slot = st->nusers;
 		}
 	}
 	if (fp)
@@ -225,15 +226,15 @@ static void load_accounts(int rootfd)
 	fd = openat(rootfd, "etc/group", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	fp = fd >= 0 ? fdopen(fd, "r") : NULL;
 	struct group *gr;
-	st.have_group = fp != NULL;
+	st->have_group = fp != NULL;
 	while (fp && (gr = fgetgrent(fp)) != NULL) {
-		*ds_strmap_put(st.groups, gr->gr_name) = (uintptr_t)gr->gr_gid + 1;
+		*ds_strmap_put(st->groups, gr->gr_name) = (uintptr_t)gr->gr_gid + 1;
 		snprintf(key, sizeof key, "#%u", (unsigned)gr->gr_gid);
-		uintptr_t *slot = ds_strmap_put(st.groups, key);
+		uintptr_t *slot = ds_strmap_put(st->groups, key);
 		if (!*slot) {
 			char *name = ds_xstrdup(gr->gr_name);
-			ds_push(&st.group_names, &st.ngroups, &st.gcap, &name, sizeof name);
-			*slot = st.ngroups;
+			ds_push(&st->group_names, &st->ngroups, &st->gcap, &name, sizeof name);
+			*slot = st->ngroups;
 		}
 	}
 	if (fp)
@@ -303,7 +304,7 @@ static char *join(char **v)
 	return s;
 }
 
-static void report(struct ds_file *f, const struct rule *r, const char *fmt, const char *a,
+static void report(const struct ds_stig *st, struct ds_file *f, const struct rule *r, const char *fmt, const char *a,
                    const char *b)
 {
 	char msg[512];
@@ -313,8 +314,8 @@ static void report(struct ds_file *f, const struct rule *r, const char *fmt, con
 	char mode[8];
 	snprintf(mode, sizeof mode, "%04o", (unsigned)(f->mode & 07777));
 	ds_detail_str(d, "mode", mode);
-	const char *u = id_name(st.users, st.user_names, f->uid);
-	const char *g = id_name(st.groups, st.group_names, f->gid);
+	const char *u = id_name(st->users, st->user_names, f->uid);
+	const char *g = id_name(st->groups, st->group_names, f->gid);
 	ds_detail_int(d, "uid", f->uid);
 	ds_detail_int(d, "gid", f->gid);
 	ds_detail_str(d, "owner", u);
@@ -337,18 +338,18 @@ static bool type_applies(const struct rule *r, const struct ds_file *f)
 
 /* Owner rules need the root's own account files: without them (a bare
  * tree, an image without /etc) they cannot be judged and are skipped. */
-static bool judgeable(const struct rule *r)
+static bool judgeable(const struct ds_stig *st, const struct rule *r)
 {
 	if (r->type == R_NOUSER || r->type == R_WW_OWNER || r->owners)
-		if (!st.have_passwd)
+		if (!st->have_passwd)
 			return false;
 	if (r->type == R_NOGROUP || r->groups)
-		if (!st.have_group)
+		if (!st->have_group)
 			return false;
 	return true;
 }
 
-static void apply(struct ds_file *f, const struct rule *r)
+static void apply(const struct ds_stig *st, struct ds_file *f, const struct rule *r)
 {
 	char buf[64], want[64];
 	unsigned perm = (unsigned)(f->mode & 0777);
@@ -356,23 +357,23 @@ static void apply(struct ds_file *f, const struct rule *r)
 	case R_WW_STICKY:
 		if (!(f->mode & S_ISVTX)) {
 			snprintf(buf, sizeof buf, "%04o", (unsigned)(f->mode & 07777));
-			report(f, r, "world-writable (%s) without the sticky bit%s", buf, "");
+			report(st, f, r, "world-writable (%s) without the sticky bit%s", buf, "");
 		}
 		return;
 	case R_NOUSER:
-		if (!id_name(st.users, st.user_names, f->uid)) {
+		if (!id_name(st->users, st->user_names, f->uid)) {
 			snprintf(buf, sizeof buf, "%u", (unsigned)f->uid);
-			report(f, r, "owned by uid %s, which is not in the root's etc/passwd%s", buf, "");
+			report(st, f, r, "owned by uid %s, which is not in the root's etc/passwd%s", buf, "");
 		}
 		return;
 	case R_NOGROUP:
-		if (!id_name(st.groups, st.group_names, f->gid)) {
+		if (!id_name(st->groups, st->group_names, f->gid)) {
 			snprintf(buf, sizeof buf, "%u", (unsigned)f->gid);
-			report(f, r, "group-owned by gid %s, which is not in the root's etc/group%s", buf, "");
+			report(st, f, r, "group-owned by gid %s, which is not in the root's etc/group%s", buf, "");
 		}
 		return;
 	case R_DEVICE:
-		report(f, r, "a %s device outside /dev%s", S_ISCHR(f->mode) ? "character" : "block", "");
+		report(st, f, r, "a %s device outside /dev%s", S_ISCHR(f->mode) ? "character" : "block", "");
 		return;
 	default:
 		break;
@@ -380,64 +381,73 @@ static void apply(struct ds_file *f, const struct rule *r)
 	if (r->mode >= 0 && (perm & ~(unsigned)r->mode)) {
 		snprintf(buf, sizeof buf, "%04o", perm);
 		snprintf(want, sizeof want, "%04o", (unsigned)r->mode);
-		report(f, r, "mode %s, should be %s or less", buf, want);
+		report(st, f, r, "mode %s, should be %s or less", buf, want);
 	}
-	if (r->owners && !allowed(r->owners, st.users, st.user_names, f->uid)) {
-		const char *u = id_name(st.users, st.user_names, f->uid);
+	if (r->owners && !allowed(r->owners, st->users, st->user_names, f->uid)) {
+		const char *u = id_name(st->users, st->user_names, f->uid);
 		snprintf(buf, sizeof buf, "%s", u ? u : "an unknown uid");
 		char *w = join(r->owners);
-		report(f, r, "owned by %s, should be %s", buf, w);
+		report(st, f, r, "owned by %s, should be %s", buf, w);
 		free(w);
 	}
-	if (r->groups && !allowed(r->groups, st.groups, st.group_names, f->gid)) {
-		const char *g = id_name(st.groups, st.group_names, f->gid);
+	if (r->groups && !allowed(r->groups, st->groups, st->group_names, f->gid)) {
+		const char *g = id_name(st->groups, st->group_names, f->gid);
 		snprintf(buf, sizeof buf, "%s", g ? g : "an unknown gid");
 		char *w = join(r->groups);
-		report(f, r, "group-owned by %s, should be %s", buf, w);
+		report(st, f, r, "group-owned by %s, should be %s", buf, w);
 		free(w);
 	}
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
-	for (size_t i = 0; i < st.n; i++) {
-		const struct rule *r = &st.rules[i];
-		if (judgeable(r) && type_applies(r, f) && any_match(r->paths, f->path) &&
+	const struct ds_stig *st = state;
+	for (size_t i = 0; i < st->n; i++) {
+		const struct rule *r = &st->rules[i];
+		if (judgeable(st, r) && type_applies(r, f) && any_match(r->paths, f->path) &&
 		    !any_match(r->except, f->path))
-			apply(f, r);
+			apply(st, f, r);
 	}
 }
 
-static int scan_begin(struct ds_scan *s)
+static void stig_free(struct ds_stig *st)
+{
+	free_rules(st);
+	ds_strmap_free(st->users);
+	ds_strmap_free(st->groups);
+	for (size_t i = 0; i < st->nusers; i++)
+		free(st->user_names[i]);
+	for (size_t i = 0; i < st->ngroups; i++)
+		free(st->group_names[i]);
+	free(st->user_names);
+	free(st->group_names);
+	free(st);
+}
+
+static void *scan_begin(struct ds_scan *s)
 {
 	char buf[4096];
 	const char *path = s->opt->rules ? s->opt->rules : ds_data_file("stig-rules", buf, sizeof buf);
 	if (!path) {
 		ds_warn("file-stig: no rules file found (give one with --rules FILE)");
-		return -1;
+		return NULL;
 	}
-	if (load_rules(path) != 0)
-		return -1;
-	load_accounts(s->rootfd);
-	if ((!st.have_passwd || !st.have_group) && !s->opt->quiet)
+	struct ds_stig *st = ds_xcalloc(1, sizeof *st);
+	if (load_rules(st, path) != 0) {
+		stig_free(st);
+		return NULL;
+	}
+	load_accounts(st, s->rootfd);
+	if ((!st->have_passwd || !st->have_group) && !s->opt->quiet)
 		ds_warn("file-stig: %s has no etc/%s: owner and group rules are skipped",
-		        s->root, st.have_passwd ? "group" : "passwd");
-	return 0;
+		        s->root, st->have_passwd ? "group" : "passwd");
+	return st;
 }
 
-static void scan_end(struct ds_scan *s)
+static void scan_end(struct ds_scan *s, void *state)
 {
 	(void)s;
-	free_rules();
-	ds_strmap_free(st.users);
-	ds_strmap_free(st.groups);
-	for (size_t i = 0; i < st.nusers; i++)
-		free(st.user_names[i]);
-	for (size_t i = 0; i < st.ngroups; i++)
-		free(st.group_names[i]);
-	free(st.user_names);
-	free(st.group_names);
-	memset(&st, 0, sizeof st);
+	stig_free(state);
 }
 
 const struct ds_check ds_check_file_stig = {
@@ -445,7 +455,7 @@ const struct ds_check ds_check_file_stig = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_REGULAR | DS_ON_DIR | DS_ON_DEVICE | DS_ON_SPECIAL,
 	.summary = "DISA UNIX STIG file ownership and permission rules (rules file, STIG ids)",
-	.run = run,
 	.scan_begin = scan_begin,
+	.run = run,
 	.scan_end = scan_end,
 };

@@ -65,8 +65,9 @@ static unsigned line_of(const char *code, const char *p)
 	return n;
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	size_t len;
 	const unsigned char *data = ds_file_data(f, SCRIPT_MAX, &len);
 	if (!data || !memmem(data, len, "chroot", 6) || memchr(data, '\0', len))

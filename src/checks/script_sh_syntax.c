@@ -33,11 +33,13 @@ static const char *const shells[] = {
 	"sh", "bash", "dash", "ksh", "ksh93", "mksh", "lksh", "pdksh", "zsh", "ash", "posh", NULL,
 };
 
+#define NSHELLS (sizeof shells / sizeof shells[0] - 1)
+
+/* The scan's state: scripts per interpreter not installed here, counted
+ * by the workers, reported once by scan_end. */
 struct missing {
-	const char *name;
-	atomic_size_t scripts;
+	atomic_size_t scripts[NSHELLS];
 };
-static struct missing missing[sizeof shells / sizeof shells[0]];
 
 static int shell_index(const char *name)
 {
@@ -153,16 +155,16 @@ static int run_parser(const char *shell, const unsigned char *data, size_t len,
 	return timed_out ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	struct missing *missing = state;
 	int idx = shell_index(f->interp);
 	if (idx < 0)
 		return;
 	char path[64];
 	const char *shell = find_shell(f->interp, path, sizeof path);
 	if (!shell) {
-		missing[idx].name = shells[idx];
-		atomic_fetch_add(&missing[idx].scripts, 1);
+		atomic_fetch_add(&missing->scripts[idx], 1);
 		return;
 	}
 	size_t len;
@@ -191,11 +193,21 @@ static void run(struct ds_file *f)
 
 extern const struct ds_check ds_check_script_sh_syntax;
 
-/* One info finding per missing interpreter, on the root itself. */
-static void scan_end(struct ds_scan *s)
+static void *scan_begin(struct ds_scan *s)
 {
-	for (size_t i = 0; shells[i]; i++) {
-		size_t n = atomic_exchange(&missing[i].scripts, 0);
+	(void)s;
+	struct missing *m = ds_xcalloc(1, sizeof *m);
+	for (size_t i = 0; i < NSHELLS; i++)
+		atomic_init(&m->scripts[i], 0);
+	return m;
+}
+
+/* One info finding per missing interpreter, on the root itself. */
+static void scan_end(struct ds_scan *s, void *state)
+{
+	struct missing *missing = state;
+	for (size_t i = 0; i < NSHELLS; i++) {
+		size_t n = atomic_load(&missing->scripts[i]);
 		if (!n)
 			continue;
 		struct ds_finding *d = ds_scan_report(s, &ds_check_script_sh_syntax, "/", DS_SEV_INFO,
@@ -204,6 +216,7 @@ static void scan_end(struct ds_scan *s)
 		ds_detail_str(d, "interpreter", shells[i]);
 		ds_detail_int(d, "scripts", (long long)n);
 	}
+	free(missing);
 }
 
 const struct ds_check ds_check_script_sh_syntax = {
@@ -211,6 +224,7 @@ const struct ds_check ds_check_script_sh_syntax = {
 	.severity = DS_SEV_WARNING,
 	.applies = DS_ON_SHELL,
 	.summary = "shell script its interpreter's -n rejects (parse only, never run)",
+	.scan_begin = scan_begin,
 	.run = run,
 	.scan_end = scan_end,
 };

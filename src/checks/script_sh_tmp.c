@@ -78,8 +78,9 @@ static void strip_comment(const char *line, size_t len, char *out, size_t cap)
 	out[n] = '\0';
 }
 
-static void run(struct ds_file *f)
+static void run(struct ds_file *f, void *state)
 {
+	(void)state;
 	size_t len;
 	const unsigned char *data = ds_file_data(f, SCRIPT_MAX, &len);
 	if (!data || !memmem(data, len, "/tmp/", 5))

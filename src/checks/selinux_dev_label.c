@@ -72,8 +72,9 @@ static void walk_dev(struct ds_scan *s, struct selabel_handle *h, const char *re
 	closedir(d);
 }
 
-static void scan_end(struct ds_scan *s)
+static void scan_end(struct ds_scan *s, void *state)
 {
+	(void)state;
 	bool live = !strcmp(s->root, "/");
 	if (live && ds_selinux_enabled() <= 0) {
 		ds_scan_skip(s, &ds_check_selinux_dev_label, "SELinux is disabled on this system");

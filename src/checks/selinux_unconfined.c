@@ -40,8 +40,9 @@ static int read_stat(long pid, long *ppid, long *sid, long *tty)
 	return 0;
 }
 
-static void scan_end(struct ds_scan *s)
+static void scan_end(struct ds_scan *s, void *state)
 {
+	(void)state;
 	if (strcmp(s->root, "/") != 0) {
 		ds_scan_skip(s, &ds_check_selinux_unconfined_daemon,
 		             "running processes belong to the live system, not to --root");

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* file-stig's rules parser, the seam its fuzz target uses. */
+/* file-stig's state and rules parser, the seam its fuzz target uses. */
 #ifndef DISTSEC_CHECKS_STIG_H
 #define DISTSEC_CHECKS_STIG_H
 
 #include <stdio.h>
 
-/* Replaces the loaded rules with those read from fp (name for messages):
- * 0, or -1 after a warning naming the bad line (the rules read before it
- * stay loaded). */
-int ds_stig_rules_parse(FILE *fp, const char *name);
+#include "distsec/check.h"
+
+/* The check's per-scan state: its rules and the root's accounts. */
+struct ds_stig;
+extern const struct ds_check ds_check_file_stig;
+
+/* Replaces st's rules with those read from fp (name for messages): 0, or
+ * -1 after a warning naming the bad line (the rules read before it stay
+ * loaded). */
+int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name);
 
 #endif

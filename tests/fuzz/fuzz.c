@@ -47,35 +47,23 @@ static void make_root(void)
 	}
 }
 
-static bool listed(const char *list, const char *id)
-{
-	size_t n = strlen(id);
-	for (const char *p = list; (p = strstr(p, id)) != NULL; p += n)
-		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
-			return true;
-	return false;
-}
-
 struct ds_scan *fuzz_scan(const char *checks)
 {
-	static struct ds_scan scan;
+	static struct ds_scan *scan;
 	static struct ds_options opt;
-	if (scan.opt)
-		return &scan;
+	if (scan)
+		return scan;
 	make_root();
 	ds_warn_silent = true;
 	opt = (struct ds_options){ .root = root, .backend = "none", .format = "text",
 	                           .checks = checks, .jobs = 1, .quiet = true,
 	                           .fail_on = DS_SEV_ERROR };
-	scan = (struct ds_scan){ .opt = &opt, .rootfd = -1 };
-	scan.enabled = ds_xcalloc(ds_nchecks, sizeof *scan.enabled);
-	for (size_t i = 0; i < ds_nchecks; i++)
-		scan.enabled[i] = listed(checks, ds_checks[i]->id);
-	if (ds_scan_open(&scan) != 0 || ds_scan_backend_wait(&scan) != 0) {
+	scan = ds_scan_new(&opt);
+	if (!scan || ds_scan_open(scan) != 0 || ds_scan_backend_wait(scan) != 0) {
 		fprintf(stderr, "fuzz: cannot set up the scan\n");
 		abort();
 	}
-	return &scan;
+	return scan;
 }
 
 void fuzz_member(struct ds_scan *s, const char *path, unsigned mode, const uint8_t *data,

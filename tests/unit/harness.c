@@ -100,12 +100,8 @@ struct ds_scan *scan_root_jobs(const char *root, const char *checks, int jobs)
 	o->jobs = jobs;
 	o->checks = checks;
 	o->fail_on = DS_SEV_ERROR;
-	struct ds_scan *s = ds_xcalloc(1, sizeof *s);
-	s->opt = o;
-	s->rootfd = -1;
-	s->enabled = ds_xcalloc(ds_nchecks, sizeof *s->enabled);
-	for (size_t i = 0; i < ds_nchecks; i++)
-		s->enabled[i] = !checks || strstr(checks, ds_checks[i]->id);
+	struct ds_scan *s = ds_scan_new(o);
+	assert_non_null(s);
 	assert_int_equal(ds_scan_run(s), 0);
 	return s;
 }
@@ -117,10 +113,9 @@ struct ds_scan *scan_root(const char *root, const char *checks)
 
 void scan_done(struct ds_scan *s)
 {
+	const struct ds_options *o = s->opt;
 	ds_scan_free(s);
-	free(s->enabled);
-	free((void *)s->opt);
-	free(s);
+	free((void *)o);
 }
 
 int scan_and_root_done(struct ds_scan **s, char **root)
