@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The `daemon` program class: programs named by ExecStart= of the root's
- * systemd units, or started by its SysV init scripts (DAEMON=/path, the
- * Debian skeleton's convention, or exec=/path, the Red Hat one).  Paths are
- * canonicalised inside the root so /sbin/x and /usr/sbin/x meet.
+ * The `daemon` program class: programs a service of the root's systemd
+ * keeps running (unitfile.c reads each unit), or that its SysV init
+ * scripts start (DAEMON=/path, the Debian skeleton's convention, or
+ * exec=/path, the Red Hat one).  Units are looked up as systemd does: a
+ * unit in etc/systemd/system hides the same name in lib/systemd/system, a
+ * unit linked to /dev/null is masked, drop-ins (NAME.d/ *.conf, also the
+ * "service.d" and "foo-.service.d" prefix forms) are applied in file-name
+ * order, the one of the most important directory winning for a name.
+ * Paths are canonicalised inside the root so /sbin/x and /usr/sbin/x meet.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -15,95 +20,257 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "unitfile.h"
 
+/* systemd's system unit search path, most important first. */
 static const char *const unit_dirs[] = {
-	"lib/systemd/system", "usr/lib/systemd/system", "etc/systemd/system", NULL,
+	"/etc/systemd/system", "/run/systemd/system", "/usr/local/lib/systemd/system",
+	"/usr/lib/systemd/system", "/lib/systemd/system", NULL,
 };
 
-static void add_program(int rootfd, struct ds_strmap *m, const char *word)
+#define TEXT_MAX (1u << 20) /* a unit or init script larger than this is cut */
+
+/* A regular file's text inside the root, symlinks followed inside it;
+ * NULL for anything else, and for a unit masked by a link to /dev/null.
+ * Opened O_PATH first: a FIFO or a device is never opened for reading. */
+static char *read_text(int rootfd, const char *path, size_t *len)
 {
-	char path[4096];
-	size_t n = 0;
-	while (word[n] && !isspace((unsigned char)word[n]) && word[n] != '"' &&
-	       word[n] != '\'' && word[n] != ';' && n < sizeof path - 1) {
-		path[n] = word[n];
-		n++;
-	}
-	path[n] = '\0';
-	if (path[0] != '/')
-		return;
 	char *canon = ds_resolve_in_root(rootfd, path);
-	*ds_strmap_put(m, canon ? canon : path) = 1;
+	int pfd = canon && strcmp(canon, "/dev/null") ? ds_open_beneath(rootfd, canon, O_PATH | O_CLOEXEC) : -1;
 	free(canon);
+	struct stat st;
+	if (pfd < 0 || fstat(pfd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (pfd >= 0)
+			close(pfd);
+		return NULL;
+	}
+	char proc[64];
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", pfd);
+	int fd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	close(pfd);
+	if (fd < 0)
+		return NULL;
+	size_t cap = (size_t)st.st_size < TEXT_MAX ? (size_t)st.st_size : TEXT_MAX;
+	char *buf = ds_xcalloc(cap + 1, 1);
+	size_t n = 0;
+	ssize_t r;
+	while (n < cap && (r = read(fd, buf + n, cap - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	*len = n;
+	return buf;
 }
 
-/* ExecStart=, with systemd's prefixes (@ - : + !) stripped. */
-static void parse_unit_line(int rootfd, struct ds_strmap *m, const char *line)
+/* Names in a directory of the root (sorted by the caller if it cares). */
+static size_t list_dir(int rootfd, const char *dir, char ***names)
 {
-	if (strncmp(line, "ExecStart=", 10) != 0)
-		return;
-	const char *p = line + 10;
-	while (*p && strchr("@-:+! \t", *p))
-		p++;
-	add_program(rootfd, m, p);
-}
-
-static void parse_init_line(int rootfd, struct ds_strmap *m, const char *line)
-{
-	while (isspace((unsigned char)*line))
-		line++;
-	const char *p = NULL;
-	if (strncmp(line, "DAEMON=", 7) == 0)
-		p = line + 7;
-	else if (strncmp(line, "exec=", 5) == 0)
-		p = line + 5;
-	if (!p)
-		return;
-	while (*p == '"' || *p == '\'')
-		p++;
-	add_program(rootfd, m, p);
-}
-
-static void parse_dir(int rootfd, struct ds_strmap *m, const char *dir,
-                      void (*parse)(int, struct ds_strmap *, const char *))
-{
+	size_t n = 0, cap = 0;
+	*names = NULL;
 	int dfd = ds_open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	if (!d) {
 		if (dfd >= 0)
 			close(dfd);
-		return;
+		return 0;
 	}
 	struct dirent *e;
-	char *line = NULL;
-	size_t cap = 0;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
-		int fd = openat(dirfd(d), e->d_name,
-		                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		struct stat st;
-		if (fd < 0)
-			continue;
-		FILE *fp = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "r") : NULL;
-		if (!fp) {
-			close(fd);
-			continue;
-		}
-		while (getline(&line, &cap, fp) > 0)
-			parse(rootfd, m, line);
-		fclose(fp);
+		char *name = ds_xstrdup(e->d_name);
+		ds_push(names, &n, &cap, &name, sizeof name);
 	}
-	free(line);
 	closedir(d);
+	return n;
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static void add_program(int rootfd, struct ds_strmap *m, const char *prog)
+{
+	char *canon = NULL;
+	if (prog[0] == '/') {
+		canon = ds_resolve_in_root(rootfd, prog);
+		*ds_strmap_put(m, canon ? canon : prog) = 1;
+	} else if (!strchr(prog, '/')) { /* a bare name: systemd's fixed search path */
+		for (size_t i = 0; !canon && ds_unit_search_path[i]; i++) {
+			char *p = ds_xasprintf("%s/%s", ds_unit_search_path[i], prog);
+			canon = ds_resolve_in_root(rootfd, p);
+			free(p);
+		}
+		if (canon)
+			*ds_strmap_put(m, canon) = 1;
+	}
+	free(canon);
+}
+
+/* The drop-in directories of a unit, most specific first: "a-b-c.service.d",
+ * "a-b-.service.d", "a-.service.d", "service.d". */
+static size_t dropin_dirs(const char *unit, char ***out)
+{
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	char *d = ds_xasprintf("%s.d", unit);
+	ds_push(out, &n, &cap, &d, sizeof d);
+	const char *dot = strrchr(unit, '.');
+	for (const char *p = dot; p && p > unit; p--) {
+		if (p[-1] != '-' || p == dot)
+			continue;
+		d = ds_xasprintf("%.*s%s.d", (int)(p - unit), unit, dot);
+		ds_push(out, &n, &cap, &d, sizeof d);
+	}
+	d = ds_xasprintf("%s.d", dot ? dot + 1 : unit);
+	ds_push(out, &n, &cap, &d, sizeof d);
+	return n;
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+	const char *x = strrchr(*(char *const *)a, '/'), *y = strrchr(*(char *const *)b, '/');
+	return strcmp(x, y);
+}
+
+/* The drop-in files of a unit in the order systemd applies them: by file
+ * name; for a name found twice, the most important directory's file.
+ * present: "dir/name" of every entry of the unit directories, so only
+ * drop-in directories that exist are opened. */
+static size_t dropins(int rootfd, const struct ds_strmap *present, const char *unit,
+                      char ***out)
+{
+	struct ds_strmap *seen = ds_strmap_new();
+	size_t n = 0, cap = 0;
+	*out = NULL;
+	char **sub;
+	size_t nsub = dropin_dirs(unit, &sub);
+	for (size_t i = 0; unit_dirs[i]; i++) {
+		for (size_t k = 0; k < nsub; k++) {
+			char *dir = ds_xasprintf("%s/%s", unit_dirs[i], sub[k]), **names = NULL;
+			size_t nn = ds_strmap_get(present, dir) ? list_dir(rootfd, dir, &names) : 0;
+			for (size_t j = 0; j < nn; j++) {
+				size_t len = strlen(names[j]);
+				uintptr_t *slot = ds_strmap_put(seen, names[j]);
+				if (len > 5 && !strcmp(names[j] + len - 5, ".conf") && !*slot) {
+					*slot = 1;
+					char *p = ds_xasprintf("%s/%s", dir, names[j]);
+					ds_push(out, &n, &cap, &p, sizeof p);
+				}
+			}
+			free_names(names, nn);
+			free(dir);
+		}
+	}
+	free_names(sub, nsub);
+	ds_strmap_free(seen);
+	if (n)
+		qsort(*out, n, sizeof **out, cmp_base);
+	return n;
+}
+
+static void load_unit(int rootfd, struct ds_strmap *m, const struct ds_strmap *present,
+                      const char *dir, const char *name)
+{
+	char *path = ds_xasprintf("%s/%s", dir, name);
+	size_t len = 0;
+	char *text = read_text(rootfd, path, &len);
+	free(path);
+	if (!text)
+		return; /* masked, or not a file */
+	struct ds_unit *u = ds_unit_new(name);
+	ds_unit_read(u, text, len);
+	free(text);
+	char **files;
+	size_t nf = dropins(rootfd, present, name, &files);
+	for (size_t i = 0; i < nf; i++) {
+		if ((text = read_text(rootfd, files[i], &len)) != NULL)
+			ds_unit_read(u, text, len);
+		free(text);
+	}
+	free_names(files, nf);
+	const char *const *progs;
+	size_t np = ds_unit_daemons(u, &progs);
+	for (size_t i = 0; i < np; i++)
+		add_program(rootfd, m, progs[i]);
+	ds_unit_free(u);
+}
+
+static void load_units(int rootfd, struct ds_strmap *m)
+{
+	struct ds_strmap *seen = ds_strmap_new(), *present = ds_strmap_new();
+	char **names[8];
+	size_t n[8];
+	for (size_t i = 0; unit_dirs[i]; i++) {
+		n[i] = list_dir(rootfd, unit_dirs[i], &names[i]);
+		for (size_t j = 0; j < n[i]; j++) {
+			char *key = ds_xasprintf("%s/%s", unit_dirs[i], names[i][j]);
+			*ds_strmap_put(present, key) = 1;
+			free(key);
+		}
+	}
+	for (size_t i = 0; unit_dirs[i]; i++) {
+		for (size_t j = 0; j < n[i]; j++) {
+			size_t len = strlen(names[i][j]);
+			uintptr_t *slot = ds_strmap_put(seen, names[i][j]);
+			if (len > 8 && !strcmp(names[i][j] + len - 8, ".service") && !*slot)
+				load_unit(rootfd, m, present, unit_dirs[i], names[i][j]);
+			*slot = 1; /* a more important directory's unit hides this one */
+		}
+		free_names(names[i], n[i]);
+	}
+	ds_strmap_free(seen);
+	ds_strmap_free(present);
+}
+
+/* DAEMON=/path or exec=/path at the start of an init script's line. */
+static void parse_init_line(int rootfd, struct ds_strmap *m, const char *line, size_t len)
+{
+	while (len && isspace((unsigned char)*line))
+		line++, len--;
+	size_t skip = len >= 7 && !strncmp(line, "DAEMON=", 7) ? 7
+	            : len >= 5 && !strncmp(line, "exec=", 5) ? 5 : 0;
+	if (!skip)
+		return;
+	line += skip, len -= skip;
+	while (len && (*line == '"' || *line == '\''))
+		line++, len--;
+	size_t n = 0;
+	while (n < len && !isspace((unsigned char)line[n]) && !strchr("\"';", line[n]))
+		n++;
+	char *prog = ds_xstrndup(line, n);
+	if (prog[0] == '/')
+		add_program(rootfd, m, prog);
+	free(prog);
+}
+
+static void load_init_scripts(int rootfd, struct ds_strmap *m, const char *dir)
+{
+	char **names;
+	size_t n = list_dir(rootfd, dir, &names);
+	for (size_t i = 0; i < n; i++) {
+		char *path = ds_xasprintf("%s/%s", dir, names[i]);
+		size_t len = 0;
+		char *text = read_text(rootfd, path, &len);
+		for (size_t at = 0; text && at < len;) {
+			const char *nl = memchr(text + at, '\n', len - at);
+			size_t end = nl ? (size_t)(nl - text) : len;
+			parse_init_line(rootfd, m, text + at, end - at);
+			at = end + 1;
+		}
+		free(text);
+		free(path);
+	}
+	free_names(names, n);
 }
 
 struct ds_strmap *ds_daemons_load(int rootfd)
 {
 	struct ds_strmap *m = ds_strmap_new();
-	for (size_t i = 0; unit_dirs[i]; i++)
-		parse_dir(rootfd, m, unit_dirs[i], parse_unit_line);
-	parse_dir(rootfd, m, "etc/init.d", parse_init_line);
-	parse_dir(rootfd, m, "etc/rc.d/init.d", parse_init_line);
+	load_units(rootfd, m);
+	load_init_scripts(rootfd, m, "/etc/init.d");
+	load_init_scripts(rootfd, m, "/etc/rc.d/init.d");
 	return m;
 }
