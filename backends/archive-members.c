@@ -1,13 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Package payload members into memory (see archive-members.h). */
+/*
+ * Package payload members (see archive-members.h).
+ *
+ * Nothing is allocated from a size a header claims before the data is
+ * there: a member up to DS_MEMBER_IN_MEMORY is read into one buffer, a
+ * larger one is streamed into an unlinked temporary file (all-zero blocks
+ * left as holes, so a 1 GiB member of zeros costs neither memory nor
+ * disk), one over DS_MEMBER_MAX is skipped and reported and the reading
+ * goes on.  cpio hard-link groups (rpm) carry the data on their last name
+ * only: the other names wait for it and are handed out with the same data.
+ */
 #include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "archive-members.h"
 #include "distsec/util.h"
+
+#define CHUNK (64 * 1024)
 
 const char *ds_archive_why(struct archive *a)
 {
@@ -34,51 +49,190 @@ static char *member_path(const char *name)
 	return p;
 }
 
+static int open_spill(struct ds_payload *p)
+{
+	if (p->have_spill)
+		return ftruncate(p->spill, 0) == 0 ? 0 : -1;
+	const char *dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/tmp";
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0) {   /* a file system without O_TMPFILE */
+		char *name = ds_xasprintf("%s/distsec-member-XXXXXX", dir);
+		fd = mkostemp(name, O_CLOEXEC);
+		if (fd >= 0)
+			unlink(name);
+		free(name);
+	}
+	if (fd < 0)
+		return -1;
+	p->spill = fd;
+	p->have_spill = true;
+	return 0;
+}
+
+static bool all_zero(const unsigned char *b, size_t n)
+{
+	return n == 0 || (b[0] == 0 && memcmp(b, b + 1, n - 1) == 0);
+}
+
+/* Copies the member's data to the temporary file; bytes copied or -1. */
+static int64_t spill_member(struct ds_payload *p, unsigned char *chunk)
+{
+	if (open_spill(p) != 0)
+		return -1;
+	int64_t got = 0;
+	la_ssize_t n;
+	while ((n = archive_read_data(p->a, chunk, CHUNK)) > 0) {
+		if (all_zero(chunk, (size_t)n)) {
+			got += n;   /* a hole: ftruncate below gives the size */
+			continue;
+		}
+		if (pwrite(p->spill, chunk, (size_t)n, (off_t)got) != n)
+			return -1;
+		got += n;
+	}
+	if (n < 0 || ftruncate(p->spill, (off_t)got) != 0)
+		return -1;
+	return got;
+}
+
+/* Reads a regular member's data (size from the header) into m, or sets
+ * p->why.  -1 when the archive itself broke under it. */
+static int read_data(struct ds_payload *p, struct ds_member *m, int64_t size)
+{
+	if (size < 0 || (uint64_t)size > DS_MEMBER_MAX) {
+		snprintf(p->why, sizeof p->why,
+		         "member of %lld bytes, over the %u MiB limit: not scanned",
+		         (long long)size, DS_MEMBER_MAX >> 20);
+		m->unreadable = p->why;
+		return archive_read_data_skip(p->a) == ARCHIVE_OK ? 0 : -1;
+	}
+	if ((uint64_t)size <= DS_MEMBER_IN_MEMORY) {
+		if ((size_t)size + 1 > p->cap) {
+			p->cap = (size_t)size + 1;
+			p->buf = ds_xrealloc(p->buf, p->cap);
+		}
+		size_t got = 0;
+		la_ssize_t n = 1;
+		while (got < (size_t)size &&
+		       (n = archive_read_data(p->a, p->buf + got, (size_t)size - got)) > 0)
+			got += (size_t)n;
+		if (n < 0 || got != (size_t)size) {
+			snprintf(p->why, sizeof p->why, "%s",
+			         n < 0 ? ds_archive_why(p->a) : "truncated payload");
+			m->unreadable = p->why;
+			return -1;
+		}
+		m->data = p->buf;
+		m->size = got;
+		return 0;
+	}
+	if (p->cap < CHUNK) {
+		p->cap = CHUNK;
+		p->buf = ds_xrealloc(p->buf, p->cap);
+	}
+	int64_t got = spill_member(p, p->buf);
+	if (got != size) {
+		snprintf(p->why, sizeof p->why, "%s",
+		         got < 0 && archive_errno(p->a) ? ds_archive_why(p->a)
+		         : got < 0 ? strerror(errno) : "truncated payload");
+		m->unreadable = p->why;
+		return -1;
+	}
+	m->in_file = true;
+	m->fd = p->spill;
+	m->size = (size_t)got;
+	return 0;
+}
+
+/* The next waiting name of the group whose data p->last holds. */
+static bool next_link_name(struct ds_payload *p, struct ds_member *m)
+{
+	for (size_t i = 0; i < p->npending; i++) {
+		struct ds_link_name *l = &p->pending[i];
+		if (l->ino != p->last_ino || l->dev != p->last_dev)
+			continue;
+		free(p->path);
+		p->path = l->path;
+		*m = p->last;
+		m->path = p->path;
+		m->mode = l->mode;
+		m->uid = l->uid;
+		m->gid = l->gid;
+		p->pending[i] = p->pending[--p->npending];
+		return true;
+	}
+	return false;
+}
+
+/* A name of a hard-link group without data (cpio: all but the last). */
+static bool is_waiting_link(struct archive_entry *e)
+{
+	return archive_entry_nlink(e) > 1 && archive_entry_size(e) == 0 &&
+	       archive_entry_ino_is_set(e);
+}
+
+/* At the end: names whose group never carried data are empty files. */
+static int flush_pending(struct ds_payload *p, struct ds_member *m)
+{
+	if (!p->npending)
+		return 0;
+	struct ds_link_name *l = &p->pending[--p->npending];
+	free(p->path);
+	p->path = l->path;
+	if (!p->cap) {
+		p->cap = 1;
+		p->buf = ds_xmalloc(1);
+	}
+	*m = (struct ds_member){ .path = p->path, .mode = l->mode, .uid = l->uid, .gid = l->gid,
+	                         .data = p->buf, .size = 0, .fd = -1 };
+	return 1;
+}
+
 int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t errlen)
 {
-	struct archive_entry *e;
-	int r = archive_read_next_header(p->a, &e);
-	if (r == ARCHIVE_EOF)
+	if (p->have_last && next_link_name(p, m))
+		return 1;
+	p->have_last = false;
+	if (p->failed)
 		return 0;
-	if (r < ARCHIVE_WARN) {
-		snprintf(err, errlen, "%s", ds_archive_why(p->a));
-		return -1;
+	struct archive_entry *e;
+	int r;
+	for (;;) {
+		r = archive_read_next_header(p->a, &e);
+		if (r == ARCHIVE_EOF)
+			return flush_pending(p, m);
+		if (r < ARCHIVE_WARN) {
+			snprintf(err, errlen, "%s", ds_archive_why(p->a));
+			return -1;
+		}
+		if (!S_ISREG(archive_entry_mode(e)) || !is_waiting_link(e))
+			break;
+		struct ds_link_name l = {
+			member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : ""),
+			archive_entry_mode(e), (unsigned)archive_entry_uid(e),
+			(unsigned)archive_entry_gid(e), archive_entry_dev(e), archive_entry_ino64(e),
+		};
+		ds_push(&p->pending, &p->npending, &p->pending_cap, &l, sizeof l);
 	}
 	free(p->path);
 	p->path = member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : "");
-	memset(m, 0, sizeof *m);
-	m->path = p->path;
-	m->mode = archive_entry_mode(e);
-	m->uid = (unsigned)archive_entry_uid(e);
-	m->gid = (unsigned)archive_entry_gid(e);
-	if (!S_ISREG(m->mode) || archive_entry_hardlink(e))
+	*m = (struct ds_member){ .path = p->path, .mode = archive_entry_mode(e),
+	                         .uid = (unsigned)archive_entry_uid(e),
+	                         .gid = (unsigned)archive_entry_gid(e), .fd = -1 };
+	/* A tar hard link (size 0) names an earlier member, scanned under
+	 * that name; a cpio one carries the group's data (size > 0). */
+	if (!S_ISREG(m->mode) || (archive_entry_hardlink(e) && archive_entry_size(e) == 0))
 		return 1;
-	int64_t size = archive_entry_size(e);
-	if (size < 0 || (uint64_t)size > DS_MEMBER_MAX) {
-		snprintf(err, errlen, "%s: member too large", p->path);
-		return -1;
+	if (read_data(p, m, archive_entry_size(e)) != 0)
+		p->failed = true;   /* the archive is broken here: nothing after it is readable */
+	if (!m->unreadable && archive_entry_ino_is_set(e) && archive_entry_nlink(e) > 1) {
+		p->last = *m;
+		p->have_last = true;
+		p->last_dev = archive_entry_dev(e);
+		p->last_ino = archive_entry_ino64(e);
 	}
-	if ((size_t)size + 1 > p->cap) {
-		p->cap = (size_t)size + 1;
-		p->buf = ds_xrealloc(p->buf, p->cap);
-	}
-	size_t got = 0;
-	while (got < (size_t)size) {
-		la_ssize_t n = archive_read_data(p->a, p->buf + got, (size_t)size - got);
-		if (n < 0) {
-			snprintf(err, errlen, "%s: %s", p->path, ds_archive_why(p->a));
-			return -1;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	if (got != (size_t)size) {
-		snprintf(err, errlen, "%s: truncated payload", p->path);
-		return -1;
-	}
-	m->data = p->buf;
-	m->size = got;
 	return 1;
 }
 
@@ -86,6 +240,11 @@ void ds_payload_free(struct ds_payload *p)
 {
 	if (p->a)
 		archive_read_free(p->a);
+	if (p->have_spill)
+		close(p->spill);
+	for (size_t i = 0; i < p->npending; i++)
+		free(p->pending[i].path);
+	free(p->pending);
 	free(p->path);
 	free(p->buf);
 	memset(p, 0, sizeof *p);

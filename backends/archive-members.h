@@ -1,27 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Package payloads through libarchive, shared by the backends that read
- * package files: each archive member read into memory as a ds_member.
+ * package files: each archive member handed out as a ds_member, a small
+ * one in memory, a large one streamed into an unlinked temporary file.
  */
 #ifndef DISTSEC_ARCHIVE_MEMBERS_H
 #define DISTSEC_ARCHIVE_MEMBERS_H
 
 #include <archive.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "distsec/backend.h"
 
-#define DS_MEMBER_MAX (1024u * 1024u * 1024u)  /* larger members are refused */
+#define DS_MEMBER_MAX (1024u * 1024u * 1024u)  /* larger members are skipped and reported */
+#define DS_MEMBER_IN_MEMORY (8u * 1024u * 1024u) /* larger ones go to a temporary file */
+
+/* A name of a cpio hard-link group waiting for the member carrying the data. */
+struct ds_link_name {
+	char *path;
+	unsigned mode, uid, gid;
+	dev_t dev;
+	int64_t ino;
+};
 
 struct ds_payload {
 	struct archive *a;
 	char *path;                /* "/" + the member's name, normalised */
 	unsigned char *buf;
 	size_t cap;
+	bool have_spill;           /* spill: the temporary file, opened on first need */
+	int spill;
+	char why[160];             /* the current member's unreadable reason */
+	bool failed;               /* a member's data could not be read: nothing follows */
+	struct ds_link_name *pending;  /* names of hard-link groups, data not seen yet */
+	size_t npending, pending_cap;
+	bool have_last;
+	struct ds_member last;     /* the data member whose other names are being handed out */
+	dev_t last_dev;
+	int64_t last_ino;
 };
 
-/* Fills m from the next member of p->a (hard links and members that are
- * not regular files come with data NULL); 1, 0 at the end, -1 with err. */
+/* With p->a set and everything else zero: fills m from the next member of p->a (members that are not regular
+ * files come with data NULL; a regular file that could not be read with
+ * m->unreadable set, and the reading goes on when it can); 1, 0 at the
+ * end, -1 with err. */
 int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t errlen);
 void ds_payload_free(struct ds_payload *p);
 /* libarchive's message for a's last error, never NULL (libarchive leaves

@@ -55,7 +55,7 @@ static void record_error(const char *msg, const void *data)
 
 static char *dup_or_null(const char *s)
 {
-	return s && *s ? ds_xstrdup(s) : NULL;
+	return ds_field_dup(s);   /* capped: a 10 MB Maintainer would repeat in every finding */
 }
 
 /* "glibc (2.36-9)" → "glibc"; absent → the binary package's own name. */
@@ -309,7 +309,10 @@ struct deb_file {
 	char buf[65536];
 };
 
-/* Value of "Field:" in a control paragraph (first line only), or NULL. */
+#define CONTROL_MAX (1 << 20)
+
+/* Value of "Field:" in a control paragraph (first line only, capped like
+ * every owner string), or NULL. */
 static char *control_field(const char *text, const char *field)
 {
 	size_t flen = strlen(field);
@@ -319,7 +322,7 @@ static char *control_field(const char *text, const char *field)
 		const char *v = line + flen + 1;
 		while (*v == ' ' || *v == '\t')
 			v++;
-		return ds_xstrndup(v, strcspn(v, "\n"));
+		return ds_field_dupn(v, strcspn(v, "\n"));
 	}
 	return NULL;
 }
@@ -355,12 +358,17 @@ static int parse_control(struct deb_file *df, char *err, size_t errlen)
 		const char *name = archive_entry_pathname(e);
 		if (!name || (strcmp(name, "./control") && strcmp(name, "control")))
 			continue;
+		/* The fields come first: a control file over the cap is read up
+		 * to it, never sized by its header. */
 		int64_t size = archive_entry_size(e);
-		if (size <= 0 || size > 1 << 20)
+		if (size <= 0)
 			break;
-		char *text = ds_xmalloc((size_t)size + 1);
-		la_ssize_t n = archive_read_data(t, text, (size_t)size);
-		text[n > 0 ? n : 0] = '\0';
+		size_t want = size > CONTROL_MAX ? CONTROL_MAX : (size_t)size, got = 0;
+		char *text = ds_xmalloc(want + 1);
+		la_ssize_t n = 1;
+		while (got < want && (n = archive_read_data(t, text + got, want - got)) > 0)
+			got += (size_t)n;
+		text[got] = '\0';
 		char *src = control_field(text, "Source");
 		df->pkg.name = control_field(text, "Package");
 		df->pkg.version = control_field(text, "Version");

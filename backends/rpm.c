@@ -155,8 +155,7 @@ static void remove_dir(const char *dir)
 
 static char *tag_string(Header h, rpmTagVal tag)
 {
-	const char *s = headerGetString(h, tag);
-	return s && *s ? ds_xstrdup(s) : NULL;
+	return ds_field_dup(headerGetString(h, tag));   /* capped, as every owner string */
 }
 
 static void pkg_from_header(Header h, struct ds_pkg *p)

@@ -6,6 +6,7 @@
  * metadata; nothing is written to disk.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -18,21 +19,32 @@ void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct d
 		.path = m->path, .mode = m->mode, .uid = m->uid, .gid = m->gid,
 		.size = (off_t)m->size, .fd = -1, .pfd = -1, .mem = m->data, .preset_owner = owner,
 	};
+	if (m->unreadable) {
+		/* a QA gate must not pass what it did not read */
+		f.worker = w;
+		w->owner_done = false;
+		w->current = &ds_check_scan_unreadable;
+		struct ds_finding *d = ds_report(&f, DS_SEV_ERROR, "cannot read: %s", m->unreadable);
+		ds_detail_str(d, "reason", m->unreadable);
+		return;
+	}
+	if (m->in_file) {   /* ds_file_release closes its own copy */
+		f.fd = fcntl(m->fd, F_DUPFD_CLOEXEC, 0);
+		f.fd_state = f.fd >= 0 ? 1 : -1;
+	}
 	if (S_ISDIR(m->mode))
 		f.kind = DS_KIND_DIR;
 	else if (S_ISCHR(m->mode) || S_ISBLK(m->mode))
 		f.kind = DS_KIND_DEVICE;
-	else if (!S_ISREG(m->mode) || !m->data)
+	else if (!S_ISREG(m->mode) || (!m->data && !m->in_file))
 		f.kind = DS_KIND_SPECIAL; /* symlinks, hard links to earlier members */
-	if (f.kind == DS_KIND_OTHER && !m->data)
-		return;
 	ds_scan_file(w, &f);
 }
 
 static void report_broken(struct ds_scan *s, const char *arg, const char *why)
 {
 	ds_warn("%s: %s", arg, why);
-	struct ds_finding *d = ds_scan_report(s, &ds_check_scan_unreadable, arg, DS_SEV_INFO,
+	struct ds_finding *d = ds_scan_report(s, &ds_check_scan_unreadable, arg, DS_SEV_ERROR,
 	                                      "package file unreadable: %s", why);
 	ds_detail_str(d, "reason", why);
 }

@@ -108,3 +108,23 @@ size_t ds_utf8_len(const unsigned char *p)
 	return n;
 }
 
+
+char *ds_field_dupn(const char *s, size_t n)
+{
+	if (!s || !n)
+		return NULL;
+	if (n <= DS_FIELD_MAX)
+		return ds_xstrndup(s, n);
+	n = DS_FIELD_MAX - 3;
+	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;   /* not inside a UTF-8 sequence */
+	char *p = ds_xmalloc(n + 4);
+	memcpy(p, s, n);
+	memcpy(p + n, "...", 4);
+	return p;
+}
+
+char *ds_field_dup(const char *s)
+{
+	return s ? ds_field_dupn(s, strnlen(s, DS_FIELD_MAX + 1)) : NULL;
+}

@@ -15,6 +15,7 @@
 #ifndef DISTSEC_BACKEND_H
 #define DISTSEC_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,13 +54,18 @@ struct ds_probe {
 /* open() flags */
 #define DS_OPEN_ORIGINS 1u  /* fill ds_pkg.origin and .candidate (may cost time) */
 
-/* One member of a package file's payload, in memory. */
+/* One member of a package file's payload: a small one in memory, a large
+ * one in an unlinked temporary file (in_file, fd), so no member is ever
+ * held whole in memory. */
 struct ds_member {
 	const char *path;            /* absolute, as installed ("/usr/bin/x") */
 	unsigned mode;               /* st_mode bits from the archive */
 	unsigned uid, gid;
-	const unsigned char *data;   /* contents of a regular file, else NULL */
+	const unsigned char *data;   /* contents of a small regular file, else NULL */
 	size_t size;
+	bool in_file;                /* the contents are in fd instead (owned by the backend) */
+	int fd;
+	const char *unreadable;      /* a regular file whose contents could not be read: why */
 };
 
 typedef int (*ds_path_cb)(const char *path, void *ctx);

@@ -36,6 +36,15 @@ size_t ds_strmap_size(const struct ds_strmap *m);
 /* Iteration: *pos starts at 0; returns the key, or NULL at the end. */
 const char *ds_strmap_next(const struct ds_strmap *m, size_t *pos, uintptr_t *val);
 
+/* A package field (maintainer, name, version...) as findings carry it:
+ * NULL for NULL or "", else a copy of at most DS_FIELD_MAX bytes (cut at
+ * a UTF-8 character boundary, "..." appended), so a 10 MB Maintainer in
+ * a hostile package does not repeat in every finding. */
+#define DS_FIELD_MAX 256
+char *ds_field_dup(const char *s);
+/* The same for the n bytes at s (not NUL-terminated). */
+char *ds_field_dupn(const char *s, size_t n);
+
 /* Length of the valid UTF-8 sequence at p (>= 2 bytes), 0 if invalid. */
 size_t ds_utf8_len(const unsigned char *p);
 /* Valid UTF-8 copy of s (malloc()ed): each invalid byte becomes "\xNN". */
