@@ -6,7 +6,8 @@
  * the diversions, then copies what distsec needs into its own index
  * (path → packages) and package table, so look-ups never call libdpkg and
  * are safe from any thread.  libdpkg keeps global state: the loaded root is
- * cached, so probe() followed by open() of the same root loads it once.
+ * cached, so opening the same root twice loads it once.  probe() does not
+ * load it (dpkg-status.c).
  *
  * Diversions: a package listing P whose P is diverted (by another package,
  * or locally) has its file on disk at the diverted-to name; the diverting
@@ -33,6 +34,7 @@
 
 #include "apt-shim.h"
 #include "archive-members.h"
+#include "dpkg-status.h"
 #include "distsec/backend.h"
 #include "distsec/pkgtable.h"
 #include "distsec/util.h"
@@ -209,6 +211,8 @@ static struct dpkg_db_state *load(const char *root)
 	return st;
 }
 
+/* Cheap: stats and the status file only (dpkg-status.c); open() loads
+ * the database, on the scan's loader thread. */
 static int dpkg_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
@@ -219,20 +223,20 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 		snprintf(out->detail, sizeof out->detail, "no var/lib/dpkg/status");
 		return 0;
 	}
-	struct dpkg_db_state *st = load(root);
-	if (!st) {
-		snprintf(out->detail, sizeof out->detail, "var/lib/dpkg unreadable: %.200s", load_error);
+	struct ds_dpkg_status st;
+	char err[200];
+	if (ds_dpkg_status_probe(root, &st, err, sizeof err) != 0) {
+		snprintf(out->detail, sizeof out->detail, "var/lib/dpkg unreadable: %s", err);
 		return 0;
 	}
-	out->packages = st->t.npkgs;
-	out->usable = st->t.npkgs > 0;
-	out->owns_bin_sh = ds_pkgtable_owns_bin_sh(&st->t);
+	out->packages = st.installed;
+	out->usable = st.installed > 0;
+	out->owns_bin_sh = st.owns_bin_sh;
 	char *marker = ds_xasprintf("%s/etc/debian_version", strcmp(root, "/") ? root : "");
 	out->native = access(marker, F_OK) == 0;
 	free(marker);
 	snprintf(out->detail, sizeof out->detail,
-	         "dpkg database var/lib/dpkg: %zu installed packages, %zu paths", st->t.npkgs,
-	         ds_pathindex_size(st->t.index));
+	         "dpkg database var/lib/dpkg: %zu installed packages", st.installed);
 	return 0;
 }
 

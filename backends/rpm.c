@@ -22,6 +22,7 @@
 #include <rpm/rpmlog.h>
 #include <rpm/rpmmacro.h>
 #include <rpm/rpmts.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,52 +204,98 @@ static void free_state(struct rpm_state *st)
 	free(st);
 }
 
-static struct rpm_state *load(const char *root)
+/* Runs fn on a private copy of root's database, opened read-only; -1 with
+ * load_error set when there is none or librpm cannot read it. */
+static int with_db(const char *root, int (*fn)(rpmts ts, const char *dbdir, const char *kind,
+                                                void *ctx), void *ctx)
 {
-	if (cached && !strcmp(cached->root, root))
-		return cached;
 	const char *dbdir, *kind;
 	if (find_db(root, &dbdir, &kind) != 0) {
 		snprintf(load_error, sizeof load_error,
 		         "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
-		return NULL;
+		return -1;
 	}
 	init_rpm();
 	char *copy = copy_db(root, dbdir);
 	if (!copy)
-		return NULL;
+		return -1;
 	rpmPushMacro(NULL, "_dbpath", NULL, copy, RMIL_CMDLINE);
 	rpmPushMacro(NULL, "_db_backend", NULL, kind, RMIL_CMDLINE);
 	rpmts ts = rpmtsCreate();
 	rpmtsSetRootDir(ts, "/");
 	rpmtsSetVSFlags(ts, RPMVSF_MASK_NOSIGNATURES | RPMVSF_MASK_NODIGESTS);
-	struct rpm_state *st = NULL;
-	if (rpmtsOpenDB(ts, O_RDONLY) != 0) {
+	int rc = -1;
+	if (rpmtsOpenDB(ts, O_RDONLY) != 0)
 		snprintf(load_error, sizeof load_error,
 		         "%s: this librpm cannot read a %s database", dbdir, kind);
-	} else {
-		st = ds_xcalloc(1, sizeof *st);
-		st->root = ds_xstrdup(root);
-		st->dbdir = dbdir;
-		st->kind = kind;
-		ds_pkgtable_init(&st->t);
-		rpmdbMatchIterator mi = rpmtsInitIterator(ts, RPMDBI_PACKAGES, NULL, 0);
-		Header h;
-		while ((h = rpmdbNextIterator(mi)) != NULL)
-			add_header(st, ts, h);
-		rpmdbFreeIterator(mi);
-	}
+	else
+		rc = fn(ts, dbdir, kind, ctx);
 	rpmtsFree(ts);
 	rpmPopMacro(NULL, "_db_backend");
 	rpmPopMacro(NULL, "_dbpath");
 	remove_dir(copy);
 	free(copy);
-	if (st) {
-		if (cached)
-			free_state(cached);
-		cached = st;
+	return rc;
+}
+
+/* Every header and file list into a package table (open()). */
+static int read_all(rpmts ts, const char *dbdir, const char *kind, void *ctx)
+{
+	struct rpm_state *st = ctx;
+	st->dbdir = dbdir;
+	st->kind = kind;
+	rpmdbMatchIterator mi = rpmtsInitIterator(ts, RPMDBI_PACKAGES, NULL, 0);
+	Header h;
+	while ((h = rpmdbNextIterator(mi)) != NULL)
+		add_header(st, ts, h);
+	rpmdbFreeIterator(mi);
+	return 0;
+}
+
+static struct rpm_state *load(const char *root)
+{
+	if (cached && !strcmp(cached->root, root))
+		return cached;
+	struct rpm_state *st = ds_xcalloc(1, sizeof *st);
+	st->root = ds_xstrdup(root);
+	ds_pkgtable_init(&st->t);
+	if (with_db(root, read_all, st) != 0) {
+		free_state(st);
+		return NULL;
 	}
+	if (cached)
+		free_state(cached);
+	cached = st;
 	return st;
+}
+
+struct census {
+	const char *dbdir, *kind;
+	size_t packages;
+	bool owns_bin_sh;
+};
+
+/* probe(): two index look-ups, no header is read.  gpg-pubkey entries are
+ * keys, not packages (add_header skips them too). */
+static int count_packages(rpmts ts, const char *dbdir, const char *kind, void *ctx)
+{
+	struct census *c = ctx;
+	c->dbdir = dbdir;
+	c->kind = kind;
+	rpmdbIndexIterator ii = rpmdbIndexIteratorInit(rpmtsGetRdb(ts), RPMDBI_NAME);
+	const void *key;
+	size_t len;
+	while (ii && rpmdbIndexIteratorNext(ii, &key, &len) == 0)
+		if (len != 10 || memcmp(key, "gpg-pubkey", 10) != 0)
+			c->packages += rpmdbIndexIteratorNumPkgs(ii);
+	rpmdbIndexIteratorFree(ii);
+	static const char *const sh[] = { "/bin/sh", "/usr/bin/sh" };
+	for (size_t i = 0; i < 2 && !c->owns_bin_sh; i++) {
+		rpmdbMatchIterator mi = rpmtsInitIterator(ts, RPMDBI_INSTFILENAMES, sh[i], 0);
+		c->owns_bin_sh = mi && rpmdbGetIteratorCount(mi) > 0;
+		rpmdbFreeIterator(mi);
+	}
+	return 0;
 }
 
 static int marker_present(const char *root)
@@ -267,6 +314,8 @@ static int marker_present(const char *root)
 	return 0;
 }
 
+/* Cheap: the database is counted, not read; open() reads it, on the
+ * scan's loader thread. */
 static int rpm_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
@@ -275,17 +324,17 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 		snprintf(out->detail, sizeof out->detail, "no rpm database");
 		return 0;
 	}
-	struct rpm_state *st = load(root);
-	if (!st) {
+	struct census c = { 0 };
+	if (with_db(root, count_packages, &c) != 0) {
 		snprintf(out->detail, sizeof out->detail, "%.240s", load_error);
 		return 0;
 	}
-	out->packages = st->t.npkgs;
-	out->usable = st->t.npkgs > 0;
-	out->owns_bin_sh = ds_pkgtable_owns_bin_sh(&st->t);
+	out->packages = c.packages;
+	out->usable = c.packages > 0;
+	out->owns_bin_sh = c.owns_bin_sh;
 	out->native = marker_present(root);
-	snprintf(out->detail, sizeof out->detail, "rpm database %s (%s): %zu packages, %zu paths",
-	         st->dbdir, st->kind, st->t.npkgs, ds_pathindex_size(st->t.index));
+	snprintf(out->detail, sizeof out->detail, "rpm database %s (%s): %zu packages",
+	         c.dbdir, c.kind, c.packages);
 	return 0;
 }
 
