@@ -16,6 +16,7 @@
  */
 #define LIBDPKG_VOLATILE_API 1
 #include <dpkg/dpkg.h>
+#include <dpkg/arch.h>
 #include <dpkg/dpkg-db.h>
 #include <dpkg/db-fsys.h>
 #include <dpkg/ehandle.h>
@@ -44,6 +45,8 @@ struct dpkg_db_state {
 	struct ds_pkgtable t;   /* each file under its on-disk name */
 	int refs;
 	int have_origins;
+	const char **arches;    /* native (dpkg's own package), then var/lib/dpkg/arch */
+	size_t narches;
 };
 
 static struct dpkg_db_state *cached;
@@ -99,6 +102,9 @@ static void free_state(struct dpkg_db_state *st)
 	if (!st)
 		return;
 	ds_pkgtable_free(&st->t);
+	for (size_t i = 0; i < st->narches; i++)
+		free((char *)st->arches[i]);
+	free(st->arches);
 	free(st->root);
 	free(st);
 }
@@ -155,6 +161,56 @@ static void add_apt_facts(struct dpkg_db_state *st)
 	shim->close(apt);
 }
 
+static void add_arch(struct dpkg_db_state *st, const char *name, size_t *cap)
+{
+	for (size_t i = 0; i < st->narches; i++)
+		if (strcmp(st->arches[i], name) == 0)
+			return;
+	char *copy = ds_xstrdup(name);
+	ds_push(&st->arches, &st->narches, cap, &copy, sizeof copy);
+}
+
+/* A root without dpkg installed (a chroot made by hand): the architecture
+ * most of its packages have. */
+static const char *most_common_arch(const struct ds_pkgtable *t)
+{
+	const char *seen[16];
+	size_t count[16] = { 0 }, nseen = 0, best = 0;
+	for (size_t i = 0; i < t->npkgs; i++) {
+		const char *a = t->pkgs[i].arch;
+		if (!a || strcmp(a, "all") == 0)
+			continue;
+		size_t k = 0;
+		while (k < nseen && strcmp(seen[k], a) != 0)
+			k++;
+		if (k == nseen && nseen < 16)
+			seen[nseen++] = a;
+		if (k < nseen && ++count[k] > count[best])
+			best = k;
+	}
+	return nseen ? seen[best] : NULL;
+}
+
+/* The root's native architecture is that of its installed dpkg (libdpkg's
+ * own native one is the host's); the foreign ones are var/lib/dpkg/arch. */
+static void load_arches(struct dpkg_db_state *st)
+{
+	size_t cap = 0;
+	const char *native = NULL;
+	for (size_t i = 0; i < st->t.npkgs && !native; i++)
+		if (strcmp(st->t.pkgs[i].name, "dpkg") == 0)
+			native = st->t.pkgs[i].arch;
+	if (!native)
+		native = most_common_arch(&st->t);
+	if (native)
+		add_arch(st, native, &cap);
+	dpkg_arch_reset_list();
+	dpkg_arch_load_list();
+	for (struct dpkg_arch *a = dpkg_arch_get_list(); a; a = a->next)
+		if (a->type == DPKG_ARCH_FOREIGN)
+			add_arch(st, a->name, &cap);
+}
+
 /* Loads the database of root through libdpkg; NULL with load_error set. */
 static struct dpkg_db_state *load(const char *root)
 {
@@ -203,6 +259,7 @@ static struct dpkg_db_state *load(const char *root)
 	for (size_t i = 0; i < n; i++)
 		add_package(st, all[i]);
 	free(all);
+	load_arches(st);
 	pop_error_context(ehflag_normaltidy);
 	free(admindir);
 	if (cached && cached->refs == 0)
@@ -293,6 +350,13 @@ static const struct ds_pkg *dpkg_info(void *h, ds_pkgid id)
 static int dpkg_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
 {
 	return ds_pkgtable_contents(&((struct dpkg_db_state *)h)->t, id, cb, ctx);
+}
+
+static void dpkg_arches(void *h, const char *const **names, size_t *n)
+{
+	struct dpkg_db_state *st = h;
+	*names = st->arches;
+	*n = st->narches;
 }
 
 static void dpkg_close(void *h)
@@ -476,4 +540,5 @@ const struct ds_backend ds_backend_dpkg = {
 	.pkgfile_open = dpkg_pkgfile_open,
 	.pkgfile_next = dpkg_pkgfile_next,
 	.pkgfile_close = dpkg_pkgfile_close,
+	.arches = dpkg_arches,
 };

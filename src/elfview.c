@@ -48,6 +48,8 @@ static int scan_phdrs(struct ds_elfview *v, const GElf_Ehdr *eh, size_t file_siz
 		case PT_LOAD:
 			if ((p.p_flags & PF_W) && (p.p_flags & PF_X) && p.p_memsz)
 				v->rwx_load = true;
+			if ((p.p_flags & PF_X) && p.p_memsz)
+				v->exec_load = true;
 			break;
 		}
 	}
@@ -184,12 +186,31 @@ static void parse_property(struct ds_elfview *v, const unsigned char *p, size_t 
 	}
 }
 
-static void scan_notes(struct ds_elfview *v)
+/* objcopy --only-keep-debug keeps the headers and empties the sections:
+ * code and .dynamic become NOBITS, which no file the loader runs has. */
+static bool debug_only_section(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
+{
+	if (sh->sh_type != SHT_NOBITS)
+		return false;
+	if (sh->sh_flags & SHF_EXECINSTR)
+		return true;
+	const char *name = shstrndx ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+	return name && strcmp(name, ".dynamic") == 0;
+}
+
+static void scan_sections(struct ds_elfview *v)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	size_t shstrndx = 0;
+	if (elf_getshdrstrndx(v->elf, &shstrndx) != 0)
+		shstrndx = 0;
 	while ((scn = elf_nextscn(v->elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (debug_only_section(v->elf, shstrndx, &sh))
+			v->debug_only = true;
+		if (sh.sh_type != SHT_NOTE)
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d)
@@ -221,6 +242,7 @@ struct ds_elfview *ds_elfview_new(Elf *elf, int fd, size_t file_size, const char
 	v->elfclass = gelf_getclass(elf);
 	v->type = eh.e_type;
 	v->machine = eh.e_machine;
+	v->data = eh.e_ident[EI_DATA];
 	GElf_Phdr dyn = { 0 };
 	if (scan_phdrs(v, &eh, file_size, &dyn) != 0) {
 		*why = "program headers are truncated or out of bounds";
@@ -229,7 +251,7 @@ struct ds_elfview *ds_elfview_new(Elf *elf, int fd, size_t file_size, const char
 	}
 	scan_dynamic(v, &dyn);
 	scan_dynsym(v);
-	scan_notes(v);
+	scan_sections(v);
 	return v;
 }
 

@@ -28,6 +28,10 @@ struct ds_worker {
 
 /* Scan-wide private state. */
 struct ds_alias { char *link, *target; };
+
+/* An architecture as ELF spells it: e_machine, EI_CLASS, EI_DATA. */
+struct ds_machine { unsigned machine; int elfclass, data; };
+#define DS_ARCHES_MAX 16
 struct ds_open_pkgfile { const struct ds_backend *b; void *pf; };
 
 struct ds_scan_private {
@@ -47,6 +51,12 @@ struct ds_scan_private {
 	int backend_rc;                /* 0 when s->bh is open */
 	void **states;                 /* per ds_checks[] index: what scan_begin returned */
 	bool *begun;                   /* per ds_checks[] index: scan_end still owed */
+	bool elf_checks;               /* an enabled check runs on ELF files */
+	pthread_mutex_t arches_lock;   /* the root's architectures, on first need */
+	bool arches_done;
+	struct ds_machine arches[DS_ARCHES_MAX];
+	size_t narches;
+	const char *arches_source;
 };
 
 /* Drops ds_warn's messages: the fuzz targets, whose every input is a
@@ -117,6 +127,15 @@ const struct ds_owner *ds_file_owner(struct ds_file *f);
 void ds_file_release(struct ds_file *f);
 /* A scan-unreadable finding "what: why" on f (details.reason = why). */
 void ds_report_unreadable(struct ds_file *f, const char *what, const char *why);
+
+/* arch.c: is an ELF file one the scanned system would run? */
+bool ds_arch_lookup(const char *name, struct ds_machine *out);
+const char *ds_machine_name(struct ds_machine m, char *buf, size_t len);
+/* NULL when the hardening checks should judge f, else why not (may be
+ * written to buf); NULL too for a malformed ELF (already reported). */
+const char *ds_elf_not_judged(struct ds_file *f, char *buf, size_t len);
+/* The pseudo-check whose passes say why an ELF file was not judged. */
+extern const struct ds_check ds_check_elf_not_judged;
 
 /* pathres.c: opening and resolving paths without leaving the root */
 int ds_open_beneath(int rootfd, const char *path, int flags);

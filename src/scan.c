@@ -160,6 +160,7 @@ static void finish(struct ds_scan *s)
 	s->stats.elf = m->stats.elf;
 	s->stats.scripts = m->stats.scripts;
 	s->stats.dirs = m->stats.dirs;
+	s->stats.elf_not_judged = m->stats.elf_not_judged;
 	m->findings = NULL;
 	m->nfindings = m->cap = 0;
 }
@@ -266,6 +267,8 @@ static int select_checks(struct ds_scan *s)
 			s->enabled[i] = false;
 		if (s->enabled[i] && (ds_checks[i]->applies & (DS_ON_ELF | DS_ON_SHELL | DS_ON_PYTHON)))
 			s->priv->classify = true;
+		if (s->enabled[i] && (ds_checks[i]->applies & DS_ON_ELF))
+			s->priv->elf_checks = true;
 	}
 	return 0;
 }
@@ -280,6 +283,7 @@ struct ds_scan *ds_scan_new(const struct ds_options *opt)
 	s->priv->states = ds_xcalloc(ds_nchecks, sizeof *s->priv->states);
 	s->priv->begun = ds_xcalloc(ds_nchecks, sizeof *s->priv->begun);
 	pthread_mutex_init(&s->priv->backend_lock, NULL);
+	pthread_mutex_init(&s->priv->arches_lock, NULL);
 	if (select_checks(s) != 0) {
 		ds_scan_free(s);
 		return NULL;
@@ -393,6 +397,7 @@ void ds_scan_free(struct ds_scan *s)
 		ds_scan_backend_wait(s);
 		end_checks(s);
 		pthread_mutex_destroy(&s->priv->backend_lock);
+		pthread_mutex_destroy(&s->priv->arches_lock);
 		struct ds_worker *m = &s->priv->main;
 		for (size_t i = 0; i < m->nfindings; i++)
 			ds_finding_free(m->findings[i]);

@@ -49,6 +49,22 @@ static enum ds_kind kind_of_mode(mode_t m)
 	return S_ISREG(m) ? DS_KIND_OTHER : DS_KIND_SPECIAL;
 }
 
+/* Only ELF files the scanned system runs get hardening verdicts; the
+ * others are counted, and with -v a pass says why (src/arch.c). */
+static bool elf_judged(struct ds_worker *w, struct ds_file *f)
+{
+	char buf[160];
+	const char *why = ds_elf_not_judged(f, buf, sizeof buf);
+	if (!why)
+		return ds_file_elf(f) != NULL;
+	w->stats.elf_not_judged++;
+	if (w->scan->opt->verbose) {
+		w->current = &ds_check_elf_not_judged;
+		ds_detail_str(ds_report(f, DS_SEV_PASS, "not judged: %s", why), "reason", why);
+	}
+	return false;
+}
+
 /* Runs every enabled check that applies to f (shared with package files). */
 void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 {
@@ -74,6 +90,8 @@ void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 	if (S_ISREG(f->mode))
 		w->stats.files++;
 	unsigned mask = applies_mask(f->kind);
+	if (f->kind == DS_KIND_ELF && s->priv->elf_checks && !elf_judged(w, f))
+		mask &= ~(unsigned)DS_ON_ELF;
 	for (size_t i = 0; i < ds_nchecks; i++) {
 		const struct ds_check *c = ds_checks[i];
 		if (!s->enabled[i] || !c->run || !(c->applies & mask))
@@ -216,6 +234,7 @@ void ds_pool_join(struct ds_scan *s, struct ds_pool *p)
 		m->stats.elf += w->stats.elf;
 		m->stats.scripts += w->stats.scripts;
 		m->stats.dirs += w->stats.dirs;
+		m->stats.elf_not_judged += w->stats.elf_not_judged;
 		free(w->findings);
 		if (w->magic)
 			magic_close(w->magic);

@@ -107,6 +107,12 @@ struct ds_backend {
 	                      char *err, size_t errlen);
 	int (*pkgfile_next)(void *pf, struct ds_member *m, char *err, size_t errlen);
 	void (*pkgfile_close)(void *pf);
+
+	/* Optional: the architecture names the root runs programs of, as the
+	 * manager spells them ("amd64", "x86_64", "arm64"), native first;
+	 * *names points to *n strings owned by the backend until close().
+	 * NULL: the core takes the installed packages' architectures. */
+	void (*arches)(void *h, const char *const **names, size_t *n);
 };
 
 typedef const struct ds_backend *(*ds_backend_entry_fn)(void);

@@ -21,11 +21,14 @@ struct ds_elfview {
 	int elfclass;             /* ELFCLASS32 / ELFCLASS64 */
 	unsigned type;            /* e_type */
 	unsigned machine;         /* e_machine */
+	int data;                 /* EI_DATA: ELFDATA2LSB / ELFDATA2MSB */
 
 	bool has_phdrs;
 	bool has_interp, has_dynamic, has_gnu_relro, has_gnu_stack;
 	bool stack_exec;          /* PT_GNU_STACK has PF_X */
 	bool rwx_load;            /* a PT_LOAD segment that is W and X */
+	bool exec_load;           /* a PT_LOAD segment that is X */
+	bool debug_only;          /* code or .dynamic is SHT_NOBITS: a separate debug file */
 
 	bool bind_now;            /* DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW */
 	bool df1_pie, has_soname, has_debug, textrel;

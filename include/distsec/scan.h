@@ -40,6 +40,7 @@ struct ds_options {
 
 struct ds_stats {
 	size_t files, elf, scripts, packages, dirs;
+	size_t elf_not_judged;          /* ELF files the system would not run: not judged */
 	size_t by_severity[DS_SEV_ERROR + 1];
 	size_t waived;
 	double seconds;

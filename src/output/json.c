@@ -72,6 +72,7 @@ static json_object *summary(const struct ds_scan *s)
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "files", json_object_new_int64((int64_t)st->files));
 	json_object_object_add(o, "elf_files", json_object_new_int64((int64_t)st->elf));
+	json_object_object_add(o, "elf_not_judged", json_object_new_int64((int64_t)st->elf_not_judged));
 	json_object_object_add(o, "scripts", json_object_new_int64((int64_t)st->scripts));
 	json_object_object_add(o, "packages", json_object_new_int64((int64_t)st->packages));
 	json_object *sev = json_object_new_object();

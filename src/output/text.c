@@ -147,9 +147,12 @@ static int render(const struct ds_scan *s, FILE *out)
 	}
 	free(list);
 	const struct ds_stats *st = &s->stats;
-	fprintf(out, "%s%zu files (%zu ELF, %zu scripts), %zu packages, backend %s: "
+	fprintf(out, "%s%zu files (%zu ELF", n ? "\n" : "", st->files, st->elf);
+	if (st->elf_not_judged)
+		fprintf(out, ", %zu not run here", st->elf_not_judged);
+	fprintf(out, ", %zu scripts), %zu packages, backend %s: "
 	        "%zu errors, %zu warnings, %zu info",
-	        n ? "\n" : "", st->files, st->elf, st->scripts, st->packages, s->backend->name,
+	        st->scripts, st->packages, s->backend->name,
 	        st->by_severity[DS_SEV_ERROR], st->by_severity[DS_SEV_WARNING],
 	        st->by_severity[DS_SEV_INFO]);
 	if (st->waived)

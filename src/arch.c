@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Which ELF files the scanned system would run.  The hardening checks judge
+ * only those: an ET_EXEC or ET_DYN file with an executable PT_LOAD whose
+ * machine, class and byte order are one of the system's architectures.
+ * Guile .go bytecode (EM_NONE), firmware of other machines, objects, core
+ * files, separate debug files and ELF data under /usr/share (Go's test
+ * data; lintian's arch-dependent-file-in-usr-share) are not programs of
+ * the system, and a
+ * finding about their "missing RELRO" would be noise.
+ *
+ * The system's architectures: the backend's list when it has one (dpkg:
+ * native and foreign), else the installed packages' architectures (rpm),
+ * else the ELF header of the root's bin/sh, else this program's own.  A
+ * package file's members are judged against the package's architecture.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "distsec/elfview.h"
+#include "internal.h"
+
+#ifndef EM_LOONGARCH
+#define EM_LOONGARCH 258
+#endif
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+#define L ELFDATA2LSB
+#define M ELFDATA2MSB
+#define C32 ELFCLASS32
+#define C64 ELFCLASS64
+
+/* Package managers' architecture names; the first name of each machine is
+ * the one messages use. */
+static const struct arch_name {
+	const char *name;
+	struct ds_machine m;
+} names[] = {
+	{ "x86_64", { EM_X86_64, C64, L } }, { "amd64", { EM_X86_64, C64, L } },
+	{ "x32", { EM_X86_64, C32, L } },
+	{ "i386", { EM_386, C32, L } }, { "i486", { EM_386, C32, L } },
+	{ "i586", { EM_386, C32, L } }, { "i686", { EM_386, C32, L } },
+	{ "athlon", { EM_386, C32, L } },
+	{ "aarch64", { EM_AARCH64, C64, L } }, { "arm64", { EM_AARCH64, C64, L } },
+	{ "arm", { EM_ARM, C32, L } }, { "armhf", { EM_ARM, C32, L } },
+	{ "armel", { EM_ARM, C32, L } }, { "armv7hl", { EM_ARM, C32, L } },
+	{ "armv7l", { EM_ARM, C32, L } }, { "armv6hl", { EM_ARM, C32, L } },
+	{ "s390x", { EM_S390, C64, M } }, { "s390", { EM_S390, C32, M } },
+	{ "ppc64le", { EM_PPC64, C64, L } }, { "ppc64el", { EM_PPC64, C64, L } },
+	{ "ppc64", { EM_PPC64, C64, M } }, { "powerpc", { EM_PPC, C32, M } },
+	{ "ppc", { EM_PPC, C32, M } },
+	{ "riscv64", { EM_RISCV, C64, L } },
+	{ "mips64el", { EM_MIPS, C64, L } }, { "mips64", { EM_MIPS, C64, M } },
+	{ "mipsel", { EM_MIPS, C32, L } }, { "mips", { EM_MIPS, C32, M } },
+	{ "loongarch64", { EM_LOONGARCH, C64, L } }, { "loong64", { EM_LOONGARCH, C64, L } },
+	{ "sparc64", { EM_SPARCV9, C64, M } }, { "hppa", { EM_PARISC, C32, M } },
+	{ "alpha", { EM_ALPHA, C64, L } }, { "ia64", { EM_IA_64, C64, L } },
+	{ "m68k", { EM_68K, C32, M } }, { "sh4", { EM_SH, C32, L } },
+};
+
+bool ds_arch_lookup(const char *name, struct ds_machine *out)
+{
+	for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++)
+		if (strcmp(names[i].name, name) == 0) {
+			*out = names[i].m;
+			return true;
+		}
+	return false;
+}
+
+static bool same(struct ds_machine a, struct ds_machine b)
+{
+	return a.machine == b.machine && a.elfclass == b.elfclass && a.data == b.data;
+}
+
+const char *ds_machine_name(struct ds_machine m, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (same(names[i].m, m))
+			return names[i].name;
+	snprintf(buf, len, "e_machine %u (%d-bit %s)", m.machine, m.elfclass == C64 ? 64 : 32,
+	         m.data == M ? "MSB" : "LSB");
+	return buf;
+}
+
+/* Machine, class and byte order of an ELF header's first 20 bytes. */
+static bool header_machine(const unsigned char *h, size_t n, struct ds_machine *out)
+{
+	if (n < 20 || memcmp(h, ELFMAG, SELFMAG) != 0)
+		return false;
+	out->elfclass = h[EI_CLASS];
+	out->data = h[EI_DATA];
+	out->machine = out->data == M ? (unsigned)(h[18] << 8 | h[19])
+	                              : (unsigned)(h[19] << 8 | h[18]);
+	return true;
+}
+
+/* This program's own architecture, from the ELF header the linker maps. */
+extern const unsigned char __ehdr_start[];
+
+static struct ds_machine host_machine(void)
+{
+	struct ds_machine m = { EM_X86_64, C64, L };
+	header_machine(__ehdr_start, 20, &m);
+	return m;
+}
+
+static void add(struct ds_scan_private *p, struct ds_machine m)
+{
+	for (size_t i = 0; i < p->narches; i++)
+		if (same(p->arches[i], m))
+			return;
+	if (p->narches < DS_ARCHES_MAX)
+		p->arches[p->narches++] = m;
+}
+
+static void add_name(struct ds_scan_private *p, const char *name)
+{
+	struct ds_machine m;
+	if (ds_arch_lookup(name, &m))
+		add(p, m);
+}
+
+static bool bin_sh_machine(const struct ds_scan *s, struct ds_machine *out)
+{
+	char *canon = ds_resolve_in_root(s->rootfd, "/bin/sh");
+	int fd = canon ? ds_open_beneath(s->rootfd, canon,
+	                                 O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+	               : -1;
+	free(canon);
+	unsigned char h[20];
+	struct stat st;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	          pread(fd, h, sizeof h, 0) == (ssize_t)sizeof h && header_machine(h, sizeof h, out);
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* Once per scan, on the first ELF file (the backend may still be loading). */
+static void load_root_arches(struct ds_scan *s)
+{
+	struct ds_scan_private *p = s->priv;
+	p->arches_source = "this program's architecture";
+	if (ds_scan_backend_wait(s) == 0) {
+		const char *const *list = NULL;
+		size_t n = 0;
+		if (s->backend->arches)
+			s->backend->arches(s->bh, &list, &n);
+		for (size_t i = 0; i < n; i++)
+			add_name(p, list[i]);
+		for (size_t i = 0; !p->narches && s->backend->count && i < s->backend->count(s->bh); i++) {
+			const struct ds_pkg *pkg = s->backend->info(s->bh, (ds_pkgid)i);
+			if (pkg)
+				add_name(p, pkg->arch);
+		}
+		if (p->narches)
+			p->arches_source = "the package database";
+	}
+	struct ds_machine m;
+	if (!p->narches && bin_sh_machine(s, &m)) {
+		add(p, m);
+		p->arches_source = "the root's /bin/sh";
+	}
+	if (!p->narches)
+		add(p, host_machine());
+}
+
+/* The architectures f is judged against: its package file's, or the root's. */
+static size_t arches_for(struct ds_file *f, struct ds_machine *one, const struct ds_machine **list)
+{
+	const struct ds_pkg *pkg = f->preset_owner && f->preset_owner->npkgs
+		? f->preset_owner->pkgs[0] : NULL;
+	if (pkg) {
+		if (!ds_arch_lookup(pkg->arch, one))   /* all, noarch */
+			*one = host_machine();
+		*list = one;
+		return 1;
+	}
+	struct ds_scan *s = f->worker->scan;
+	struct ds_scan_private *p = s->priv;
+	pthread_mutex_lock(&p->arches_lock);
+	if (!p->arches_done) {
+		load_root_arches(s);
+		p->arches_done = true;
+	}
+	pthread_mutex_unlock(&p->arches_lock);
+	*list = p->arches;
+	return p->narches;
+}
+
+static const char *type_reason(unsigned type)
+{
+	switch (type) {
+	case ET_REL: return "a relocatable object (ET_REL), linked into programs, not run";
+	case ET_CORE: return "a core dump (ET_CORE)";
+	case ET_NONE: return "no file type (ET_NONE)";
+	default: return "an ELF type the loader does not run";
+	}
+}
+
+const char *ds_elf_not_judged(struct ds_file *f, char *buf, size_t len)
+{
+	const struct ds_elfview *v = ds_file_elf(f);
+	if (!v)
+		return NULL;   /* malformed: scan-unreadable said so */
+	if (v->type != ET_EXEC && v->type != ET_DYN)
+		return type_reason(v->type);
+	if (v->machine == EM_NONE)
+		return "e_machine EM_NONE: no machine code (bytecode such as Guile .go, or data)";
+	struct ds_machine one, mine = { v->machine, v->elfclass, v->data };
+	const struct ds_machine *list;
+	size_t n = arches_for(f, &one, &list);
+	bool native = false;
+	for (size_t i = 0; i < n && !native; i++)
+		native = same(list[i], mine);
+	if (!native) {
+		char b1[64], b2[64];
+		snprintf(buf, len, "built for %s; the scanned system runs %s",
+		         ds_machine_name(mine, b1, sizeof b1),
+		         n ? ds_machine_name(list[0], b2, sizeof b2) : "?");
+		return buf;
+	}
+	if (strncmp(f->path, "/usr/share/", 11) == 0)
+		return "under /usr/share, architecture-independent data (test data, firmware)";
+	if (v->debug_only)
+		return "separate debug information (its code sections are NOBITS)";
+	if (!v->exec_load)
+		return "no executable PT_LOAD segment: the loader maps no code from it";
+	if (ds_elf_pie(v) != DS_ELF_SHLIB && !(f->mode & 0111))
+		return "a program without execute permission: the kernel does not run it";
+	return NULL;
+}
