@@ -301,7 +301,18 @@ enum ds_elf_relro ds_elf_relro(const struct ds_elfview *v)
 	 * read-only (checksec #161 got this wrong). */
 	if (!v->has_gnu_relro)
 		return DS_RELRO_NONE;
-	return v->bind_now ? DS_RELRO_FULL : DS_RELRO_PARTIAL;
+	/* a static-pie relocates itself wholly at start-up, nothing is lazy */
+	return v->bind_now || ds_elf_link(v) == DS_LINK_STATIC_PIE ? DS_RELRO_FULL
+	                                                         : DS_RELRO_PARTIAL;
+}
+
+enum ds_elf_link ds_elf_link(const struct ds_elfview *v)
+{
+	if (v->has_interp)
+		return DS_LINK_DYNAMIC;
+	if (v->type == ET_EXEC)
+		return DS_LINK_STATIC;
+	return v->type == ET_DYN && v->df1_pie ? DS_LINK_STATIC_PIE : DS_LINK_DYNAMIC;
 }
 
 const char *ds_elf_relro_name(enum ds_elf_relro r)

@@ -47,6 +47,9 @@ struct ds_elfview {
 /* Kinds the PIE/library decision gives (CONVENTIONS.md). */
 enum ds_elf_pie { DS_ELF_NOT_PIE, DS_ELF_PIE, DS_ELF_SHLIB, DS_ELF_OTHER };
 enum ds_elf_relro { DS_RELRO_NONE, DS_RELRO_PARTIAL, DS_RELRO_FULL };
+/* A program without PT_INTERP loads no library: static (ET_EXEC: Go, Free
+ * Pascal, gcc -static) or static-pie (ET_DYN with DF_1_PIE). */
+enum ds_elf_link { DS_LINK_DYNAMIC, DS_LINK_STATIC, DS_LINK_STATIC_PIE };
 
 /* Builds the view of an Elf handle of a file_size-byte file (taking
  * ownership of the handle); fd is the file it reads (not owned), or -1
@@ -61,6 +64,7 @@ const char *ds_elf_imports_any(const struct ds_elfview *v, const char *const *sy
 enum ds_elf_pie ds_elf_pie(const struct ds_elfview *v);
 enum ds_elf_relro ds_elf_relro(const struct ds_elfview *v);
 const char *ds_elf_relro_name(enum ds_elf_relro r);
+enum ds_elf_link ds_elf_link(const struct ds_elfview *v);
 
 /* Calls cb for each NUL-terminated printable (C locale) string of at least
  * minlen bytes that contains the byte `must`, in the read-only data

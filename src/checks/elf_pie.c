@@ -29,6 +29,10 @@ static void run(struct ds_file *f, void *state)
 	if (pie != DS_ELF_PIE && pie != DS_ELF_NOT_PIE)
 		return;
 	enum ds_class cls = ds_file_class(f);
+	/* a plain static program's one finding is elf-static's, which says
+	 * "no ASLR" too; a static daemon or setuid program stays judged here */
+	if (pie == DS_ELF_NOT_PIE && ds_elf_link(v) == DS_LINK_STATIC && !ds_class_important(cls))
+		return;
 	struct ds_finding *d = pie == DS_ELF_PIE
 		? ds_report(f, DS_SEV_PASS, "built as a position-independent executable")
 		: ds_report(f, severity_for(cls),

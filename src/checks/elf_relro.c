@@ -3,7 +3,9 @@
  * elf-relro (rpm-chksec): RELRO makes the GOT and other relocated data
  * read-only after start-up.  No PT_GNU_RELRO → none; PT_GNU_RELRO without
  * BIND_NOW (DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW) → partial; with it → full.
- * BIND_NOW alone is not RELRO.
+ * BIND_NOW alone is not RELRO.  A static-pie relocates itself at start-up
+ * (RELRO present = full); a static non-PIE program has no loader-resolved
+ * GOT and is not judged (elf-static reports it).
  */
 #include <elf.h>
 
@@ -27,6 +29,12 @@ static void run(struct ds_file *f, void *state)
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || (v->type != ET_EXEC && v->type != ET_DYN))
 		return;
+	if (ds_elf_link(v) == DS_LINK_STATIC) {
+		/* no loader, no GOT it resolves: elf-static says what matters */
+		ds_detail_str(ds_report(f, DS_SEV_PASS, "statically linked: RELRO does not apply"),
+		              "relro", "not applicable");
+		return;
+	}
 	enum ds_elf_relro r = ds_elf_relro(v);
 	enum ds_class cls = ds_file_class(f);
 	enum ds_severity sev = severity_for(cls, r);

@@ -1,0 +1,88 @@
+#!/bin/sh
+# Programs of other machines (#18): built here with clang --target against
+# Debian's cross libcs (libc6-dev-arm64-cross, libc6-dev-i386-cross), then
+# judged as the scanned system would run them: an arm64 package file by its
+# own architecture, an aarch64 image root (no database) by its /bin/sh, a
+# dpkg root by its dpkg's architecture plus var/lib/dpkg/arch.
+. "$(dirname "$0")/lib.sh"
+command -v clang >/dev/null || { echo "SKIP: clang not installed"; exit 77; }
+command -v dpkg-deb >/dev/null || { echo "SKIP: dpkg-deb not installed"; exit 77; }
+[ "$(uname -m)" = x86_64 ] || { echo "SKIP: the expectations are written for an x86-64 host"; exit 77; }
+"$DISTSEC" backends | grep -q '^  dpkg ' || { echo "SKIP: built without the dpkg backend"; exit 77; }
+src="$SRCDIR/fixtures/hello.c"
+# cross TARGET OUT FLAGS...: fails when the cross libc or binutils are missing
+cross() {
+	t=$1 out=$2
+	shift 2
+	clang --target="$t" -O1 -w "$@" -o "$out" "$src" 2>"$work/cc-err"
+}
+cross aarch64-linux-gnu "$work/a64-norelro" -Wl,-z,norelro ||
+	{ cat "$work/cc-err"; echo "SKIP: no aarch64 cross toolchain (binutils-aarch64-linux-gnu, libc6-dev-arm64-cross)"; exit 77; }
+cross aarch64-linux-gnu "$work/a64-full" -Wl,-z,relro,-z,now
+cross i686-linux-gnu "$work/i386-norelro" -Wl,-z,norelro ||
+	{ cat "$work/cc-err"; echo "SKIP: no i386 cross toolchain (binutils-i686-linux-gnu, libc6-dev-i386-cross)"; exit 77; }
+cc -O1 -w -Wl,-z,norelro -o "$work/x64-norelro" "$src"
+
+# mkdeb NAME ARCH FILE=PATH...
+mkdeb() {
+	n=$1 a=$2
+	shift 2
+	d="$work/pkg-$n"
+	mkdir -p "$d/DEBIAN"
+	for fp in "$@"; do
+		mkdir -p "$d/$(dirname "${fp#*=}")"
+		cp "$work/${fp%%=*}" "$d/${fp#*=}"
+	done
+	printf 'Package: %s\nVersion: 1.0-1\nArchitecture: %s\nMaintainer: Fix Er <fix@example.org>\nDescription: fixture\n' \
+		"$n" "$a" >"$d/DEBIAN/control"
+	dpkg-deb --root-owner-group -b "$d" "$work/$n.deb" >/dev/null
+}
+# only: the finding lines, spaces squeezed
+only() { grep -v '^$' "$work/out" | grep -v ' files (' | sed 's/  */ /g' >"$work/got"; }
+
+# 1. a package file of arm64, scanned on x86-64: its aarch64 program is judged
+mkdeb fixa64 arm64 a64-norelro=usr/bin/tool x64-norelro=usr/lib/fixa64/host-helper
+run_distsec scan --color never --check elf-relro "$work/fixa64.deb"
+expect_rc 1
+only
+echo "error elf-relro /usr/bin/tool [fixa64:arm64] no RELRO: relocated data such as the GOT stays writable" >"$work/want"
+diff "$work/want" "$work/got" || fail "arm64 package file"
+expect_line "2 ELF, 1 not run here"
+
+# 2. an aarch64 image root without a package database: its /bin/sh decides
+mkdir -p "$root/bin" "$root/usr/bin"
+cp "$work/a64-full" "$root/bin/sh"
+cp "$work/a64-norelro" "$root/usr/bin/tool"
+cp "$work/x64-norelro" "$root/usr/bin/host-tool"
+run_distsec scan --root "$root" --backend none --color never --check elf-relro,elf-not-judged -v
+expect_rc 1
+only
+cat >"$work/want" <<'WANT'
+pass elf-relro /bin/sh [unknown] full RELRO
+pass elf-not-judged /usr/bin/host-tool [unknown] not judged: built for x86_64; the scanned system runs aarch64
+error elf-relro /usr/bin/tool [unknown] no RELRO: relocated data such as the GOT stays writable
+WANT
+diff "$work/want" "$work/got" || fail "aarch64 image root"
+
+# 3. a dpkg root whose dpkg is arm64, with i386 added: arm64 and i386 are
+#    judged, x86-64 is not
+droot="$work/droot"
+mkdir -p "$droot/var/lib/dpkg/info" "$droot/var/lib/dpkg/updates"
+: >"$droot/var/lib/dpkg/status"
+: >"$droot/var/lib/dpkg/available"
+mkdeb dpkg arm64 a64-full=usr/bin/dpkg
+mkdeb fixmix arm64 a64-norelro=usr/bin/a64 i386-norelro=usr/bin/i386 x64-norelro=usr/bin/x64
+force=""
+[ "$(id -u)" = 0 ] || force="--force-not-root --force-bad-path"
+dpkg --root="$droot" $force --add-architecture i386
+dpkg --root="$droot" $force --force-architecture -i "$work/dpkg.deb" "$work/fixmix.deb" >/dev/null 2>&1
+run_distsec scan --root "$droot" --color never --check elf-relro /usr/bin
+expect_rc 1
+only
+cat >"$work/want" <<'WANT'
+error elf-relro /usr/bin/a64 [fixmix:arm64] no RELRO: relocated data such as the GOT stays writable
+error elf-relro /usr/bin/i386 [fixmix:arm64] no RELRO: relocated data such as the GOT stays writable
+WANT
+diff "$work/want" "$work/got" || fail "dpkg root of arm64 + i386"
+expect_line "backend dpkg"
+echo "cross-arch: ok"
