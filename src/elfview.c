@@ -16,6 +16,31 @@
 #endif
 #define DS_GNU_PROPERTY_X86_FEATURE_1_AND 0xc0000002u
 
+/* libelf reads a whole section into memory on elf_getdata/elf_strptr: a
+ * 16 KB sparse file whose .dynstr claims 4 GiB cost 4.2 GB and a minute.
+ * What the checks read is capped (the largest on this machine: libLLVM's
+ * .dynstr, 6 MiB; notes and .dynamic are a few KiB); a larger section is
+ * not read and the view says so in `skipped`. */
+#define SYMS_MAX (64u << 20)
+#define SMALL_SECTION_MAX (1u << 20)
+
+static bool over_cap(struct ds_elfview *v, const char *what, GElf_Xword size, GElf_Xword cap)
+{
+	if (size <= cap)
+		return false;
+	if (!v->skipped)
+		v->skipped = what;
+	return true;
+}
+
+/* The size libelf would read for the string table strndx. */
+static GElf_Xword section_size(Elf *elf, size_t ndx)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(elf, ndx);
+	return scn && gelf_getshdr(scn, &sh) ? sh.sh_size : 0;
+}
+
 /* -1 when the program headers cannot be read: judging a truncated file
  * by what is missing would report "no RELRO" for a broken download. */
 static int scan_phdrs(struct ds_elfview *v, const GElf_Ehdr *eh, size_t file_size,
@@ -106,10 +131,17 @@ static void scan_dynamic(struct ds_elfview *v, const GElf_Phdr *ph)
 	Elf_Data *d = NULL;
 	size_t n = 0, strndx = 0;
 	if (scn && sh.sh_entsize) {
+		if (over_cap(v, ".dynamic is over 1 MiB", sh.sh_size, SMALL_SECTION_MAX))
+			return;
 		d = elf_getdata(scn, NULL);
 		n = sh.sh_size / sh.sh_entsize;
 		strndx = sh.sh_link;
+		if (over_cap(v, "the .dynamic string table is over 64 MiB",
+		             section_size(v->elf, strndx), SYMS_MAX))
+			strndx = 0;
 	} else if (v->has_dynamic) {
+		if (over_cap(v, "PT_DYNAMIC is over 1 MiB", ph->p_filesz, SMALL_SECTION_MAX))
+			return;
 		d = elf_getdata_rawchunk(v->elf, (int64_t)ph->p_offset, ph->p_filesz, ELF_T_DYN);
 		n = ph->p_filesz / gelf_fsize(v->elf, ELF_T_DYN, 1, EV_CURRENT);
 	}
@@ -132,7 +164,9 @@ static void scan_dynsym(struct ds_elfview *v)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = find_section(v->elf, SHT_DYNSYM, &sh);
-	if (!scn || !sh.sh_entsize)
+	if (!scn || !sh.sh_entsize ||
+	    over_cap(v, ".dynsym is over 64 MiB", sh.sh_size, SYMS_MAX) ||
+	    over_cap(v, ".dynstr is over 64 MiB", section_size(v->elf, sh.sh_link), SYMS_MAX))
 		return;
 	Elf_Data *d = elf_getdata(scn, NULL);
 	if (!d)
@@ -203,14 +237,16 @@ static void scan_sections(struct ds_elfview *v)
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	size_t shstrndx = 0;
-	if (elf_getshdrstrndx(v->elf, &shstrndx) != 0)
+	if (elf_getshdrstrndx(v->elf, &shstrndx) != 0 ||
+	    over_cap(v, "the section name table is over 64 MiB", section_size(v->elf, shstrndx), SYMS_MAX))
 		shstrndx = 0;
 	while ((scn = elf_nextscn(v->elf, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		if (debug_only_section(v->elf, shstrndx, &sh))
 			v->debug_only = true;
-		if (sh.sh_type != SHT_NOTE)
+		if (sh.sh_type != SHT_NOTE ||
+		    over_cap(v, "a note section is over 1 MiB", sh.sh_size, SMALL_SECTION_MAX))
 			continue;
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d)
@@ -335,6 +371,9 @@ static bool is_rodata(const GElf_Shdr *sh)
  * than STR_CARRY is no path and is dropped. */
 #define STR_CHUNK (64 * 1024)
 #define STR_CARRY 4096
+/* Read-only data scanned per file: more than libLLVM's 50 MiB; a sparse
+ * file claiming 4 GiB of .rodata took 8 s each before this cap. */
+#define STR_TOTAL_MAX ((GElf_Xword)64 << 20)
 
 /* Ends a string: NUL, or a byte no C-locale string has (locale-free). */
 static bool str_boundary(unsigned char c)
@@ -409,14 +448,18 @@ int ds_elf_strings(const struct ds_elfview *v, size_t minlen, int must,
 		return -1;
 	char *buf = raw ? NULL : ds_xmalloc(STR_CARRY + STR_CHUNK);
 	struct strscan st = { .minlen = minlen, .must = must, .cb = cb, .ctx = ctx };
+	GElf_Xword budget = STR_TOTAL_MAX;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	int rc = 0;
-	while (rc == 0 && (scn = elf_nextscn(v->elf, scn)) != NULL) {
+	while (rc == 0 && budget && (scn = elf_nextscn(v->elf, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh) || !is_rodata(&sh) ||
 		    sh.sh_offset > v->file_size || sh.sh_size > v->file_size - sh.sh_offset)
 			continue;
 		st.skip_first = false;   /* strings do not run across sections */
+		if (sh.sh_size > budget)
+			sh.sh_size = budget;
+		budget -= sh.sh_size;
 		if (raw)
 			rc = strscan_region(&st, raw + sh.sh_offset, sh.sh_size) == (size_t)-1;
 		else

@@ -131,6 +131,8 @@ const struct ds_elfview *ds_file_elf(struct ds_file *f)
 		ds_report_unreadable(f, "malformed ELF", why);
 		return NULL;
 	}
+	if (f->elf->skipped)   /* judged on the rest, and said what was not read */
+		ds_report_unreadable(f, "ELF section not read", f->elf->skipped);
 	f->elf_state = 1;
 	return f->elf;
 }

@@ -42,6 +42,8 @@ struct ds_elfview {
 
 	bool has_property_note;   /* .note.gnu.property with an x86 feature word */
 	uint32_t x86_features;    /* GNU_PROPERTY_X86_FEATURE_1_AND bits */
+
+	const char *skipped;      /* a section over its size cap, not read (why), else NULL */
 };
 
 /* Kinds the PIE/library decision gives (CONVENTIONS.md). */
@@ -68,7 +70,8 @@ enum ds_elf_link ds_elf_link(const struct ds_elfview *v);
 
 /* Calls cb for each NUL-terminated printable (C locale) string of at least
  * minlen bytes that contains the byte `must`, in the read-only data
- * sections (.rodata*: PROGBITS, SHF_ALLOC without WRITE/EXEC).  Stops when
+ * sections (.rodata*: PROGBITS, SHF_ALLOC without WRITE/EXEC; the first
+ * 64 MiB of them, whatever the headers claim).  Stops when
  * cb returns non-zero.  Returns 0, -1 on a read error. */
 int ds_elf_strings(const struct ds_elfview *v, size_t minlen, int must,
                    int (*cb)(const char *s, size_t len, void *ctx), void *ctx);
