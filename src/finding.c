@@ -58,6 +58,8 @@ const struct ds_owner *ds_file_owner(struct ds_file *f)
 	struct ds_worker *w = f->worker;
 	if (f->preset_owner)
 		return f->preset_owner;
+	if (!w->owner_done && !ds_scan_backend_ready(w->scan))
+		return NULL; /* no waiting for the database: looked up at the end */
 	if (!w->owner_done) {
 		ds_scan_owner(w->scan, f->path, &w->owner);
 		w->owner_done = true;
@@ -70,8 +72,10 @@ struct ds_finding *ds_report(struct ds_file *f, enum ds_severity sev, const char
 	struct ds_worker *w = f->worker;
 	va_list ap;
 	va_start(ap, fmt);
-	struct ds_finding *d = ds_finding_new(w->current, sev, f->path, ds_file_owner(f), fmt, ap);
+	const struct ds_owner *owner = ds_file_owner(f);
+	struct ds_finding *d = ds_finding_new(w->current, sev, f->path, owner, fmt, ap);
 	va_end(ap);
+	d->owner_pending = !owner;
 	if (sev != DS_SEV_PASS)
 		atomic_fetch_add(&w->scan->priv->reported, 1);
 	/* Findings of a disabled pseudo-check (scan-unreadable) are dropped

@@ -49,6 +49,7 @@ struct ds_scan_private {
 	atomic_bool backend_pending;   /* backend_thread not yet joined */
 	pthread_mutex_t backend_lock;
 	int backend_rc;                /* 0 when s->bh is open */
+	atomic_bool backend_ready;     /* the open is over (backend_rc is final) */
 	void **states;                 /* per ds_checks[] index: what scan_begin returned */
 	bool *begun;                   /* per ds_checks[] index: scan_end still owed */
 	bool elf_checks;               /* an enabled check runs on ELF files */
@@ -113,6 +114,8 @@ int ds_scan_open(struct ds_scan *s);
 /* Waits for the package database the scan opens in the background; 0 when
  * s->bh is usable.  Anything that touches s->bh calls it first. */
 int ds_scan_backend_wait(const struct ds_scan *s);
+/* Without waiting: is the open over? */
+bool ds_scan_backend_ready(const struct ds_scan *s);
 
 /* finding.c */
 struct ds_finding *ds_finding_new(const struct ds_check *c, enum ds_severity sev,
@@ -121,6 +124,8 @@ struct ds_finding *ds_finding_new(const struct ds_check *c, enum ds_severity sev
 void ds_finding_free(struct ds_finding *f);
 void ds_worker_add(struct ds_worker *w, struct ds_finding *f);
 int ds_finding_cmp(const void *a, const void *b);
+/* f's owner; NULL while the database is still loading (the finding's
+ * owner is then looked up when the scan ends). */
 const struct ds_owner *ds_file_owner(struct ds_file *f);
 
 /* file.c */

@@ -129,10 +129,29 @@ static void load_aliases(struct ds_scan *s)
 	closedir(d);
 }
 
+/* Owners of the findings made while the database loaded (a worker's
+ * findings on one file are adjacent: one look-up per file). */
+static void resolve_pending_owners(struct ds_scan *s, struct ds_worker *m)
+{
+	const struct ds_finding *last = NULL;
+	for (size_t i = 0; i < m->nfindings; i++) {
+		struct ds_finding *d = m->findings[i];
+		if (!d->owner_pending)
+			continue;
+		if (last && !strcmp(last->path, d->path))
+			d->owner = last->owner;
+		else
+			ds_scan_owner(s, d->path, &d->owner);
+		d->owner_pending = false;
+		last = d;
+	}
+}
+
 /* Keeps the findings of enabled checks (and passes), sorted; counts. */
 static void finish(struct ds_scan *s)
 {
 	struct ds_worker *m = &s->priv->main;
+	resolve_pending_owners(s, m);
 	size_t w = 0;
 	struct ds_strmap *pkgs = ds_strmap_new();
 	for (size_t i = 0; i < m->nfindings; i++) {
@@ -193,6 +212,7 @@ static void *open_backend(void *arg)
 		        s->backend->name, s->root, err[0] ? err : "unknown error");
 		s->priv->backend_rc = -1;
 	}
+	atomic_store(&s->priv->backend_ready, true);
 	return NULL;
 }
 
@@ -212,6 +232,11 @@ static int start_backend(struct ds_scan *s)
 	else
 		open_backend(s);
 	return 0;
+}
+
+bool ds_scan_backend_ready(const struct ds_scan *s)
+{
+	return atomic_load(&s->priv->backend_ready);
 }
 
 int ds_scan_backend_wait(const struct ds_scan *s)

@@ -43,6 +43,8 @@ struct ds_finding {
 	json_object *details;                  /* never NULL */
 	char *rule;                            /* STIG id, or NULL */
 	const char *waiver;                    /* justification when waived, else NULL */
+	bool owner_pending;                    /* core-private: the owner is looked up
+	                                        * when the scan ends (database still loading) */
 };
 
 /* Report on f for the running check.  Returns the finding so the caller can
