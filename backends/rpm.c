@@ -11,11 +11,11 @@
  * copied to a private temporary directory and opened there: the scanned
  * root is never written.
  */
-#include <archive.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <rpm/header.h>
+#include <rpm/rpmarchive.h>
 #include <rpm/rpmdb.h>
 #include <rpm/rpmfi.h>
 #include <rpm/rpmlib.h>
@@ -392,68 +392,191 @@ static void rpm_close(void *h)
 
 /* ---- .rpm package files -------------------------------------------- */
 
+/*
+ * Header and payload both through librpm, as rpm2archive reads them: the
+ * payload is decompressed by rpmio and walked with rpm's archive reader,
+ * which knows rpm's own cpio variants (the stripped "07070X" headers of
+ * v6 packages and of v4 packages with files over 4 GiB) that a generic cpio
+ * reader refuses.  File metadata comes from the header, as rpm installs it.
+ */
 struct rpm_file {
 	struct ds_pkg pkg;
-	struct ds_payload payload;
+	Header h;
+	FD_t fd;                 /* the package file, then the decompressing stream */
+	rpmfiles files;
+	rpmfi fi;
+	char *path;              /* current member, "/" + installed path */
+	unsigned char *buf;      /* contents of the last regular file with content */
+	size_t cap, len;
+	int buf_fx;              /* its file index, for hard links; -1 none */
 };
+
+static void rpm_file_free(struct rpm_file *pf)
+{
+	rpmfiFree(pf->fi);
+	rpmfilesFree(pf->files);
+	if (pf->fd)
+		Fclose(pf->fd);
+	headerFree(pf->h);
+	ds_pkg_free(&pf->pkg);
+	free(pf->path);
+	free(pf->buf);
+	free(pf);
+}
+
+/* 1: an rpm package (lead magic); 0: not one; fd is the file, checked to
+ * be a regular file. */
+static int rpm_magic(const char *path, int *fdp)
+{
+	static const unsigned char lead[4] = { 0xed, 0xab, 0xee, 0xdb };
+	unsigned char magic[4];
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    pread(fd, magic, sizeof magic, 0) != (ssize_t)sizeof magic ||
+	    memcmp(magic, lead, sizeof lead) != 0) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	*fdp = fd;
+	return 1;
+}
 
 static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
                               char *err, size_t errlen)
 {
-	static const unsigned char lead[4] = { 0xed, 0xab, 0xee, 0xdb };
-	unsigned char magic[4];
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, magic, sizeof magic) : -1;
-	if (fd >= 0)
-		close(fd);
-	if (n != 4 || memcmp(magic, lead, 4) != 0)
+	int fd;
+	if (!rpm_magic(path, &fd))
 		return NULL;
 	init_rpm();
+	struct rpm_file *pf = ds_xcalloc(1, sizeof *pf);
+	pf->buf_fx = -1;
+	pf->fd = fdDup(fd);
+	close(fd);
 	rpmts ts = rpmtsCreate();
 	rpmtsSetVSFlags(ts, RPMVSF_MASK_NOSIGNATURES | RPMVSF_MASK_NODIGESTS);
-	FD_t rfd = Fopen(path, "r.ufdio");
-	Header h = NULL;
-	rpmRC rc = rfd && !Ferror(rfd) ? rpmReadPackageFile(ts, rfd, path, &h) : RPMRC_FAIL;
-	if (rfd)
-		Fclose(rfd);
+	rpmRC rc = pf->fd && !Ferror(pf->fd) ? rpmReadPackageFile(ts, pf->fd, path, &pf->h)
+	                                      : RPMRC_FAIL;
 	rpmtsFree(ts);
-	if (rc != RPMRC_OK && rc != RPMRC_NOTTRUSTED && rc != RPMRC_NOKEY) {
+	if ((rc != RPMRC_OK && rc != RPMRC_NOTTRUSTED && rc != RPMRC_NOKEY) || !pf->h) {
 		snprintf(err, errlen, "not a readable rpm package (bad or truncated header)");
-		headerFree(h);
+		rpm_file_free(pf);
 		return NULL;
 	}
-	struct rpm_file *pf = ds_xcalloc(1, sizeof *pf);
-	pkg_from_header(h, &pf->pkg);
-	headerFree(h);
-	pf->payload.a = archive_read_new();
-	archive_read_support_filter_all(pf->payload.a);
-	archive_read_support_format_cpio(pf->payload.a);
-	if (archive_read_open_filename(pf->payload.a, path, 65536) != ARCHIVE_OK) {
-		snprintf(err, errlen, "payload: %s", ds_archive_why(pf->payload.a));
-		ds_payload_free(&pf->payload);
-		ds_pkg_free(&pf->pkg);
-		free(pf);
+	pkg_from_header(pf->h, &pf->pkg);
+	/* rpmio names its decompressors as the header does ("xz", "zstd") */
+	const char *compr = headerGetString(pf->h, RPMTAG_PAYLOADCOMPRESSOR);
+	char mode[64];
+	snprintf(mode, sizeof mode, "r.%s", compr && *compr ? compr : "gzip");
+	FD_t payload = Fdopen(pf->fd, mode);
+	if (!payload || Ferror(payload)) {
+		snprintf(err, errlen, "payload: cannot decompress (%s): %s",
+		         compr ? compr : "gzip", payload ? Fstrerror(payload) : "unknown compressor");
+		rpm_file_free(pf);
+		return NULL;
+	}
+	pf->fd = payload;
+	pf->files = rpmfilesNew(NULL, pf->h, 0, RPMFI_KEEPHEADER);
+	pf->fi = pf->files ? rpmfiNewArchiveReader(pf->fd, pf->files,
+	                                           RPMFI_ITER_READ_ARCHIVE_CONTENT_FIRST)
+	                   : NULL;
+	if (!pf->fi) {
+		snprintf(err, errlen, "payload: no file list in the header");
+		rpm_file_free(pf);
 		return NULL;
 	}
 	*pkg = &pf->pkg;
 	return pf;
 }
 
+static void archive_error(struct rpm_file *pf, int rc, char *err, size_t errlen)
+{
+	char *why = rpmfileStrerror(rc);
+	const char *at = pf->path ? pf->path : "";
+	snprintf(err, errlen, "payload%s%s: %s", *at ? " at " : "", at,
+	         why ? why : "unreadable");
+	free(why);
+}
+
+/* A hard link without content of its own shares the data of the member of
+ * its set read before it (rpm's content-first order). */
+static int shares_buffer(struct rpm_file *pf)
+{
+	const int *links = NULL;
+	uint32_t n = rpmfiFLinks(pf->fi, &links);
+	for (uint32_t i = 0; pf->buf_fx >= 0 && i < n && links; i++)
+		if (links[i] == pf->buf_fx)
+			return 1;
+	return 0;
+}
+
+static int read_content(struct rpm_file *pf, char *err, size_t errlen)
+{
+	rpm_loff_t size = rpmfiFSize(pf->fi);
+	if (size > DS_MEMBER_MAX) {
+		snprintf(err, errlen, "%s: member too large", pf->path);
+		return -1;
+	}
+	if ((size_t)size + 1 > pf->cap) {
+		pf->cap = (size_t)size + 1;
+		pf->buf = ds_xrealloc(pf->buf, pf->cap);
+	}
+	size_t got = 0;
+	while (got < (size_t)size) {
+		size_t want = (size_t)size - got > 65536 ? 65536 : (size_t)size - got;
+		ssize_t n = rpmfiArchiveRead(pf->fi, pf->buf + got, want);
+		if (n <= 0) {
+			/* rpmio: -1 for a damaged or cut compressed stream,
+			 * 0 for an early end of an uncompressed one */
+			snprintf(err, errlen, "%s: %s payload", pf->path,
+			         n < 0 || Ferror(pf->fd) ? "corrupt or truncated" : "truncated");
+			pf->buf_fx = -1;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	pf->len = got;
+	pf->buf_fx = rpmfiFX(pf->fi);
+	return 0;
+}
+
 static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
 {
 	struct rpm_file *pf = h;
-	int r;
-	while ((r = ds_payload_next(&pf->payload, m, err, errlen)) == 1 && skip_path(m->path))
-		;
-	return r;
+	for (;;) {
+		int rc = rpmfiNext(pf->fi);
+		if (rc == RPMERR_ITER_END)
+			return 0;
+		if (rc < 0) {
+			archive_error(pf, rc, err, errlen);
+			return -1;
+		}
+		const char *fn = rpmfiFN(pf->fi);
+		if (!fn || skip_path(fn))
+			continue;
+		free(pf->path);
+		pf->path = ds_xstrdup(fn);
+		memset(m, 0, sizeof *m);
+		m->path = pf->path;
+		m->mode = rpmfiFMode(pf->fi);
+		if (S_ISREG(m->mode)) {
+			if (rpmfiArchiveHasContent(pf->fi)) {
+				if (read_content(pf, err, errlen) != 0)
+					return -1;
+			} else if (!shares_buffer(pf)) {
+				return 1; /* a hard link whose data this reader has not seen */
+			}
+			m->data = pf->buf;
+			m->size = pf->len;
+		}
+		return 1;
+	}
 }
 
 static void rpm_pkgfile_close(void *h)
 {
-	struct rpm_file *pf = h;
-	ds_payload_free(&pf->payload);
-	ds_pkg_free(&pf->pkg);
-	free(pf);
+	rpm_file_free(h);
 }
 
 static const struct ds_backend rpm_backend = {

@@ -44,6 +44,7 @@ void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct d
 static void report_broken(struct ds_scan *s, const char *arg, const char *why)
 {
 	ds_warn("%s: %s", arg, why);
+	/* error: a gate must not pass a package it could not read */
 	struct ds_finding *d = ds_scan_report(s, &ds_check_scan_unreadable, arg, DS_SEV_ERROR,
 	                                      "package file unreadable: %s", why);
 	ds_detail_str(d, "reason", why);

@@ -36,8 +36,9 @@ install -m 4755 %{SOURCE1} %{buildroot}/usr/bin/fixr-good
 /usr/bin/fixr-tool
 /usr/bin/fixr-good
 SPEC
+# (xz payload: rpm-v6.py below recompresses it with Python's lzma)
 rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
-	--define "debug_package %{nil}" -bb "$top/SPECS/fixr.spec" >"$work/rpmbuild.log" 2>&1 ||
+	--define "_binary_payload w6.xzdio" --define "debug_package %{nil}" -bb "$top/SPECS/fixr.spec" >"$work/rpmbuild.log" 2>&1 ||
 	{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
 rpmfile=$(ls "$top"/RPMS/*/fixr-1.0-1.*.rpm)
 
@@ -97,6 +98,38 @@ run_distsec scan --color never "$work/fixa.deb"
 expect_line "/usr/bin/fixr-tool  [fixa:amd64]"
 findings >"$work/fromdeb"
 diff -u "$work/installed" "$work/fromdeb" || fail ".deb findings differ from the installed files'"
+
+# an rpm v6 package (rpm's stripped "07070X" cpio payload, which a generic
+# cpio reader refuses), made from the v4 one by hand: the same findings
+python3 "$SRCDIR/e2e/rpm-v6.py" "$rpmfile" "$work/fixr-v6.rpm"
+python3 - "$work/fixr-v6.rpm" <<'PY' || fail "rpm-v6.py did not write a stripped cpio payload"
+import lzma, sys
+d = open(sys.argv[1], "rb").read()
+assert d[4] == 4 and lzma.decompress(d[d.index(b"\xfd7zXZ"):]).startswith(b"07070X")
+PY
+rpm -Kv "$work/fixr-v6.rpm" | grep -q "Payload SHA256 digest: OK" || fail "librpm rejects the v6 package"
+run_distsec scan --color never "$work/fixr-v6.rpm"
+expect_rc 1
+expect_line "/usr/bin/fixr-tool  [fixr:"
+findings >"$work/fromv6"
+diff -u "$work/installed" "$work/fromv6" || fail "v6 .rpm findings differ from the installed files'"
+
+# a corrupt payload among good packages: what was read is reported, the
+# damage is an error finding for that file, the other packages are scanned
+python3 - "$work/fixr-v6.rpm" "$work/corrupt.rpm" <<'PY'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = d.index(b"\xfd7zXZ") + 200
+d[at:at + 64] = b"\x55" * 64
+open(sys.argv[2], "wb").write(d)
+PY
+run_distsec scan --color never --skip elf-relro "$rpmfile" "$work/fixr-v6.rpm"
+expect_rc 0
+run_distsec scan --color never --skip elf-relro "$rpmfile" "$work/corrupt.rpm" "$work/fixr-v6.rpm"
+expect_rc 1
+expect_line "error    scan-unreadable           $work/corrupt.rpm  [not-owned]  package file unreadable: /usr/bin/fixr-good: corrupt or truncated payload"
+[ "$(grep -c "elf-pie  *  /usr/bin/fixr-tool  \[fixr:" "$work/out")" = 2 ] || fail "the good packages were not both scanned"
+grep -q "^distsec: $work/corrupt.rpm: /usr/bin/fixr-good: corrupt or truncated payload" "$work/err" || fail "no message for the corrupt package"
 
 # truncated package files: a clear error; exit 2 only when nothing else scanned
 head -c 3000 "$rpmfile" >"$work/trunc.rpm"
