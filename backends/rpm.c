@@ -87,59 +87,90 @@ static void init_rpm(void)
 	}
 }
 
-static int copy_file(int from_dir, const char *name, int to_dir)
+/* The files that make up each kind of database: nothing else in its
+ * directory is copied (a 64 GiB file beside it would fill TMPDIR). */
+static const char *const sqlite_files[] = {
+	"rpmdb.sqlite", "rpmdb.sqlite-wal", "rpmdb.sqlite-shm", NULL,
+};
+static const char *const ndb_files[] = { "Packages.db", "Index.db", NULL };
+static const char *const bdb_files[] = {
+	"Packages", "Basenames", "Conflictname", "Dirnames", "Enhancename",
+	"Filetriggername", "Group", "Installtid", "Name", "Obsoletename",
+	"Providename", "Provideversion", "Recommendname", "Requirename",
+	"Requireversion", "Sha1header", "Sigmd5", "Suggestname", "Supplementname",
+	"Transfiletriggername", "Triggername", NULL,
+};
+
+/* A database copy larger than this is refused (Fedora's full rpmdb.sqlite
+ * is ~200 MB). */
+#define RPMDB_COPY_MAX (2ull << 30)
+
+static const char *const *db_files(const char *kind)
+{
+	return !strcmp(kind, "sqlite") ? sqlite_files : !strcmp(kind, "ndb") ? ndb_files : bdb_files;
+}
+
+/* The program's signal cleanup (struct ds_host), when it offers one. */
+static const struct ds_host *host;
+
+__attribute__((visibility("default"))) void distsec_backend_host(const struct ds_host *h)
+{
+	host = h;
+}
+
+static int copy_data(int in, int out, off_t size)
+{
+	char buf[65536];
+	while (size > 0) {
+		/* in-kernel copy; a plain read/write loop where it cannot */
+		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)size, 0);
+		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
+		              errno == EOPNOTSUPP)) {
+			n = read(in, buf, sizeof buf);
+			if (n > 0 && write(out, buf, (size_t)n) != n)
+				return -1;
+		}
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break; /* shrank meanwhile: what was there is copied */
+		size -= n;
+	}
+	return 0;
+}
+
+/* Copies dbdir/name (if it is a regular file) into to_dir; 0, or -1 with
+ * load_error saying what went wrong with which file. */
+static int copy_file(int from_dir, const char *dbdir, const char *name, int to_dir,
+                     unsigned long long *budget)
 {
 	int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
 		if (in >= 0)
 			close(in);
-		return 0; /* not a regular file: not part of the database */
+		return 0; /* absent, or not a regular file: not part of the database */
 	}
+	if ((unsigned long long)st.st_size > *budget) {
+		snprintf(load_error, sizeof load_error,
+		         "cannot read %s/%s: %lld bytes, more than the %llu MiB a database copy may take",
+		         dbdir, name, (long long)st.st_size, RPMDB_COPY_MAX >> 20);
+		close(in);
+		return -1;
+	}
+	*budget -= (unsigned long long)st.st_size;
 	int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	char buf[65536];
-	ssize_t n = 0;
-	while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
+	int rc = out >= 0 ? copy_data(in, out, st.st_size) : -1;
+	if (rc != 0)
+		snprintf(load_error, sizeof load_error, "cannot copy %s/%s to a temporary directory: %s",
+		         dbdir, name, strerror(errno));
 	close(in);
-	if (out >= 0)
-		close(out);
-	return out < 0 || n < 0 ? -1 : 0;
-}
-
-/* Copies the database directory to a fresh temporary directory. */
-static char *copy_db(const char *root, const char *dbdir)
-{
-	const char *tmp = getenv("TMPDIR");
-	char *dst = ds_xasprintf("%s/distsec-rpmdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	char *src = in_root(root, dbdir);
-	int sfd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = sfd >= 0 ? fdopendir(sfd) : NULL;
-	int rc = -1;
-	if (d && mkdtemp(dst)) {
-		int dfd = open(dst, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		struct dirent *e;
-		rc = dfd >= 0 ? 0 : -1;
-		while (rc == 0 && (e = readdir(d)) != NULL)
-			if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-				rc = copy_file(dirfd(d), e->d_name, dfd);
-		if (dfd >= 0)
-			close(dfd);
+	if (out >= 0 && close(out) != 0 && rc == 0) {
+		snprintf(load_error, sizeof load_error, "cannot copy %s/%s to a temporary directory: %s",
+		         dbdir, name, strerror(errno));
+		rc = -1;
 	}
-	if (d)
-		closedir(d);
-	else if (sfd >= 0)
-		close(sfd);
-	free(src);
-	if (rc != 0) {
-		snprintf(load_error, sizeof load_error, "cannot copy %s: %s", dbdir, strerror(errno));
-		free(dst);
-		return NULL;
-	}
-	return dst;
+	return rc;
 }
 
 static void remove_dir(const char *dir)
@@ -152,6 +183,71 @@ static void remove_dir(const char *dir)
 	if (d)
 		closedir(d);
 	rmdir(dir);
+}
+
+struct db_copy {
+	char *dir;
+	int slot;   /* in the program's signal cleanup, or -1 */
+};
+
+static void remove_copy(struct db_copy *c)
+{
+	remove_dir(c->dir);
+	if (host)
+		host->cleanup_done(c->slot);
+	free(c->dir);
+	c->dir = NULL;
+}
+
+/* Copies the database's own files to a fresh temporary directory, which
+ * is removed again on every failure and if a signal ends the run. */
+static int copy_db(const char *root, const char *dbdir, const char *kind, struct db_copy *c)
+{
+	const char *tmp = getenv("TMPDIR");
+	c->dir = ds_xasprintf("%s/distsec-rpmdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	c->slot = -1;
+	if (!mkdtemp(c->dir)) {
+		snprintf(load_error, sizeof load_error, "cannot read %s: no temporary directory for a copy (%s): %s",
+		         dbdir, c->dir, strerror(errno));
+		free(c->dir);
+		c->dir = NULL;
+		return -1;
+	}
+	if (host)
+		c->slot = host->cleanup_add(c->dir, 1);
+	char *src = in_root(root, dbdir);
+	int sfd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = sfd >= 0 && dfd >= 0 ? 0 : -1;
+	if (rc != 0)
+		snprintf(load_error, sizeof load_error, "cannot read %s: %s", dbdir, strerror(errno));
+	unsigned long long budget = RPMDB_COPY_MAX;
+	for (const char *const *f = db_files(kind); rc == 0 && *f; f++)
+		rc = copy_file(sfd, dbdir, *f, dfd, &budget);
+	if (sfd >= 0)
+		close(sfd);
+	if (dfd >= 0)
+		close(dfd);
+	free(src);
+	if (rc != 0)
+		remove_copy(c);
+	return rc;
+}
+
+/* What to push as _dbpath for the copy.  librpm expands macros in _dbpath
+ * again each time it derives a path from it (three times or more, so no
+ * fixed "%%" escaping holds): a copy under a TMPDIR holding '%' is named
+ * through /proc/self/fd instead, a name with no '%' in it. */
+static char *dbpath_for(const struct db_copy *c, int *dirfd_out)
+{
+	*dirfd_out = -1;
+	if (!strchr(c->dir, '%'))
+		return ds_xstrdup(c->dir);
+	int fd = open(c->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	*dirfd_out = fd;
+	return ds_xasprintf("/proc/self/fd/%d", fd);
 }
 
 static char *tag_string(Header h, rpmTagVal tag)
@@ -216,10 +312,19 @@ static int with_db(const char *root, int (*fn)(rpmts ts, const char *dbdir, cons
 		return -1;
 	}
 	init_rpm();
-	char *copy = copy_db(root, dbdir);
-	if (!copy)
+	struct db_copy copy;
+	if (copy_db(root, dbdir, kind, &copy) != 0)
 		return -1;
-	rpmPushMacro(NULL, "_dbpath", NULL, copy, RMIL_CMDLINE);
+	int copy_fd;
+	char *dbpath = dbpath_for(&copy, &copy_fd);
+	if (!dbpath) {
+		snprintf(load_error, sizeof load_error, "cannot read %s: temporary copy %s: %s",
+		         dbdir, copy.dir, strerror(errno));
+		remove_copy(&copy);
+		return -1;
+	}
+	rpmPushMacro(NULL, "_dbpath", NULL, dbpath, RMIL_CMDLINE);
+	free(dbpath);
 	rpmPushMacro(NULL, "_db_backend", NULL, kind, RMIL_CMDLINE);
 	rpmts ts = rpmtsCreate();
 	rpmtsSetRootDir(ts, "/");
@@ -233,8 +338,9 @@ static int with_db(const char *root, int (*fn)(rpmts ts, const char *dbdir, cons
 	rpmtsFree(ts);
 	rpmPopMacro(NULL, "_db_backend");
 	rpmPopMacro(NULL, "_dbpath");
-	remove_dir(copy);
-	free(copy);
+	if (copy_fd >= 0)
+		close(copy_fd);
+	remove_copy(&copy);
 	return rc;
 }
 

@@ -57,6 +57,10 @@ static void load_module(const char *path)
 		dlclose(h);
 		return;
 	}
+	ds_backend_host_fn host;
+	*(void **)&host = dlsym(h, DS_BACKEND_HOST);
+	if (host)
+		host(&ds_host);
 	add_slot(b, ds_xstrdup(path));
 }
 

@@ -162,6 +162,13 @@ size_t ds_backend_failures(const char *const **out);
 const struct ds_backend *ds_backend_select(const char *name, const char *root,
                                            char *why, size_t whylen);
 
+/* cleanup.c: paths removed when SIGINT, SIGTERM or SIGHUP end the run
+ * (see struct ds_host); ds_cleanup_install sets the handlers, once. */
+void ds_cleanup_install(void);
+int ds_cleanup_add(const char *path, int is_dir);
+void ds_cleanup_done(int slot);
+extern const struct ds_host ds_host;
+
 /* daemons.c: which programs systemd units / init scripts start */
 struct ds_strmap *ds_daemons_load(int rootfd);
 

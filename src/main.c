@@ -87,6 +87,7 @@ static int write_report(const struct ds_scan *s, const struct ds_output *fmt)
 	mode_t mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
 	char *tmp = ds_xasprintf("%s.XXXXXX", target);
 	int fd = mkstemp(tmp);
+	int slot = fd >= 0 ? ds_cleanup_add(tmp, 0) : -1;
 	FILE *fp = fd >= 0 && fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
 	int rc = -1;
 	if (fp)
@@ -100,6 +101,7 @@ static int write_report(const struct ds_scan *s, const struct ds_output *fmt)
 		if (fd >= 0)
 			unlink(tmp);
 	}
+	ds_cleanup_done(slot);
 	free(tmp);
 	free(target);
 	return rc;
@@ -302,6 +304,8 @@ int main(int argc, char **argv)
 		ds_warn("libelf: %s", elf_errmsg(-1));
 		return 2;
 	}
+	/* temporary files (the report's, a database copy) go with the run */
+	ds_cleanup_install();
 	if (argc < 2)
 		return usage_error("%s", "missing command (scan, checks or backends)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {

@@ -117,4 +117,17 @@ struct ds_backend {
 
 typedef const struct ds_backend *(*ds_backend_entry_fn)(void);
 
+/* What the program offers its loadable backends: a module that exports a
+ * function named DS_BACKEND_HOST receives this once, right after loading. */
+#define DS_BACKEND_HOST "distsec_backend_host"
+struct ds_host {
+	/* Removes path if the run is killed by SIGINT, SIGTERM or SIGHUP (a
+	 * directory with the files directly in it when is_dir); returns a
+	 * slot, -1 when none is free.  cleanup_done(slot) once the caller has
+	 * removed the path itself. */
+	int (*cleanup_add)(const char *path, int is_dir);
+	void (*cleanup_done)(int slot);
+};
+typedef void (*ds_backend_host_fn)(const struct ds_host *host);
+
 #endif

@@ -1,0 +1,114 @@
+#!/bin/sh
+# The rpm database as found in real roots: copied to a private temporary
+# directory (only the database's own files, with a size cap) and removed
+# again whatever happens, also when a signal ends the run; a '%' in TMPDIR.
+# Databases are made at test time with the real rpm and rpmbuild.
+. "$(dirname "$0")/lib.sh"
+for t in rpm rpmbuild; do
+	command -v $t >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+"$DISTSEC" backends | grep -q '^  rpm ' || { echo "SKIP: built without the rpm backend"; exit 77; }
+
+top="$work/rpmbuild"
+mkdir -p "$top/SOURCES" "$top/SPECS"
+cp "$FIXTURES/nopie-norelro" "$top/SOURCES/fixr-tool"
+cat >"$top/SPECS/fixr.spec" <<'SPEC'
+Name: fixr
+Version: 1.0
+Release: 1
+Summary: distsec test fixture
+License: GPL-2.0-or-later
+Source0: fixr-tool
+%description
+distsec test fixture
+%install
+mkdir -p %{buildroot}/usr/bin
+install -m 0755 %{SOURCE0} %{buildroot}/usr/bin/fixr-tool
+%files
+/usr/bin/fixr-tool
+SPEC
+rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
+	--define "debug_package %{nil}" -bb "$top/SPECS/fixr.spec" >"$work/rpmbuild.log" 2>&1 ||
+	{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
+rpmfile=$(ls "$top"/RPMS/*/fixr-1.0-1.*.rpm)
+db=var/lib/rpm
+rpm --root "$root" --dbpath "/$db" --initdb
+rpm --root "$root" --dbpath "/$db" -i --justdb --nodeps --noscripts --ignorearch "$rpmfile" 2>/dev/null
+place nopie-norelro usr/bin/fixr-tool
+tmp="$work/tmp"
+mkdir "$tmp"
+
+# scan ARGS...: distsec scan with TMPDIR=$tmp, which must be empty after
+scan() {
+	TMPDIR="$tmp" run_distsec scan --root "$root" --color never "$@"
+	[ -z "$(ls -A "$tmp")" ] || { ls -lR "$tmp"; fail "temporary files left in TMPDIR"; }
+}
+
+# a sparse 64 GiB file beside the database is not copied (ulimit: a copy of
+# it would die at 1 GiB instead of filling the disk)
+truncate -s 64G "$root/$db/huge"
+(ulimit -f 1048576 && scan && echo "$rc" >"$work/rc") ||
+	fail "the scan died copying a file beside the database"
+rc=$(cat "$work/rc")
+expect_rc 1
+expect_line "/usr/bin/fixr-tool  [fixr:"
+rm "$root/$db/huge"
+
+# a TMPDIR holding %{macros}: librpm expands macros in _dbpath, and must
+# neither miss the copy nor create directories at the expanded name
+tmp="$work/tmp%{_arch}%%"
+mkdir "$tmp"
+scan
+expect_rc 1
+expect_line "/usr/bin/fixr-tool  [fixr:"
+ls "$work" | grep -qx 'tmp[^%].*' && fail "librpm created a directory at the macro-expanded TMPDIR"
+tmp="$work/tmp"
+
+# a database file over the copy cap: refused, naming the file
+cp -a "$root/$db" "$work/db.orig"
+rm "$root/$db/rpmdb.sqlite"
+truncate -s 64G "$root/$db/rpmdb.sqlite"
+scan --backend rpm
+expect_rc 2
+grep -qF "cannot read $db/rpmdb.sqlite: 68719476736 bytes, more than the 2048 MiB a database copy may take" \
+	"$work/err" || { cat "$work/err"; fail "no message naming the oversized database file"; }
+rm -rf "${root:?}/$db" && cp -a "$work/db.orig" "$root/$db"
+
+# a signal during the copy (strace holds the copy for 2 s) or while -o's
+# temporary report is being made: the temporary files go, the status tells
+if command -v strace >/dev/null; then
+	# killed SIGNAL SYSCALLS DIR ARGS...: distsec scan ARGS under strace,
+	# held 2 s at SYSCALLS' entry, killed with SIGNAL once DIR holds a file
+	killed() {
+		sig=$1 calls=$2 watch=$3
+		shift 3
+		# (a background job of sh starts with SIGINT ignored: undo that)
+		TMPDIR="$tmp" strace -f -qq -o /dev/null -e trace="$calls" \
+			-e inject="$calls":delay_enter=2000000 \
+			python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' \
+			"$DISTSEC" scan --root "$root" "$@" >/dev/null 2>"$work/err" &
+		tracer=$!
+		i=0
+		while [ -z "$(ls -A "$watch")" ] && [ $i -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill -"$sig" "$(pgrep -P $tracer)"
+		rc=0
+		wait $tracer || rc=$?
+	}
+	mkdir "$work/rep"
+	for sig in INT TERM HUP; do
+		killed $sig copy_file_range "$tmp"
+		[ "$rc" -gt 128 ] || fail "SIG$sig during the copy: exit status $rc"
+		[ -z "$(ls -A "$tmp")" ] || { ls -lR "$tmp"; fail "SIG$sig left the database copy behind"; }
+	done
+	killed TERM fchmod "$work/rep" -o "$work/rep/out.json" --format json
+	[ "$rc" = 143 ] || fail "SIGTERM while the report is written: exit status $rc"
+	[ -z "$(ls -A "$work/rep")" ] || { ls -l "$work/rep"; fail "SIGTERM left -o's temporary file"; }
+else
+	echo "note: strace not installed, the signal cases are skipped"
+fi
+echo "rpm-db: ok"
