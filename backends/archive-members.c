@@ -77,13 +77,14 @@ static bool all_zero(const unsigned char *b, size_t n)
 }
 
 /* Copies the member's data to the temporary file; bytes copied or -1. */
-static int64_t spill_member(struct ds_payload *p, unsigned char *chunk)
+static int64_t spill_member(struct ds_payload *p, const struct ds_member_source *src,
+                            unsigned char *chunk)
 {
 	if (open_spill(p) != 0)
 		return -1;
 	int64_t got = 0;
-	la_ssize_t n;
-	while ((n = archive_read_data(p->a, chunk, CHUNK)) > 0) {
+	ssize_t n;
+	while ((n = src->read(src->ctx, chunk, CHUNK)) > 0) {
 		if (all_zero(chunk, (size_t)n)) {
 			got += n;   /* a hole: ftruncate below gives the size */
 			continue;
@@ -97,16 +98,15 @@ static int64_t spill_member(struct ds_payload *p, unsigned char *chunk)
 	return got;
 }
 
-/* Reads a regular member's data (size from the header) into m, or sets
- * p->why.  -1 when the archive itself broke under it. */
-static int read_data(struct ds_payload *p, struct ds_member *m, int64_t size)
+int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
+                   const struct ds_member_source *src)
 {
 	if (size < 0 || (uint64_t)size > DS_MEMBER_MAX) {
 		snprintf(p->why, sizeof p->why,
 		         "member of %lld bytes, over the %u MiB limit: not scanned",
 		         (long long)size, DS_MEMBER_MAX >> 20);
 		m->unreadable = p->why;
-		return archive_read_data_skip(p->a) == ARCHIVE_OK ? 0 : -1;
+		return !src->skip || src->skip(src->ctx) == 0 ? 0 : -1;
 	}
 	if ((uint64_t)size <= DS_MEMBER_IN_MEMORY) {
 		if ((size_t)size + 1 > p->cap) {
@@ -114,13 +114,13 @@ static int read_data(struct ds_payload *p, struct ds_member *m, int64_t size)
 			p->buf = ds_xrealloc(p->buf, p->cap);
 		}
 		size_t got = 0;
-		la_ssize_t n = 1;
+		ssize_t n = 1;
 		while (got < (size_t)size &&
-		       (n = archive_read_data(p->a, p->buf + got, (size_t)size - got)) > 0)
+		       (n = src->read(src->ctx, p->buf + got, (size_t)size - got)) > 0)
 			got += (size_t)n;
 		if (n < 0 || got != (size_t)size) {
 			snprintf(p->why, sizeof p->why, "%s",
-			         n < 0 ? ds_archive_why(p->a) : "truncated payload");
+			         n < 0 ? src->why(src->ctx) : "truncated payload");
 			m->unreadable = p->why;
 			return -1;
 		}
@@ -132,11 +132,11 @@ static int read_data(struct ds_payload *p, struct ds_member *m, int64_t size)
 		p->cap = CHUNK;
 		p->buf = ds_xrealloc(p->buf, p->cap);
 	}
-	int64_t got = spill_member(p, p->buf);
+	int64_t got = spill_member(p, src, p->buf);
 	if (got != size) {
+		const char *why = got < 0 ? src->why(src->ctx) : NULL;
 		snprintf(p->why, sizeof p->why, "%s",
-		         got < 0 && archive_errno(p->a) ? ds_archive_why(p->a)
-		         : got < 0 ? strerror(errno) : "truncated payload");
+		         why ? why : got < 0 ? strerror(errno) : "truncated payload");
 		m->unreadable = p->why;
 		return -1;
 	}
@@ -144,6 +144,23 @@ static int read_data(struct ds_payload *p, struct ds_member *m, int64_t size)
 	m->fd = p->spill;
 	m->size = (size_t)got;
 	return 0;
+}
+
+/* libarchive as a member source. */
+static ssize_t archive_source_read(void *a, void *buf, size_t len)
+{
+	return archive_read_data(a, buf, len);
+}
+
+static int archive_source_skip(void *a)
+{
+	return archive_read_data_skip(a) == ARCHIVE_OK ? 0 : -1;
+}
+
+/* NULL when libarchive saw no error (then the write to the spill failed). */
+static const char *archive_source_why(void *a)
+{
+	return archive_errno(a) ? ds_archive_why(a) : NULL;
 }
 
 /* The next waiting name of the group whose data p->last holds. */
@@ -225,7 +242,10 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 	 * that name; a cpio one carries the group's data (size > 0). */
 	if (!S_ISREG(m->mode) || (archive_entry_hardlink(e) && archive_entry_size(e) == 0))
 		return 1;
-	if (read_data(p, m, archive_entry_size(e)) != 0)
+	const struct ds_member_source src = {
+		archive_source_read, archive_source_skip, archive_source_why, p->a,
+	};
+	if (ds_member_read(p, m, archive_entry_size(e), &src) != 0)
 		p->failed = true;   /* the archive is broken here: nothing after it is readable */
 	if (!m->unreadable && archive_entry_ino_is_set(e) && archive_entry_nlink(e) > 1) {
 		p->last = *m;

@@ -48,6 +48,22 @@ struct ds_payload {
  * end, -1 with err. */
 int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t errlen);
 void ds_payload_free(struct ds_payload *p);
+
+/* Where a member's data comes from: libarchive, or rpm's own archive
+ * reader (backends/rpm.c).  read: bytes, 0 at the end, -1 on an error;
+ * skip (may be NULL): pass over the data; why: the error, or NULL. */
+struct ds_member_source {
+	ssize_t (*read)(void *ctx, void *buf, size_t len);
+	int (*skip)(void *ctx);
+	const char *(*why)(void *ctx);
+	void *ctx;
+};
+/* Reads a regular member's size bytes from src into m (memory, or the
+ * payload's temporary file when large; over DS_MEMBER_MAX skipped with
+ * m->unreadable set), using p's buffers (p->a may be NULL).  -1 when the
+ * source broke under it (m->unreadable says why). */
+int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
+                   const struct ds_member_source *src);
 /* libarchive's message for a's last error, never NULL (libarchive leaves
  * it unset for some corrupt headers). */
 const char *ds_archive_why(struct archive *a);

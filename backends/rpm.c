@@ -511,10 +511,9 @@ struct rpm_file {
 	FD_t fd;                 /* the package file, then the decompressing stream */
 	rpmfiles files;
 	rpmfi fi;
-	char *path;              /* current member, "/" + installed path */
-	unsigned char *buf;      /* contents of the last regular file with content */
-	size_t cap, len;
-	int buf_fx;              /* its file index, for hard links; -1 none */
+	struct ds_payload pl;    /* member buffers and temporary file (pl.a unused) */
+	struct ds_member last;   /* the last member read with content, for hard links */
+	int last_fx;             /* its file index; -1 none */
 };
 
 static void rpm_file_free(struct rpm_file *pf)
@@ -525,8 +524,7 @@ static void rpm_file_free(struct rpm_file *pf)
 		Fclose(pf->fd);
 	headerFree(pf->h);
 	ds_pkg_free(&pf->pkg);
-	free(pf->path);
-	free(pf->buf);
+	ds_payload_free(&pf->pl);
 	free(pf);
 }
 
@@ -557,7 +555,7 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 		return NULL;
 	init_rpm();
 	struct rpm_file *pf = ds_xcalloc(1, sizeof *pf);
-	pf->buf_fx = -1;
+	pf->last_fx = -1;
 	pf->fd = fdDup(fd);
 	close(fd);
 	rpmts ts = rpmtsCreate();
@@ -596,55 +594,29 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	return pf;
 }
 
-static void archive_error(struct rpm_file *pf, int rc, char *err, size_t errlen)
-{
-	char *why = rpmfileStrerror(rc);
-	const char *at = pf->path ? pf->path : "";
-	snprintf(err, errlen, "payload%s%s: %s", *at ? " at " : "", at,
-	         why ? why : "unreadable");
-	free(why);
-}
-
 /* A hard link without content of its own shares the data of the member of
- * its set read before it (rpm's content-first order). */
-static int shares_buffer(struct rpm_file *pf)
+ * its set read just before it (rpm's content-first order). */
+static int shares_last(struct rpm_file *pf)
 {
 	const int *links = NULL;
 	uint32_t n = rpmfiFLinks(pf->fi, &links);
-	for (uint32_t i = 0; pf->buf_fx >= 0 && i < n && links; i++)
-		if (links[i] == pf->buf_fx)
+	for (uint32_t i = 0; pf->last_fx >= 0 && i < n && links; i++)
+		if (links[i] == pf->last_fx)
 			return 1;
 	return 0;
 }
 
-static int read_content(struct rpm_file *pf, char *err, size_t errlen)
+/* rpm's archive reader as a member source (archive-members.h): it skips
+ * unread data itself when the next member is asked for. */
+static ssize_t rpm_source_read(void *fi, void *buf, size_t len)
 {
-	rpm_loff_t size = rpmfiFSize(pf->fi);
-	if (size > DS_MEMBER_MAX) {
-		snprintf(err, errlen, "%s: member too large", pf->path);
-		return -1;
-	}
-	if ((size_t)size + 1 > pf->cap) {
-		pf->cap = (size_t)size + 1;
-		pf->buf = ds_xrealloc(pf->buf, pf->cap);
-	}
-	size_t got = 0;
-	while (got < (size_t)size) {
-		size_t want = (size_t)size - got > 65536 ? 65536 : (size_t)size - got;
-		ssize_t n = rpmfiArchiveRead(pf->fi, pf->buf + got, want);
-		if (n <= 0) {
-			/* rpmio: -1 for a damaged or cut compressed stream,
-			 * 0 for an early end of an uncompressed one */
-			snprintf(err, errlen, "%s: %s payload", pf->path,
-			         n < 0 || Ferror(pf->fd) ? "corrupt or truncated" : "truncated");
-			pf->buf_fx = -1;
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	pf->len = got;
-	pf->buf_fx = rpmfiFX(pf->fi);
-	return 0;
+	return rpmfiArchiveRead(fi, buf, len);
+}
+
+static const char *rpm_source_why(void *fi)
+{
+	(void)fi; /* rpmio decompressors fail with -1 and no message */
+	return "corrupt or truncated payload";
 }
 
 static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
@@ -654,27 +626,41 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 		int rc = rpmfiNext(pf->fi);
 		if (rc == RPMERR_ITER_END)
 			return 0;
+		const char *fn = rc >= 0 ? rpmfiFN(pf->fi) : NULL;
 		if (rc < 0) {
-			archive_error(pf, rc, err, errlen);
+			char *why = rpmfileStrerror(rc);
+			snprintf(err, errlen, "payload%s%s: %s", pf->pl.path ? " after " : "",
+			         pf->pl.path ? pf->pl.path : "", why ? why : "unreadable");
+			free(why);
 			return -1;
 		}
-		const char *fn = rpmfiFN(pf->fi);
 		if (!fn || skip_path(fn))
 			continue;
-		free(pf->path);
-		pf->path = ds_xstrdup(fn);
-		memset(m, 0, sizeof *m);
-		m->path = pf->path;
-		m->mode = rpmfiFMode(pf->fi);
-		if (S_ISREG(m->mode)) {
-			if (rpmfiArchiveHasContent(pf->fi)) {
-				if (read_content(pf, err, errlen) != 0)
-					return -1;
-			} else if (!shares_buffer(pf)) {
-				return 1; /* a hard link whose data this reader has not seen */
+		free(pf->pl.path);
+		pf->pl.path = ds_xstrdup(fn);
+		*m = (struct ds_member){ .path = pf->pl.path, .mode = rpmfiFMode(pf->fi), .fd = -1 };
+		if (!S_ISREG(m->mode))
+			return 1;
+		if (!rpmfiArchiveHasContent(pf->fi)) {
+			if (shares_last(pf)) {
+				struct ds_member link = pf->last;
+				link.path = m->path;
+				link.mode = m->mode;
+				*m = link;
 			}
-			m->data = pf->buf;
-			m->size = pf->len;
+			return 1; /* else: a hard link whose data this reader has not seen */
+		}
+		const struct ds_member_source src = {
+			rpm_source_read, NULL, rpm_source_why, pf->fi,
+		};
+		pf->last_fx = -1;
+		if (ds_member_read(&pf->pl, m, (int64_t)rpmfiFSize(pf->fi), &src) != 0) {
+			snprintf(err, errlen, "%s: %s", m->path, m->unreadable);
+			return -1; /* the stream is broken here: nothing after it is readable */
+		}
+		if (!m->unreadable && rpmfiFNlink(pf->fi) > 1) {
+			pf->last = *m;
+			pf->last_fx = rpmfiFX(pf->fi);
 		}
 		return 1;
 	}

@@ -102,7 +102,7 @@ os.execv(sys.argv[1], sys.argv[1:])' \
 	mkdir "$work/rep"
 	for sig in INT TERM HUP; do
 		killed $sig copy_file_range "$tmp"
-		[ "$rc" -gt 128 ] || fail "SIG$sig during the copy: exit status $rc"
+		[ "$rc" -gt 128 ] || { cat "$work/err" >&2; fail "SIG$sig during the copy: exit status $rc"; }
 		[ -z "$(ls -A "$tmp")" ] || { ls -lR "$tmp"; fail "SIG$sig left the database copy behind"; }
 	done
 	killed TERM fchmod "$work/rep" -o "$work/rep/out.json" --format json
