@@ -3,7 +3,10 @@
  * script-sh-syntax (find-sh4errors): each shell script is parsed by its own
  * interpreter with -n (parse, never run), fed on stdin, with a clean
  * environment, a new session (no terminal), output captured and a 5 s
- * limit.  The script itself is never executed.  Only interpreters installed
+ * limit.  The script itself is never executed.  A launcher is parsed up to
+ * its unconditional top-level exec (sh/Python polyglots), a bash script
+ * that turns on extglob with -O extglob, and a file without "#!" by the
+ * shell its name or content names, or not at all (sh_text.c).  Only interpreters installed
  * on the scanning machine are used: a missing one is noted once, at the end.
  */
 #include <errno.h>
@@ -69,7 +72,7 @@ static long ms_since(const struct timespec *t0)
 
 /* Feeds data to argv[0] -n on stdin and collects its stderr.  Returns the
  * exit status, -2 on timeout, -1 if it could not be started. */
-static int run_parser(const char *shell, const unsigned char *data, size_t len,
+static int run_parser(const char *shell, bool extglob, const unsigned char *data, size_t len,
                       char *errbuf, size_t errlen)
 {
 	int in[2], err[2];
@@ -90,10 +93,12 @@ static int run_parser(const char *shell, const unsigned char *data, size_t len,
 	sigset_t none;
 	sigemptyset(&none);
 	posix_spawnattr_setsigmask(&at, &none);
-	char *const argv[] = { (char *)shell, "-n", NULL };
+	char *const plain[] = { (char *)shell, "-n", NULL };
+	char *const with_extglob[] = { (char *)shell, "-O", "extglob", "-n", NULL };
+	char *const *argv = extglob ? with_extglob : plain;
 	char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
 	pid_t pid;
-	int rc = posix_spawn(&pid, shell, &fa, &at, argv, envp);
+	int rc = posix_spawn(&pid, shell, &fa, &at, (char *const *)argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	close(in[0]);
@@ -158,37 +163,55 @@ static int run_parser(const char *shell, const unsigned char *data, size_t len,
 static void run(struct ds_file *f, void *state)
 {
 	struct missing *missing = state;
-	int idx = shell_index(f->interp);
-	if (idx < 0)
+	if (shell_index(f->interp) < 0)
 		return;
-	char path[64];
-	const char *shell = find_shell(f->interp, path, sizeof path);
-	if (!shell) {
-		atomic_fetch_add(&missing->scripts[idx], 1);
-		return;
-	}
 	size_t len;
 	const unsigned char *data = ds_file_data(f, SCRIPT_MAX, &len);
 	if (!data)
 		return;
+	/* without "#!" the name and content say which shell it is written
+	 * for (files sourced by bash or zsh); sh is not assumed */
+	const char *interp = f->interp;
+	if (f->head_len < 2 || f->head[0] != '#' || f->head[1] != '!') {
+		const char *base = strrchr(f->path, '/');
+		interp = ds_sh_guess_shell((const char *)data, len, base ? base + 1 : f->path);
+		if (!interp) {
+			ds_report(f, DS_SEV_INFO, "no #! line, and nothing in it tells which shell it "
+			          "is written for: not parsed");
+			return;
+		}
+	}
+	int idx = shell_index(interp);
+	char path[64];
+	const char *shell = find_shell(interp, path, sizeof path);
+	if (!shell) {
+		atomic_fetch_add(&missing->scripts[idx], 1);
+		return;
+	}
+	bool extglob = !strcmp(interp, "bash") && ds_sh_wants_extglob((const char *)data, len);
+	size_t parsed = ds_sh_launcher_end((const char *)data, len);
 	char errbuf[2048];
-	int rc = run_parser(shell, data, len, errbuf, sizeof errbuf);
+	int rc = run_parser(shell, extglob, data, parsed, errbuf, sizeof errbuf);
 	struct ds_finding *d;
 	if (rc == -1) {
 		d = ds_report(f, DS_SEV_INFO, "%s -n could not be started", shell);
 	} else if (rc == -2) {
-		d = ds_report(f, DS_SEV_WARNING, "%s -n did not finish within %d s", f->interp,
+		d = ds_report(f, DS_SEV_WARNING, "%s -n did not finish within %d s", interp,
 		              (ds_sh_timeout_ms + 999) / 1000);
 		ds_detail_bool(d, "timeout", true);
 	} else if (rc != 0) {
 		errbuf[strcspn(errbuf, "\n")] = '\0';
-		d = ds_report(f, DS_SEV_WARNING, "%s -n: %s", f->interp,
+		d = ds_report(f, DS_SEV_WARNING, "%s -n: %s", interp,
 		              errbuf[0] ? errbuf : "syntax error");
 		ds_detail_str(d, "error", errbuf);
 	} else {
-		d = ds_report(f, DS_SEV_PASS, "%s -n: no syntax error", f->interp);
+		d = ds_report(f, DS_SEV_PASS, "%s -n: no syntax error", interp);
 	}
 	ds_detail_str(d, "interpreter", shell);
+	if (extglob)
+		ds_detail_bool(d, "extglob", true);
+	if (parsed < len)   /* a launcher: what follows its exec is another language */
+		ds_detail_int(d, "parsed_bytes", (long long)parsed);
 }
 
 extern const struct ds_check ds_check_script_sh_syntax;

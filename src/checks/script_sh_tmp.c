@@ -3,9 +3,10 @@
  * script-sh-tmp (find-sh4tmp): a shell script that writes to a fixed name
  * under /tmp or /var/tmp and never calls mktemp (or tempfile) can be made
  * to clobber or disclose files through a symlink planted there.  A line
- * "writes" when, outside a comment, it redirects (>, >>) to /tmp/... or
- * runs touch, cp, mv, tee, ln, install, mkdir or cat > with a /tmp/...
- * argument.  Heuristic, line by line: a name built from a mktemp result in
+ * "writes" when, outside a comment and quoted prose, it redirects (>, >>)
+ * to /tmp/... or runs touch, cp, mv, tee, ln, install or mkdir with a
+ * /tmp/... argument, or sort -o, dd of=, tar -cf, wget -O, curl -o naming
+ * one.  A name must begin a word: build/tmp/x is not under /tmp.  Heuristic, line by line: a name built from a mktemp result in
  * another variable is fine (mktemp is called), and a fixed name the script
  * only reads is not reported.
  */
@@ -18,17 +19,82 @@
 #define SCRIPT_MAX (8u << 20)
 #define MAX_LINES 10
 
-static const char *const writers[] = {
-	"touch", "cp", "mv", "tee", "ln", "install", "mkdir", NULL,
-};
-
-static bool is_tmp_at(const char *p)
+/* A /tmp/ or /var/tmp/ name starting at p, which begins a word (so
+ * build/tmp/x is not one). */
+static bool is_tmp_at(const char *line, const char *p)
 {
+	if (p > line && !strchr(" \t'\"=<>", p[-1]))
+		return false;
 	return !strncmp(p, "/tmp/", 5) ? p[5] && !isspace((unsigned char)p[5]) && p[5] != ';'
 	     : !strncmp(p, "/var/tmp/", 9) ? p[9] && !isspace((unsigned char)p[9]) : false;
 }
 
-/* Does the command text (a line without its comment) write under /tmp? */
+/* Skips blanks and opening quotes. */
+static const char *skip_blank(const char *q)
+{
+	while (*q == ' ' || *q == '\t' || *q == '"' || *q == '\'')
+		q++;
+	return q;
+}
+
+/* Commands that write the file named by an option: "sort -o F",
+ * "dd of=F", "wget -O F", "curl -o F", "tar -cf F" (create, append or
+ * update, then f). */
+struct out_opt { const char *cmd, *opt; };
+static const struct out_opt out_opts[] = {
+	{ "sort", "-o" }, { "sort", "--output=" }, { "dd", "of=" }, { "wget", "-O" },
+	{ "wget", "--output-document=" }, { "curl", "-o" }, { "curl", "--output=" },
+	{ "tar", "--file=" }, { NULL, NULL },
+};
+
+/* Is the word at w (up to a blank) a tar option cluster that creates an
+ * archive and names it next (c, r or u with f last: -cf, czf, -cvzf)? */
+static bool tar_create_f(const char *w)
+{
+	if (*w == '-')
+		w++;
+	size_t n = strcspn(w, " \t");
+	bool creates = memchr(w, 'c', n) || memchr(w, 'r', n) || memchr(w, 'u', n);
+	if (n < 2 || n > 8 || w[n - 1] != 'f' || !creates)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalpha((unsigned char)w[i]))
+			return false;
+	return true;
+}
+
+/* After a command word at p: does one of its arguments (up to ; & |)
+ * name a /tmp file through an output option? */
+static bool writes_by_option(const char *line, const char *cmd, const char *args)
+{
+	for (const char *t = args; *t && !strchr(";&|", *t); t++) {
+		if (t[-1] != ' ' && t[-1] != '\t')
+			continue;
+		for (const struct out_opt *o = out_opts; o->cmd; o++) {
+			size_t n = strlen(o->opt);
+			if (strcmp(o->cmd, cmd) || strncmp(t, o->opt, n))
+				continue;
+			const char *v = o->opt[n - 1] == '=' || t[n] != ' ' ? t + n : skip_blank(t + n);
+			if (*v == '"' || *v == '\'')
+				v++;
+			if (is_tmp_at(line, v) || (v == t + n && !strncmp(v, "/tmp/", 5)))
+				return true;
+		}
+		if (!strcmp(cmd, "tar") && tar_create_f(t)) {
+			const char *v = skip_blank(t + strcspn(t, " \t"));
+			if (is_tmp_at(line, v))
+				return true;
+		}
+	}
+	return false;
+}
+
+static const char *const writers[] = {
+	"touch", "cp", "mv", "tee", "ln", "install", "mkdir", "sort", "dd", "wget", "curl", "tar", NULL,
+};
+
+/* Does the command text (a line without its comment, quoted prose
+ * blanked) write under /tmp? */
 static bool writes_tmp(const char *line)
 {
 	for (const char *p = line; *p; p++) {
@@ -37,20 +103,25 @@ static bool writes_tmp(const char *line)
 		const char *q = p + 1;
 		if (*q == '>' || *q == '|')
 			q++;
-		while (*q == ' ' || *q == '\t' || *q == '"' || *q == '\'')
-			q++;
-		if (is_tmp_at(q))
+		q = skip_blank(q);
+		if (is_tmp_at(q, q))
 			return true;
 	}
 	/* a writing command anywhere on the line with a /tmp/ argument */
 	for (size_t i = 0; writers[i]; i++) {
 		size_t n = strlen(writers[i]);
+		bool by_option = i >= 7;   /* sort, dd, ...: only their output option counts */
 		for (const char *p = strstr(line, writers[i]); p; p = strstr(p + 1, writers[i])) {
 			bool start = p == line || strchr(" \t;&|(`$", p[-1]);
 			if (!start || (p[n] != ' ' && p[n] != '\t'))
 				continue;
+			if (by_option) {
+				if (writes_by_option(line, writers[i], p + n))
+					return true;
+				continue;
+			}
 			for (const char *t = p + n; *t && !strchr(";&|", *t); t++)
-				if (*t == '/' && is_tmp_at(t))
+				if (*t == '/' && is_tmp_at(line, t))
 					return true;
 		}
 	}
@@ -58,18 +129,28 @@ static bool writes_tmp(const char *line)
 }
 
 /* Copies the line without a trailing comment (a '#' at a word start,
- * outside quotes: good enough for shell). */
+ * outside quotes: good enough for shell), with the inside of every quoted
+ * string that holds a blank turned into '_': that is text ("see
+ * /tmp/x > log"), not a command's argument, which is one word. */
 static void strip_comment(const char *line, size_t len, char *out, size_t cap)
 {
 	char quote = 0;
-	size_t n = 0;
+	size_t n = 0, open = 0;
+	bool blank = false;
 	for (size_t i = 0; i < len && n < cap - 1; i++) {
 		char c = line[i];
 		if (quote) {
-			if (c == quote)
+			if (c == quote) {
 				quote = 0;
+				for (size_t k = open; blank && k < n; k++)
+					out[k] = '_';
+			} else if (c == ' ' || c == '\t') {
+				blank = true;
+			}
 		} else if (c == '\'' || c == '"') {
 			quote = c;
+			open = n + 1;
+			blank = false;
 		} else if (c == '#' && (i == 0 || isspace((unsigned char)line[i - 1]))) {
 			break;
 		}
@@ -102,10 +183,11 @@ static void run(struct ds_file *f, void *state)
 			if (nlines < MAX_LINES)
 				lines[nlines] = lineno;
 			if (!nlines++) {
-				const char *t = buf;
-				while (isspace((unsigned char)*t))
+				const char *t = p;   /* as written, not as blanked */
+				while (t < p + l && isspace((unsigned char)*t))
 					t++;
-				snprintf(first, sizeof first, "%.150s", t);
+				int w = (int)(p + l - t) < 150 ? (int)(p + l - t) : 150;
+				snprintf(first, sizeof first, "%.*s", w, t);
 			}
 		}
 		p += l + 1;

@@ -26,17 +26,39 @@ static int setup(void **state)
 	write_into(root, "usr/bin/good-bash", "#!/usr/bin/env bash\n[[ -n x ]] && echo y\n", 0755);
 	write_into(root, "usr/bin/bad-bash", "#!/bin/bash\nfunction {\n", 0755);
 	write_into(root, "usr/lib/x/helper.sh", "case $1 in\n", 0644);
+	/* launchers: sh hands over to python on line 2 (polyglot spellings) */
+	write_into(root, "usr/bin/launcher",
+	           "#!/bin/sh\n''''exec python3 -u -- \"$0\" ${1+\"$@\"} # '''\n"
+	           "def f(x):\n    return {x: 1}\n", 0755);
+	write_into(root, "usr/bin/launcher-cond",
+	           "#!/bin/sh\nif true; then\nexec python3 \"$0\"\nfi\ndef f(x):\n", 0755);
+	write_into(root, "usr/bin/launcher-redir", "#!/bin/sh\nexec 2>/dev/null\ndef f(x):\n", 0755);
+	write_into(root, "usr/bin/uses-extglob",
+	           "#!/bin/bash\nshopt -s extglob\ncase $1 in\n  @(a|b)) echo ab ;;\nesac\n", 0755);
+	write_into(root, "usr/share/x/completion.sh",
+	           "if [[ -n $x ]]; then\n  declare -a arr=(1 2)\nfi\n", 0644);
 	write_into(root, "usr/bin/needs-posh", "#!/bin/posh\necho\n", 0755);
 	write_into(root, "usr/bin/needs-posh2", "#!/bin/posh\necho\n", 0755);
 	write_into(root, "usr/bin/tmp-bad",
 	           "#!/bin/sh\n# echo > /tmp/commented\nlog=/tmp/log.$$\n"
 	           "echo start > /tmp/fixture.$$\ncp data /tmp/fixture-copy\ncat /tmp/only-read\n", 0755);
+	write_into(root, "usr/bin/tmp-opts",
+	           "#!/bin/sh\nsort -o /tmp/sorted in\ndd if=/dev/zero of=/tmp/zero count=1\n"
+	           "tar -cf /tmp/all.tar .\ntar -xf /tmp/in.tar\n", 0755);
+	write_into(root, "usr/bin/tmp-not",
+	           "#!/bin/sh\ncp a build/tmp/x\necho \"then copy it: cp a /tmp/x > /tmp/log\"\n", 0755);
 	write_into(root, "usr/bin/tmp-good",
 	           "#!/bin/sh\nt=$(mktemp)\necho x > /tmp/also-here\nrm -f \"$t\"\n", 0755);
 	write_into(root, "usr/bin/jail.py",
 	           "#!/usr/bin/python3\nimport os\n\nos.chroot('/srv/jail')\n", 0755);
 	write_into(root, "usr/bin/jail-ok.py",
 	           "#!/usr/bin/python3\nimport os\nos.chroot('/srv')\nos.chdir('/')\n", 0755);
+	write_into(root, "usr/bin/jail-from.py",
+	           "#!/usr/bin/python3\nfrom os import chroot\nchroot('/srv')\n", 0755);
+	write_into(root, "usr/bin/jail-alias.py",
+	           "#!/usr/bin/python3\nimport sys, os as o\n\no.chroot('/srv')\n", 0755);
+	write_into(root, "usr/bin/jail-alias-ok.py",
+	           "#!/usr/bin/python3\nfrom os import (chroot as c,\n    fchdir)\nc('/srv')\nfchdir(3)\n", 0755);
 	write_into(root, "usr/lib/python3/jail_commented.py",
 	           "import os\n# os.chroot('/srv')\ns = 'os.chroot(x)'\nt = \"\"\"\nos.chroot(y)\n\"\"\"\n", 0644);
 	copy_into(root, fixture("pie-full"), "usr/lib/.hidden/tool", 0755);
@@ -65,6 +87,16 @@ static void test_sh_syntax(void **state)
 	assert_non_null(strstr(d->message, "bash -n: "));
 	/* a .sh file without a shebang is checked with sh */
 	must("/usr/lib/x/helper.sh", "script-sh-syntax", DS_SEV_WARNING);
+	/* ... unless its content is bash's */
+	d = must("/usr/share/x/completion.sh", "script-sh-syntax", DS_SEV_PASS);
+	assert_non_null(strstr(d->message, "bash -n"));
+	/* a launcher is parsed up to its unconditional exec */
+	d = must("/usr/bin/launcher", "script-sh-syntax", DS_SEV_PASS);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "parsed_bytes")), 54);
+	must("/usr/bin/launcher-cond", "script-sh-syntax", DS_SEV_WARNING);
+	must("/usr/bin/launcher-redir", "script-sh-syntax", DS_SEV_WARNING);
+	d = must("/usr/bin/uses-extglob", "script-sh-syntax", DS_SEV_PASS);
+	assert_int_equal(detail_bool(d, "extglob"), 1);
 }
 
 static void test_missing_interpreter_once(void **state)
@@ -89,7 +121,14 @@ static void test_sh_tmp(void **state)
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 0)), 4);
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 1)), 5);
 	assert_null(record_of(scan, "/usr/bin/tmp-good", "script-sh-tmp"));
-	assert_int_equal(count_findings(scan, "script-sh-tmp"), 1);
+	/* sort -o, dd of=, tar -cf write; tar -xf reads */
+	d = must("/usr/bin/tmp-opts", "script-sh-tmp", DS_SEV_WARNING);
+	lines = json_object_object_get(d->details, "lines");
+	assert_int_equal(json_object_array_length(lines), 3);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 2)), 4);
+	/* build/tmp/x is not under /tmp; quoted prose is not a command */
+	assert_null(record_of(scan, "/usr/bin/tmp-not", "script-sh-tmp"));
+	assert_int_equal(count_findings(scan, "script-sh-tmp"), 2);
 }
 
 static void test_py_chroot(void **state)
@@ -98,14 +137,25 @@ static void test_py_chroot(void **state)
 	const struct ds_finding *d = must("/usr/bin/jail.py", "script-py-chroot-chdir", DS_SEV_ERROR);
 	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "line")), 4);
 	must("/usr/bin/jail-ok.py", "script-py-chroot-chdir", DS_SEV_PASS);
+	/* through the names the imports give */
+	d = must("/usr/bin/jail-from.py", "script-py-chroot-chdir", DS_SEV_ERROR);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "line")), 3);
+	must("/usr/bin/jail-alias.py", "script-py-chroot-chdir", DS_SEV_ERROR);
+	must("/usr/bin/jail-alias-ok.py", "script-py-chroot-chdir", DS_SEV_PASS);
 	assert_null(record_of(scan, "/usr/lib/python3/jail_commented.py", "script-py-chroot-chdir"));
 }
 
 static void test_hidden_exec(void **state)
 {
 	(void)state;
-	const struct ds_finding *d = must("/usr/lib/.hidden/tool", "file-hidden-exec", DS_SEV_WARNING);
-	assert_non_null(strstr(detail_str(d, "type"), "ELF"));
+	/* one finding per hidden directory tree, with the kinds counted */
+	write_into(root, "usr/lib/.hidden/sub/run", "#!/bin/sh\necho\n", 0755);
+	scan_done(scan);
+	scan = scan_root(root, "file-hidden-exec");
+	const struct ds_finding *d = must("/usr/lib/.hidden", "file-hidden-exec", DS_SEV_WARNING);
+	assert_non_null(strstr(d->message, "hidden directory holding 2 executable files (ELF 64-bit LSB"));
+	assert_non_null(strstr(d->message, "POSIX shell script: 1)"));
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "files")), 2);
 	assert_int_equal(detail_bool(d, "hidden_name"), 0);
 	d = must("/usr/bin/.sneaky", "file-hidden-exec", DS_SEV_WARNING);
 	assert_int_equal(detail_bool(d, "hidden_name"), 1);

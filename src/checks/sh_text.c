@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What script-sh-syntax reads in a script before its parser sees it: where
+ * a launcher hands over to another program, whether bash needs extglob to
+ * parse it, and which shell a file without "#!" is written for.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "sh_syntax.h"
+
+/* The line [p, end) without leading blanks. */
+static const char *trim(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+
+/* The first word of a line with its quotes removed: ''''exec and "exec"
+ * are the polyglot launchers' way of writing exec that Python skips. */
+static size_t unquoted_word(const char *p, const char *end, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (; p < end && *p != ' ' && *p != '\t' && n < cap - 1; p++)
+		if (*p != '\'' && *p != '"')
+			out[n++] = *p;
+	out[n] = '\0';
+	return n;
+}
+
+/* After "exec": is there a command word (not only redirections and the
+ * -a NAME, -c, -l options, which leave the script running)? */
+static bool exec_runs_command(const char *p, const char *end)
+{
+	bool want_name = false;
+	while ((p = trim(p, end)) < end && *p != '#' && *p != ';' && *p != '&' && *p != '|') {
+		const char *w = p;
+		while (p < end && *p != ' ' && *p != '\t')
+			p++;
+		const char *d = w;
+		while (d < p && *d >= '0' && *d <= '9')
+			d++;
+		if (want_name)
+			want_name = false;
+		else if (d < p && (*d == '<' || *d == '>'))
+			continue;   /* a redirection: 2>&1, >log, 3<file */
+		else if (p - w == 2 && w[0] == '-' && strchr("acl", w[1]))
+			want_name = w[1] == 'a';
+		else
+			return true;
+	}
+	return false;
+}
+
+/* Does the previous non-blank line leave the next one inside a compound
+ * command or continue it (\, &&, ||, |, then, do, else, {, ( )? */
+static bool continues(const char *prev, const char *prev_end)
+{
+	while (prev_end > prev && (prev_end[-1] == ' ' || prev_end[-1] == '\t' || prev_end[-1] == '\r'))
+		prev_end--;
+	static const char *const tails[] = { "\\", "&&", "||", "|", "then", "do", "else", "{", "(", NULL };
+	for (size_t i = 0; tails[i]; i++) {
+		size_t n = strlen(tails[i]);
+		if ((size_t)(prev_end - prev) >= n && memcmp(prev_end - n, tails[i], n) == 0)
+			return true;
+	}
+	return false;
+}
+
+size_t ds_sh_launcher_end(const char *data, size_t len)
+{
+	const char *end = data + len, *prev = NULL, *prev_end = NULL;
+	bool first = true;
+	for (const char *l = data; l < end;) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		const char *le = nl ? nl : end;
+		char word[16];
+		/* column 0 only: an indented exec is inside something */
+		if (!first && l < le && *l != ' ' && *l != '\t' &&
+		    unquoted_word(l, le, word, sizeof word) && strcmp(word, "exec") == 0 &&
+		    !(prev && continues(prev, prev_end))) {
+			const char *after = l;
+			while (after < le && *after != ' ' && *after != '\t')
+				after++;
+			if (exec_runs_command(after, le))
+				return (size_t)(le - data) + (nl ? 1 : 0);
+		}
+		const char *t = trim(l, le);
+		if (t < le && *t != '#') {
+			prev = t;
+			prev_end = le;
+		}
+		first = false;
+		l = nl ? nl + 1 : end;
+	}
+	return len;
+}
+
+bool ds_sh_wants_extglob(const char *data, size_t len)
+{
+	const char *end = data + len;
+	for (const char *p = data; (p = memmem(p, (size_t)(end - p), "shopt", 5)) != NULL; p += 5) {
+		const char *l = p;
+		while (l > data && l[-1] != '\n')
+			l--;
+		if (memchr(l, '#', (size_t)(p - l)))
+			continue;   /* commented out */
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *s = memmem(p, (size_t)(le - p), "-s", 2);
+		if (s && memmem(s, (size_t)(le - s), "extglob", 7))
+			return true;
+	}
+	return false;
+}
+
+static bool has(const char *data, size_t len, const char *needle)
+{
+	return memmem(data, len, needle, strlen(needle)) != NULL;
+}
+
+const char *ds_sh_guess_shell(const char *data, size_t len, const char *name)
+{
+	static const char *const zsh[] = { "setopt ", "autoload ", "zstyle ", "zmodload ", "${(", "typeset -U", NULL };
+	static const char *const bash[] = { "[[ ", "shopt ", "declare ", "function ", "local -a",
+	                                    "=(", "${BASH", "$BASH", "source ", "<<<", "mapfile ", NULL };
+	size_t n = strlen(name);
+	if ((n > 4 && !strcmp(name + n - 4, ".zsh")) || (n >= 5 && strstr(name, "zsh")))
+		return "zsh";
+	for (size_t i = 0; zsh[i]; i++)
+		if (has(data, len, zsh[i]))
+			return "zsh";
+	if (n > 5 && !strcmp(name + n - 5, ".bash"))
+		return "bash";
+	for (size_t i = 0; bash[i]; i++)
+		if (has(data, len, bash[i]))
+			return "bash";
+	if (n > 3 && !strcmp(name + n - 3, ".sh"))
+		return "sh";
+	return NULL;
+}
