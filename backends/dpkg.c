@@ -466,15 +466,21 @@ static void free_deb(struct deb_file *df)
 	free(df);
 }
 
+/* An ar archive whose first member is debian-binary. */
+static int dpkg_pkgfile_sniff(const unsigned char *head, size_t len)
+{
+	return len >= 21 && !memcmp(head, "!<arch>\n", 8) && !memcmp(head + 8, "debian-binary", 13);
+}
+
 static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
                                char *err, size_t errlen)
 {
-	char magic[21];
+	unsigned char magic[21];
 	FILE *fp = fopen(path, "rbe");
 	size_t n = fp ? fread(magic, 1, sizeof magic, fp) : 0;
 	if (fp)
 		fclose(fp);
-	if (n < sizeof magic || memcmp(magic, "!<arch>\n", 8) || memcmp(magic + 8, "debian-binary", 13))
+	if (!dpkg_pkgfile_sniff(magic, n))
 		return NULL;
 	struct deb_file *df = ds_xcalloc(1, sizeof *df);
 	df->ar = archive_read_new();
@@ -541,4 +547,5 @@ const struct ds_backend ds_backend_dpkg = {
 	.pkgfile_next = dpkg_pkgfile_next,
 	.pkgfile_close = dpkg_pkgfile_close,
 	.arches = dpkg_arches,
+	.pkgfile_sniff = dpkg_pkgfile_sniff,
 };

@@ -528,17 +528,23 @@ static void rpm_file_free(struct rpm_file *pf)
 	free(pf);
 }
 
+/* The rpm lead's magic. */
+static int rpm_pkgfile_sniff(const unsigned char *head, size_t len)
+{
+	static const unsigned char lead[4] = { 0xed, 0xab, 0xee, 0xdb };
+	return len >= 4 && memcmp(head, lead, 4) == 0;
+}
+
 /* 1: an rpm package (lead magic); 0: not one; fd is the file, checked to
  * be a regular file. */
 static int rpm_magic(const char *path, int *fdp)
 {
-	static const unsigned char lead[4] = { 0xed, 0xab, 0xee, 0xdb };
 	unsigned char magic[4];
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    pread(fd, magic, sizeof magic, 0) != (ssize_t)sizeof magic ||
-	    memcmp(magic, lead, sizeof lead) != 0) {
+	    !rpm_pkgfile_sniff(magic, sizeof magic)) {
 		if (fd >= 0)
 			close(fd);
 		return 0;
@@ -687,6 +693,7 @@ static const struct ds_backend rpm_backend = {
 	.pkgfile_open = rpm_pkgfile_open,
 	.pkgfile_next = rpm_pkgfile_next,
 	.pkgfile_close = rpm_pkgfile_close,
+	.pkgfile_sniff = rpm_pkgfile_sniff,
 };
 
 __attribute__((visibility("default"))) const struct ds_backend *distsec_backend_entry(void)

@@ -76,6 +76,7 @@ struct ds_finding *ds_report(struct ds_file *f, enum ds_severity sev, const char
 	struct ds_finding *d = ds_finding_new(w->current, sev, f->path, owner, fmt, ap);
 	va_end(ap);
 	d->owner_pending = !owner;
+	d->input = f->input;
 	if (sev != DS_SEV_PASS)
 		atomic_fetch_add(&w->scan->priv->reported, 1);
 	/* Findings of a disabled pseudo-check (scan-unreadable) are dropped

@@ -26,13 +26,25 @@ struct ds_worker {
 	bool owner_done;
 };
 
+/* arguments.c: what each PATH argument names (see there) */
+enum ds_arg_kind { DS_ARG_ROOT_PATH, DS_ARG_PKGFILE, DS_ARG_ERROR };
+struct ds_arg {
+	char *path;             /* inside the root, or on the host for a package file */
+	enum ds_arg_kind kind;
+	struct ds_expect *expect;
+	char *error;            /* DS_ARG_ERROR: why */
+};
+struct ds_args {
+	struct ds_arg *v;
+	size_t n, cap;
+	size_t nroot, npkg;
+};
 /* Scan-wide private state. */
 struct ds_alias { char *link, *target; };
 
 /* An architecture as ELF spells it: e_machine, EI_CLASS, EI_DATA. */
 struct ds_machine { unsigned machine; int elfclass, data; };
 #define DS_ARCHES_MAX 16
-struct ds_open_pkgfile { const struct ds_backend *b; void *pf; };
 
 struct ds_scan_private {
 	struct ds_alias *aliases;      /* merged-/usr style top-level dir symlinks */
@@ -43,8 +55,11 @@ struct ds_scan_private {
 	bool classify;                 /* an enabled check wants file kinds */
 	size_t skipped_cap;
 	atomic_size_t reported;        /* findings so far, for the progress line */
-	struct ds_open_pkgfile *pkgfiles; /* package files whose metadata findings use */
-	size_t npkgfiles, pkgfiles_cap;
+	pthread_mutex_t inputs_lock;   /* s->inputs, appended to by the workers */
+	size_t inputs_cap;
+	atomic_size_t pkg_read, pkg_broken; /* package files read whole / reported broken */
+	bool pkgfiles_only;            /* nothing of the root is scanned */
+	struct ds_args args;           /* what the PATH arguments name */
 	pthread_t backend_thread;      /* opening the database during the walk */
 	atomic_bool backend_pending;   /* backend_thread not yet joined */
 	pthread_mutex_t backend_lock;
@@ -68,8 +83,18 @@ extern bool ds_warn_silent;
  * workers (see there). */
 struct ds_job {
 	char *path;
-	unsigned char type;     /* d_type from readdir, DT_UNKNOWN if none */
+	unsigned char type;     /* d_type from readdir, DT_UNKNOWN if none, DS_JOB_PKGFILE */
+	struct ds_expect *expect; /* for a package file a .changes lists, else NULL */
 };
+/* Not a d_type (those are < 16): a host package file, read as one job. */
+#define DS_JOB_PKGFILE 0xF0
+/* What a .changes / .buildinfo says a package file it lists must be. */
+struct ds_expect {
+	long long size;
+	char sha256[65];
+	char *via;              /* the .changes / .buildinfo */
+};
+void ds_expect_free(struct ds_expect *e);
 struct ds_jobs;
 /* dedup: several arguments or package lists may name a path twice. */
 struct ds_jobs *ds_jobs_new(bool dedup);
@@ -85,6 +110,10 @@ bool ds_jobs_take(struct ds_jobs *j, struct ds_job *out, size_t *total);
 int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg);
 /* The files of --package names or of --all-packages. */
 int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j);
+/* A host package file for the workers; the ring takes e (may be NULL). */
+void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *e);
+/* Scans one job (a path inside the root or a package file) on w. */
+void ds_scan_job(struct ds_worker *w, const struct ds_job *job);
 
 /* workers.c */
 struct worker_arg;
@@ -180,12 +209,30 @@ void ds_waivers_free(struct ds_waivers *ws);
 /* The reason a waiver gives for d, or NULL. */
 const char *ds_waiver_for(const struct ds_waivers *ws, const struct ds_finding *d);
 
-/* pkgfile.c: 1 scanned as a package file, 0 not one, -1 broken (reported) */
-int ds_scan_package_file(struct ds_scan *s, const char *arg);
+/* pkgfile.c: a host package file read on w (1), not one any backend reads
+ * or broken (-1, reported as an error naming it); e: what a .changes
+ * lists for it, or NULL. */
+int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_expect *e);
+/* The same on the main worker (fuzz targets). */
+int ds_scan_package_file(struct ds_scan *s, const char *path);
 /* Scans one in-memory file (a package member, a fuzz input) on the main
  * worker; owner may be NULL (then looked up by path). */
 void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct ds_owner *owner);
-void ds_pkgfiles_close(struct ds_scan *s);
+/* An error finding (scan-unreadable) and a message naming a package file. */
+void ds_report_input_error(struct ds_worker *w, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Is the open host file fd a package file, by its first bytes? */
+bool ds_pkgfile_sniff(int fd);
+void ds_inputs_sort(struct ds_scan *s);
+void ds_inputs_free(struct ds_scan *s);
+
+void ds_args_classify(struct ds_scan *s, struct ds_args *out);
+void ds_args_free(struct ds_args *a);
+/* changes.c: the binary package files a .changes or .buildinfo lists,
+ * appended to out with the size and sha256 it gives; 0, or -1 with why. */
+int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t len);
+/* Does the name end in .changes or .buildinfo? */
+bool ds_changes_named(const char *path);
 
 /* reports.c: --report-dir */
 struct ds_output;

@@ -13,7 +13,7 @@
 #include "internal.h"
 
 static const char usage_text[] =
-	"usage: distsec scan [OPTIONS] [PATH | PACKAGE-FILE]...\n"
+	"usage: distsec scan [OPTIONS] [PATH | PACKAGE-FILE | UPLOAD.changes]...\n"
 	"       distsec scan [OPTIONS] --package NAME...\n"
 	"       distsec scan [OPTIONS] --all-packages\n"
 	"       distsec checks          list check ids, severities and what they look for\n"
@@ -25,6 +25,12 @@ static const char usage_text[] =
 	"                         resolved inside it; with no PATH the whole root is scanned\n"
 	"  --backend NAME         auto (default), none, or a backend 'distsec backends' lists\n"
 	"  --package NAME         scan the files an installed package owns (repeatable)\n"
+	"  --package-file FILE    scan a package file (.deb, .rpm; a .changes or .buildinfo:\n"
+	"                         the package files it lists) on the host (repeatable);\n"
+	"                         ./FILE and host files not in --root are package files too\n"
+	"  --files-from FILE      read PATHs and package files one a line from FILE (- stdin)\n"
+	"  --installed-state      also read the root's package database and units when\n"
+	"                         only package files are scanned (not read by default)\n"
 	"  --all-packages         scan every file of every installed package\n"
 	"  --check ID,...         run only these checks; --skip ID,... leaves checks out\n"
 	"  --format FMT           text (default), json, sarif or junit\n"
@@ -121,13 +127,16 @@ static int exit_status(const struct ds_scan *s)
 
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
        OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_WAIVERS,
-       OPT_REPORT_DIR };
+       OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
 	{ "backend", required_argument, 0, OPT_BACKEND },
 	{ "package", required_argument, 0, OPT_PACKAGE },
 	{ "all-packages", no_argument, 0, OPT_ALL },
+	{ "package-file", required_argument, 0, OPT_PKGFILE },
+	{ "files-from", required_argument, 0, OPT_FILES_FROM },
+	{ "installed-state", no_argument, 0, OPT_INSTALLED },
 	{ "check", required_argument, 0, OPT_CHECK },
 	{ "skip", required_argument, 0, OPT_SKIP },
 	{ "format", required_argument, 0, OPT_FORMAT },
@@ -147,15 +156,70 @@ static const struct option scan_options[] = {
 	{ 0, 0, 0, 0 },
 };
 
-static int parse_scan_option(int c, struct ds_options *o, const char ***pkgs, size_t *cap)
+/* The growable lists of the scan command line (freed by lists_free). */
+struct scan_lists {
+	const char **pkgs, **pkgfiles, **paths;
+	size_t pkgcap, pfcap, npaths, pathcap;
+	char **lines;           /* --files-from's, owned */
+	size_t nlines, linecap;
+	const char *files_from;
+};
+
+static void lists_free(struct scan_lists *l)
+{
+	for (size_t i = 0; i < l->nlines; i++)
+		free(l->lines[i]);
+	free(l->lines);
+	free(l->pkgs);
+	free(l->pkgfiles);
+	free(l->paths);
+}
+
+/* --files-from: one PATH or package file a line (empty lines skipped). */
+static int read_files_from(struct scan_lists *l)
+{
+	bool in = !strcmp(l->files_from, "-");
+	FILE *fp = in ? stdin : fopen(l->files_from, "re");
+	if (!fp) {
+		ds_warn("--files-from %s: %s", l->files_from, strerror(errno));
+		return 2;
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, fp)) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		char *copy = ds_xstrdup(line);
+		ds_push(&l->lines, &l->nlines, &l->linecap, &copy, sizeof copy);
+	}
+	free(line);
+	int err = ferror(fp);
+	if (!in)
+		fclose(fp);
+	if (err) {
+		ds_warn("--files-from %s: read error", l->files_from);
+		return 2;
+	}
+	return 0;
+}
+
+static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 {
 	switch (c) {
 	case OPT_ROOT: o->root = optarg; break;
 	case OPT_BACKEND: o->backend = optarg; break;
 	case OPT_PACKAGE:
-		ds_push(pkgs, &o->npackages, cap, &optarg, sizeof optarg);
-		o->packages = *pkgs;
+		ds_push(&l->pkgs, &o->npackages, &l->pkgcap, &optarg, sizeof optarg);
+		o->packages = l->pkgs;
 		break;
+	case OPT_PKGFILE:
+		ds_push(&l->pkgfiles, &o->npackage_files, &l->pfcap, &optarg, sizeof optarg);
+		o->package_files = l->pkgfiles;
+		break;
+	case OPT_FILES_FROM: l->files_from = optarg; break;
+	case OPT_INSTALLED: o->installed_state = true; break;
 	case OPT_ALL: o->all_packages = true; break;
 	case OPT_CHECK: o->checks = optarg; break;
 	case OPT_SKIP: o->skip = optarg; break;
@@ -210,22 +274,27 @@ static int cmd_scan(int argc, char **argv)
 	};
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	o.jobs = cpus > 0 ? (int)cpus : 1;
-	const char **pkgs = NULL;
-	size_t pkgcap = 0;
+	struct scan_lists lists = { 0 };
 	int c, rc = 0;
 	optind = 1;
 	while (rc == 0 && (c = getopt_long(argc, argv, "o:j:qvh", scan_options, NULL)) != -1)
-		rc = parse_scan_option(c, &o, &pkgs, &pkgcap);
+		rc = parse_scan_option(c, &o, &lists);
 	if (rc == 0 && o.all_packages && o.npackages)
 		rc = usage_error("%s", "--package and --all-packages exclude each other");
 	if (rc == 0 && o.report_dir && o.group_by == DS_GROUP_NONE)
 		rc = usage_error("%s", "--report-dir needs --group-by package or maintainer");
+	if (rc == 0 && lists.files_from)
+		rc = read_files_from(&lists);
 	if (rc) {
-		free(pkgs);
+		lists_free(&lists);
 		return rc;
 	}
-	o.paths = (const char *const *)argv + optind;
-	o.npaths = (size_t)(argc - optind);
+	for (int i = optind; i < argc; i++)
+		ds_push(&lists.paths, &lists.npaths, &lists.pathcap, &argv[i], sizeof argv[i]);
+	for (size_t i = 0; i < lists.nlines; i++)
+		ds_push(&lists.paths, &lists.npaths, &lists.pathcap, &lists.lines[i], sizeof lists.lines[i]);
+	o.paths = lists.paths;
+	o.npaths = lists.npaths;
 
 	struct ds_scan *s = ds_scan_new(&o);
 	if (!s) {
@@ -243,7 +312,7 @@ static int cmd_scan(int argc, char **argv)
 			rc = 2;
 	}
 	ds_scan_free(s);
-	free(pkgs);
+	lists_free(&lists);
 	return rc;
 }
 

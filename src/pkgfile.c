@@ -1,23 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Package files named on the command line (.deb, .rpm, whatever a backend
- * recognises by content): every backend is asked, whichever one the root
- * uses.  Members are scanned from memory, owned by the package file's own
- * metadata; nothing is written to disk.
+ * Package files (.deb, .rpm, whatever a backend recognises by content)
+ * named on the command line.  Each is one job for the worker pool: opened
+ * once, hashed, its members streamed through the checks on that worker,
+ * and closed before the worker takes its next job, so memory and
+ * descriptors do not grow with the number of package files.  What outlives
+ * the file is its ds_input (path, size, sha256, the package's own
+ * metadata), which the findings of its members point at.  Nothing is
+ * written to disk; the root's package database is not needed.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "distsec/pkgtable.h"
 #include "internal.h"
 
-void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct ds_owner *owner)
+/* Backends' package-file readers are not assumed thread-safe while they
+ * open a file (librpm reads its configuration and keyring on first use,
+ * process-wide); reading members afterwards uses per-file state only. */
+static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void member_on(struct ds_worker *w, const struct ds_member *m, const struct ds_owner *owner,
+                      const struct ds_input *in)
 {
-	struct ds_worker *w = &s->priv->main;
 	struct ds_file f = {
 		.path = m->path, .mode = m->mode, .uid = m->uid, .gid = m->gid,
 		.size = (off_t)m->size, .fd = -1, .pfd = -1, .mem = m->data, .preset_owner = owner,
+		.input = in,
 	};
 	if (m->unreadable) {
 		/* a QA gate must not pass what it did not read */
@@ -41,23 +57,97 @@ void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct d
 	ds_scan_file(w, &f);
 }
 
-static void report_broken(struct ds_scan *s, const char *arg, const char *why)
+void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct ds_owner *owner)
 {
-	ds_warn("%s: %s", arg, why);
-	/* error: a gate must not pass a package it could not read */
-	struct ds_finding *d = ds_scan_report(s, &ds_check_scan_unreadable, arg, DS_SEV_ERROR,
-	                                      "package file unreadable: %s", why);
-	ds_detail_str(d, "reason", why);
+	member_on(&s->priv->main, m, owner, NULL);
 }
 
-int ds_scan_package_file(struct ds_scan *s, const char *arg)
+static struct ds_finding *unreadable_finding(const char *path, const char *fmt, ...)
 {
-	struct stat st;
-	if (stat(arg, &st) != 0 || !S_ISREG(st.st_mode))
-		return 0;
-	/* backends' package-file readers may share library state with the
-	 * database being opened (libdpkg is not thread-safe) */
-	ds_scan_backend_wait(s);
+	struct ds_owner none = { .status = DS_OWNER_UNKNOWN };
+	va_list ap;
+	va_start(ap, fmt);
+	struct ds_finding *d = ds_finding_new(&ds_check_scan_unreadable, DS_SEV_ERROR, path, &none,
+	                                      fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+/* A package file that cannot be used: an error (it fails the gate: its
+ * contents went unchecked) naming the file, on stderr and in the report. */
+void ds_report_input_error(struct ds_worker *w, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *why = ds_xvasprintf(fmt, ap);
+	va_end(ap);
+	ds_warn("%s: %s", path, why);
+	struct ds_finding *d = unreadable_finding(path, "package file unreadable: %s", why);
+	ds_detail_str(d, "reason", why);
+	ds_worker_add(w, d);
+	atomic_fetch_add(&w->scan->priv->pkg_broken, 1);
+	free(why);
+}
+
+/* Size and sha256 of the whole file, read through fd. */
+static int hash_file(int fd, struct ds_input *in, char *why, size_t len)
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
+		EVP_MD_CTX_free(ctx);
+		snprintf(why, len, "sha256 unavailable");
+		return -1;
+	}
+	static __thread unsigned char buf[1 << 16];
+	off_t off = 0;
+	ssize_t n;
+	while ((n = pread(fd, buf, sizeof buf, off)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(why, len, "cannot read: %s", strerror(errno));
+			EVP_MD_CTX_free(ctx);
+			return -1;
+		}
+		EVP_DigestUpdate(ctx, buf, (size_t)n);
+		off += n;
+	}
+	unsigned char md[32];
+	EVP_DigestFinal_ex(ctx, md, NULL);
+	EVP_MD_CTX_free(ctx);
+	for (int i = 0; i < 32; i++)
+		snprintf(in->sha256 + 2 * i, 3, "%02x", md[i]);
+	in->size = (long long)off;
+	return 0;
+}
+
+static void copy_pkg(struct ds_pkg *to, const struct ds_pkg *from)
+{
+	const char **dst[] = { &to->name, &to->version, &to->arch, &to->source,
+	                       &to->maintainer, &to->origin, &to->candidate };
+	const char *const src[] = { from->name, from->version, from->arch, from->source,
+	                            from->maintainer, from->origin, from->candidate };
+	for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++)
+		*dst[i] = src[i] ? ds_xstrdup(src[i]) : NULL;
+}
+
+/* The input record findings will point at, kept by the scan. */
+static struct ds_input *keep_input(struct ds_scan *s, struct ds_input *in)
+{
+	struct ds_scan_private *p = s->priv;
+	struct ds_input *kept = ds_xmalloc(sizeof *kept);
+	*kept = *in;
+	pthread_mutex_lock(&p->inputs_lock);
+	ds_push(&s->inputs, &s->ninputs, &p->inputs_cap, &kept, sizeof kept);
+	pthread_mutex_unlock(&p->inputs_lock);
+	return kept;
+}
+
+/* Offers the file to each backend's reader; 1 read, 0 none knows it,
+ * -1 broken (reported). */
+static int read_members(struct ds_worker *w, const char *path, const char *via,
+                        struct ds_input *in)
+{
 	const struct ds_backend_slot *slots;
 	size_t n = ds_backends_available(&slots);
 	for (size_t i = 0; i < n; i++) {
@@ -66,35 +156,126 @@ int ds_scan_package_file(struct ds_scan *s, const char *arg)
 			continue;
 		char err[512] = "";
 		const struct ds_pkg *pkg = NULL;
-		void *pf = b->pkgfile_open(arg, &pkg, err, sizeof err);
+		pthread_mutex_lock(&open_lock);
+		void *pf = b->pkgfile_open(via, &pkg, err, sizeof err);
+		pthread_mutex_unlock(&open_lock);
 		if (!pf && !err[0])
 			continue; /* not this backend's kind of file */
 		if (!pf) {
-			report_broken(s, arg, err);
+			ds_report_input_error(w, path, "%s", err);
 			return -1;
 		}
-		struct ds_owner owner = { .status = DS_OWNER_PACKAGE, .npkgs = 1, .pkgs = { pkg } };
+		in->format = b->name;
+		copy_pkg(&in->pkg, pkg);
+		struct ds_input *kept = keep_input(w->scan, in);
+		in->path = in->via = NULL; /* the scan's now */
+		struct ds_owner owner = { .status = DS_OWNER_PACKAGE, .npkgs = 1, .pkgs = { &kept->pkg } };
 		struct ds_member m;
 		int r;
 		while ((r = b->pkgfile_next(pf, &m, err, sizeof err)) == 1)
-			ds_scan_member(s, &m, &owner);
-		/* findings point at pkg: keep the package file open until the end */
-		ds_push(&s->priv->pkgfiles, &s->priv->npkgfiles, &s->priv->pkgfiles_cap,
-		        &(struct ds_open_pkgfile){ b, pf }, sizeof(struct ds_open_pkgfile));
+			member_on(w, &m, &owner, kept);
+		b->pkgfile_close(pf);
 		if (r < 0) {
-			report_broken(s, arg, err);
+			ds_report_input_error(w, path, "%s", err);
 			return -1;
 		}
 		return 1;
 	}
+	ds_report_input_error(w, path, "not a package file any backend reads");
 	return 0;
 }
 
-void ds_pkgfiles_close(struct ds_scan *s)
+static bool expected(struct ds_worker *w, const char *path, const struct ds_input *in,
+                     const struct ds_expect *e)
 {
-	for (size_t i = 0; i < s->priv->npkgfiles; i++)
-		s->priv->pkgfiles[i].b->pkgfile_close(s->priv->pkgfiles[i].pf);
-	free(s->priv->pkgfiles);
-	s->priv->pkgfiles = NULL;
-	s->priv->npkgfiles = s->priv->pkgfiles_cap = 0;
+	if (!e)
+		return true;
+	if (e->size != in->size) {
+		ds_report_input_error(w, path, "size %lld, %s lists %lld", in->size, e->via, e->size);
+		return false;
+	}
+	if (strcmp(e->sha256, in->sha256) != 0) {
+		ds_report_input_error(w, path, "sha256 %s, %s lists %s", in->sha256, e->via, e->sha256);
+		return false;
+	}
+	return true;
+}
+
+int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_expect *e)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		ds_report_input_error(w, path, "%s", fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	/* The backends read the very file opened here, not whatever the name
+	 * points at by then. */
+	char via[64];
+	snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
+	if (access(via, R_OK) != 0)
+		snprintf(via, sizeof via, "%s", "");
+	struct ds_input in = { .path = ds_xstrdup(path), .via = e && e->via ? ds_xstrdup(e->via) : NULL };
+	char why[256];
+	int r = -1;
+	if (hash_file(fd, &in, why, sizeof why) != 0)
+		ds_report_input_error(w, path, "%s", why);
+	else if (expected(w, path, &in, e))
+		r = read_members(w, path, via[0] ? via : path, &in);
+	if (r != 1) {
+		free(in.path);
+		free(in.via);
+	}
+	close(fd);
+	if (r == 1)
+		atomic_fetch_add(&w->scan->priv->pkg_read, 1);
+	return r;
+}
+
+int ds_scan_package_file(struct ds_scan *s, const char *path)
+{
+	return ds_scan_pkgfile_job(&s->priv->main, path, NULL);
+}
+
+static int cmp_input(const void *a, const void *b)
+{
+	const struct ds_input *x = *(struct ds_input *const *)a, *y = *(struct ds_input *const *)b;
+	return strcmp(x->path, y->path);
+}
+
+void ds_inputs_sort(struct ds_scan *s)
+{
+	if (s->ninputs)
+		qsort(s->inputs, s->ninputs, sizeof *s->inputs, cmp_input);
+}
+
+void ds_inputs_free(struct ds_scan *s)
+{
+	for (size_t i = 0; i < s->ninputs; i++) {
+		free(s->inputs[i]->path);
+		free(s->inputs[i]->via);
+		ds_pkg_free(&s->inputs[i]->pkg);
+		free(s->inputs[i]);
+	}
+	free(s->inputs);
+	s->inputs = NULL;
+	s->ninputs = s->priv->inputs_cap = 0;
+}
+
+/* Is the host file at path (open as fd) a package file some backend
+ * reads, going by its first bytes? */
+bool ds_pkgfile_sniff(int fd)
+{
+	unsigned char head[64];
+	ssize_t n = pread(fd, head, sizeof head, 0);
+	if (n <= 0)
+		return false;
+	const struct ds_backend_slot *slots;
+	size_t nb = ds_backends_available(&slots);
+	for (size_t i = 0; i < nb; i++)
+		if (slots[i].b->pkgfile_sniff && slots[i].b->pkgfile_sniff(head, (size_t)n))
+			return true;
+	return false;
 }

@@ -173,6 +173,7 @@ static void finish(struct ds_scan *s)
 	ds_strmap_free(pkgs);
 	if (w)
 		qsort(m->findings, w, sizeof *m->findings, ds_finding_cmp);
+	ds_inputs_sort(s);
 	s->findings = m->findings;
 	s->nfindings = w;
 	s->stats.files = m->stats.files;
@@ -222,10 +223,17 @@ static void *open_backend(void *arg)
  * runs in a thread, and every use of s->bh waits for it. */
 static int start_backend(struct ds_scan *s)
 {
-	s->backend = ds_backend_select(s->opt->backend ? s->opt->backend : "auto",
+	/* Package files carry their own metadata: the root's database (and
+	 * apt's cache) would only cost time, unless asked for. */
+	bool skip_db = s->priv->pkgfiles_only && !s->opt->installed_state;
+	s->backend = ds_backend_select(skip_db ? "none" : s->opt->backend ? s->opt->backend : "auto",
 	                               s->root, s->backend_why, sizeof s->backend_why);
 	if (!s->backend)
 		return -1;
+	if (skip_db)
+		snprintf(s->backend_why, sizeof s->backend_why,
+		         "only package files are scanned: the root's database is not read "
+		         "(--installed-state reads it)");
 	struct ds_scan_private *p = s->priv;
 	if (pthread_create(&p->backend_thread, NULL, open_backend, s) == 0)
 		atomic_store(&p->backend_pending, true);
@@ -286,7 +294,7 @@ static int select_checks(struct ds_scan *s)
 		return -1;
 	if (o->skip && mark_checks(o->skip, s->enabled, false) != 0)
 		return -1;
-	bool partial = o->npaths || o->npackages || o->all_packages;
+	bool partial = o->npaths || o->npackage_files || o->npackages || o->all_packages;
 	for (size_t i = 0; i < ds_nchecks; i++) {
 		if (partial && !o->checks && !ds_checks[i]->applies && ds_checks[i]->scan_end)
 			s->enabled[i] = false;
@@ -309,6 +317,7 @@ struct ds_scan *ds_scan_new(const struct ds_options *opt)
 	s->priv->begun = ds_xcalloc(ds_nchecks, sizeof *s->priv->begun);
 	pthread_mutex_init(&s->priv->backend_lock, NULL);
 	pthread_mutex_init(&s->priv->arches_lock, NULL);
+	pthread_mutex_init(&s->priv->inputs_lock, NULL);
 	if (select_checks(s) != 0) {
 		ds_scan_free(s);
 		return NULL;
@@ -355,11 +364,18 @@ int ds_scan_open(struct ds_scan *s)
 {
 	if (s->opt->waivers && !(s->priv->waivers = ds_waivers_load(s->opt->waivers)))
 		return -1;
-	if (open_root(s) != 0 || start_backend(s) != 0)
+	if (open_root(s) != 0)
+		return -1;
+	ds_args_classify(s, &s->priv->args);
+	s->priv->pkgfiles_only = s->priv->args.n && !s->priv->args.nroot && !s->opt->npackages &&
+	                         !s->opt->all_packages;
+	if (start_backend(s) != 0)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
-	load_aliases(s);
-	s->priv->daemons = ds_daemons_load(s->rootfd);
+	bool root_context = !s->priv->pkgfiles_only || s->opt->installed_state;
+	if (root_context)
+		load_aliases(s);
+	s->priv->daemons = root_context ? ds_daemons_load(s->rootfd) : ds_strmap_new();
 	return begin_checks(s);
 }
 
@@ -371,7 +387,8 @@ int ds_scan_run(struct ds_scan *s)
 		return -1;
 
 	/* one tree never yields a path twice (symlinks are not followed) */
-	bool dedup = s->opt->npaths > 1 || s->opt->npackages || s->opt->all_packages;
+	struct ds_args *args = &s->priv->args;
+	bool dedup = args->n > 1 || s->opt->npackages || s->opt->all_packages;
 	struct ds_jobs *j = ds_jobs_new(dedup);
 	struct ds_pool pool;
 	ds_pool_start(s, j, &pool);
@@ -380,24 +397,27 @@ int ds_scan_run(struct ds_scan *s)
 		rc = ds_walk_packages(s, j);
 	/* A broken package file is reported and the scan goes on; it is fatal
 	 * only when nothing else was named. */
-	size_t usable = 0, broken = 0;
-	for (size_t i = 0; rc == 0 && i < s->opt->npaths; i++) {
-		int p = ds_scan_package_file(s, s->opt->paths[i]);
-		if (p > 0)
-			usable++;
-		else if (p < 0)
-			broken++;
-		else if (ds_walk_argument(s, j, s->opt->paths[i]) != 0)
+	size_t walked = 0;
+	for (size_t i = 0; rc == 0 && i < args->n; i++) {
+		struct ds_arg *a = &args->v[i];
+		if (a->kind == DS_ARG_ERROR)
+			ds_report_input_error(&s->priv->main, a->path, "%s", a->error);
+		else if (a->kind == DS_ARG_PKGFILE)
+			ds_jobs_add_pkgfile(j, a->path, a->expect);
+		else if (ds_walk_argument(s, j, a->path) != 0)
 			rc = -1;
 		else
-			usable++;
+			walked++;
+		if (a->kind == DS_ARG_PKGFILE)
+			a->expect = NULL; /* the ring took it */
 	}
-	if (rc == 0 && broken && !usable)
-		rc = -1;
-	if (rc == 0 && !s->opt->npaths && !s->opt->npackages && !s->opt->all_packages)
+	if (rc == 0 && !args->n && !s->opt->npackages && !s->opt->all_packages)
 		rc = ds_walk_argument(s, j, "/");
 	ds_jobs_close(j);
 	ds_pool_join(s, &pool);
+	if (rc == 0 && atomic_load(&s->priv->pkg_broken) && !walked &&
+	    !atomic_load(&s->priv->pkg_read) && !s->opt->npackages && !s->opt->all_packages)
+		rc = -1;
 	if (rc == 0 && ds_scan_backend_wait(s) != 0)
 		rc = -1;
 	end_checks(s);
@@ -423,6 +443,9 @@ void ds_scan_free(struct ds_scan *s)
 		end_checks(s);
 		pthread_mutex_destroy(&s->priv->backend_lock);
 		pthread_mutex_destroy(&s->priv->arches_lock);
+		pthread_mutex_destroy(&s->priv->inputs_lock);
+		ds_args_free(&s->priv->args);
+		ds_inputs_free(s);
 		struct ds_worker *m = &s->priv->main;
 		for (size_t i = 0; i < m->nfindings; i++)
 			ds_finding_free(m->findings[i]);
@@ -436,7 +459,6 @@ void ds_scan_free(struct ds_scan *s)
 		free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
 		ds_waivers_free(s->priv->waivers);
-		ds_pkgfiles_close(s);
 		free(s->priv->states);
 		free(s->priv->begun);
 		free(s->priv);

@@ -33,6 +33,26 @@ struct ds_jobs {
 	struct ds_worker *self; /* ... with this worker */
 };
 
+static void push_job(struct ds_jobs *j, const char *path, unsigned char type,
+                     struct ds_expect *e)
+{
+	if (j->no_workers) {
+		struct ds_job job = { (char *)path, type, e };
+		ds_scan_job(j->self, &job);
+		ds_expect_free(e);
+		return;
+	}
+	char *p = ds_xstrdup(path);
+	pthread_mutex_lock(&j->lock);
+	while (j->count == JOBS_MAX)
+		pthread_cond_wait(&j->not_full, &j->lock);
+	j->ring[(j->head + j->count) % JOBS_MAX] = (struct ds_job){ p, type, e };
+	j->count++;
+	j->total++;
+	pthread_cond_signal(&j->not_empty);
+	pthread_mutex_unlock(&j->lock);
+}
+
 static void add_job(struct ds_jobs *j, const char *path, unsigned char type)
 {
 	if (j->seen) {
@@ -41,19 +61,23 @@ static void add_job(struct ds_jobs *j, const char *path, unsigned char type)
 			return;
 		*v = 1;
 	}
-	if (j->no_workers) {
-		ds_scan_path(j->self, path, type);
-		return;
+	push_job(j, path, type, NULL);
+}
+
+/* Package files are host paths: deduplicated apart from the root's. */
+void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *e)
+{
+	if (j->seen) {
+		char *key = ds_xasprintf("pkgfile:%s", path);
+		uintptr_t *v = ds_strmap_put(j->seen, key);
+		free(key);
+		if (*v) {
+			ds_expect_free(e);
+			return;
+		}
+		*v = 1;
 	}
-	char *p = ds_xstrdup(path);
-	pthread_mutex_lock(&j->lock);
-	while (j->count == JOBS_MAX)
-		pthread_cond_wait(&j->not_full, &j->lock);
-	j->ring[(j->head + j->count) % JOBS_MAX] = (struct ds_job){ p, type };
-	j->count++;
-	j->total++;
-	pthread_cond_signal(&j->not_empty);
-	pthread_mutex_unlock(&j->lock);
+	push_job(j, path, DS_JOB_PKGFILE, e);
 }
 
 void ds_jobs_close(struct ds_jobs *j)
@@ -229,8 +253,10 @@ void ds_jobs_scan_inline(struct ds_jobs *j, struct ds_worker *w)
 
 void ds_jobs_free(struct ds_jobs *j)
 {
-	for (size_t i = 0; i < j->count; i++)
+	for (size_t i = 0; i < j->count; i++) {
 		free(j->ring[(j->head + i) % JOBS_MAX].path);
+		ds_expect_free(j->ring[(j->head + i) % JOBS_MAX].expect);
+	}
 	ds_strmap_free(j->seen);
 	pthread_mutex_destroy(&j->lock);
 	pthread_cond_destroy(&j->not_empty);

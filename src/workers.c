@@ -149,6 +149,14 @@ void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type)
 	ds_scan_file(w, &f);
 }
 
+void ds_scan_job(struct ds_worker *w, const struct ds_job *job)
+{
+	if (job->type == DS_JOB_PKGFILE)
+		ds_scan_pkgfile_job(w, job->path, job->expect);
+	else
+		ds_scan_path(w, job->path, job->type);
+}
+
 /* One line on stderr, rewritten at most five times a second by the first
  * worker: files done, files found so far, findings, the directory. */
 static void show_progress(struct ds_pool *p, const char *path, size_t total)
@@ -174,11 +182,12 @@ static void *worker_main(void *arg)
 	struct ds_job job;
 	size_t total;
 	while (ds_jobs_take(a->pool->jobs, &job, &total)) {
-		ds_scan_path(a->w, job.path, job.type);
+		ds_scan_job(a->w, &job);
 		size_t done = atomic_fetch_add(&a->pool->done, 1);
 		if (a->pool->progress && a->w == &a->pool->workers[0] && (done & 63) == 0)
 			show_progress(a->pool, job.path, total);
 		free(job.path);
+		ds_expect_free(job.expect);
 	}
 	return NULL;
 }

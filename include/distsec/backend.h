@@ -113,6 +113,12 @@ struct ds_backend {
 	 * *names points to *n strings owned by the backend until close().
 	 * NULL: the core takes the installed packages' architectures. */
 	void (*arches)(void *h, const char *const **names, size_t *n);
+	/* Cheap and side-effect free: could a file whose first len bytes are
+	 * head be this backend's kind of package file?  The core asks it on
+	 * the main thread to tell a package file named on the command line
+	 * from a plain file of the root, without opening the package.
+	 * Optional: without it, pkgfile_open decides. */
+	int (*pkgfile_sniff)(const unsigned char *head, size_t len);
 };
 
 typedef const struct ds_backend *(*ds_backend_entry_fn)(void);

@@ -19,6 +19,7 @@
 struct ds_elfview;
 struct ds_worker;
 struct ds_owner;
+struct ds_input;
 
 enum ds_kind {
 	DS_KIND_OTHER = 0,   /* regular file of no kind a check cares about */
@@ -49,6 +50,7 @@ struct ds_file {
 	const unsigned char *mem;/* in-memory contents (package members), else NULL */
 	bool has_caps;           /* security.capability xattr present */
 	const struct ds_owner *preset_owner; /* owner from a package file, else NULL */
+	const struct ds_input *input;  /* the package file it is a member of, or NULL */
 
 	enum ds_kind kind;
 	char interp[32];         /* script interpreter basename ("bash"), if any */

@@ -18,6 +18,7 @@
 
 struct ds_file;
 struct ds_check;
+struct ds_input;
 
 enum ds_severity {
 	DS_SEV_PASS = 0,   /* kept only with --verbose */
@@ -45,6 +46,7 @@ struct ds_finding {
 	const char *waiver;                    /* justification when waived, else NULL */
 	bool owner_pending;                    /* core-private: the owner is looked up
 	                                        * when the scan ends (database still loading) */
+	const struct ds_input *input;          /* the package file it is in, or NULL */
 };
 
 /* Report on f for the running check.  Returns the finding so the caller can

@@ -21,6 +21,10 @@ struct ds_options {
 	const char *backend;         /* "auto" or a backend name */
 	const char *const *paths;    /* paths inside the root (and package files) */
 	size_t npaths;
+	const char *const *package_files; /* --package-file: host package files */
+	size_t npackage_files;
+	bool installed_state;        /* --installed-state: read the root's database
+	                              * even when only package files are scanned */
 	const char *const *packages; /* --package names */
 	size_t npackages;
 	bool all_packages;
@@ -48,6 +52,17 @@ struct ds_stats {
 
 struct ds_check;
 
+/* A package file read by the scan (provenance): what findings from its
+ * members name as their input.  Lives until the scan is freed. */
+struct ds_input {
+	char *path;                  /* as named on the command line or in a list */
+	const char *format;          /* the backend that read it ("dpkg", "rpm") */
+	long long size;
+	char sha256[65];             /* lowercase hex */
+	char *via;                   /* the .changes / .buildinfo naming it, or NULL */
+	struct ds_pkg pkg;           /* the package's own metadata */
+};
+
 struct ds_scan {
 	const struct ds_options *opt;
 	char *root;                  /* canonical host path of the root */
@@ -63,6 +78,9 @@ struct ds_scan {
 		char *why;
 	} *skipped;
 	size_t nskipped;
+
+	struct ds_input **inputs;    /* package files scanned, sorted by path */
+	size_t ninputs;
 
 	struct ds_finding **findings;/* sorted by path, then check id */
 	size_t nfindings;

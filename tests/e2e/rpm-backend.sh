@@ -127,7 +127,7 @@ run_distsec scan --color never --skip elf-relro "$rpmfile" "$work/fixr-v6.rpm"
 expect_rc 0
 run_distsec scan --color never --skip elf-relro "$rpmfile" "$work/corrupt.rpm" "$work/fixr-v6.rpm"
 expect_rc 1
-expect_line "error    scan-unreadable           $work/corrupt.rpm  [not-owned]  package file unreadable: /usr/bin/fixr-good: corrupt or truncated payload"
+expect_line "error    scan-unreadable           $work/corrupt.rpm  [unknown]  package file unreadable: /usr/bin/fixr-good: corrupt or truncated payload"
 [ "$(grep -c "elf-pie  *  /usr/bin/fixr-tool  \[fixr:" "$work/out")" = 2 ] || fail "the good packages were not both scanned"
 grep -q "^distsec: $work/corrupt.rpm: /usr/bin/fixr-good: corrupt or truncated payload" "$work/err" || fail "no message for the corrupt package"
 

@@ -79,7 +79,7 @@ void fuzz_reset(struct ds_scan *s)
 	for (size_t i = 0; i < w->nfindings; i++)
 		ds_finding_free(w->findings[i]);
 	w->nfindings = 0;
-	ds_pkgfiles_close(s);
+	ds_inputs_free(s);
 }
 
 int fuzz_memfd(const uint8_t *data, size_t size, char *path, size_t len)

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What each PATH argument names.  A path inside --root is read through the
+ * root only (never stat'ed or opened on the host); a package file is a file
+ * on the host, named explicitly:
+ *   --package-file FILE   always a package file (or a .changes/.buildinfo);
+ *   ./X or ../X           a host path: a package file, a .changes/.buildinfo;
+ *   --root other than /   any other PATH is the root's when it exists there,
+ *                         else a host regular file that is a package file;
+ *   --root / (the host)   a regular file whose first bytes a backend
+ *                         recognises is a package file, anything else is
+ *                         the root's own path (relative from the current
+ *                         directory when it exists there).
+ * NAME.changes and NAME.buildinfo stand for the binary package files they
+ * list (changes.c).  A host file that exists but cannot be opened is an
+ * error naming it, never taken for a path inside the root.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static void add(struct ds_args *a, const char *path, enum ds_arg_kind kind, const char *error)
+{
+	struct ds_arg arg = { .path = ds_xstrdup(path), .kind = kind,
+	                      .error = error ? ds_xstrdup(error) : NULL };
+	ds_push(&a->v, &a->n, &a->cap, &arg, sizeof arg);
+	if (kind == DS_ARG_ROOT_PATH)
+		a->nroot++;
+	else if (kind == DS_ARG_PKGFILE)
+		a->npkg++;
+}
+
+/* The host's own spelling of a path that exists, for the root "/". */
+static void add_host_root_path(struct ds_args *a, const char *arg)
+{
+	char *real = arg[0] == '/' ? NULL : realpath(arg, NULL);
+	add(a, real ? real : arg, DS_ARG_ROOT_PATH, NULL);
+	free(real);
+}
+
+/* A regular file on the host: a package file, a .changes, or (when the
+ * host is the root) the root's own file. */
+static void host_file(struct ds_args *a, const char *arg, bool may_be_root_file)
+{
+	if (ds_changes_named(arg)) {
+		char why[512];
+		if (ds_changes_expand(arg, a, why, sizeof why) != 0)
+			add(a, arg, DS_ARG_ERROR, why);
+		return;
+	}
+	int fd = open(arg, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		add(a, arg, DS_ARG_ERROR, fd < 0 ? strerror(errno) : "not a regular file");
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	bool pkg = ds_pkgfile_sniff(fd);
+	close(fd);
+	if (pkg)
+		add(a, arg, DS_ARG_PKGFILE, NULL);
+	else if (may_be_root_file)
+		add_host_root_path(a, arg);
+	else
+		add(a, arg, DS_ARG_ERROR, "not a package file any backend reads");
+}
+
+static bool exists_in_root(const struct ds_scan *s, const char *arg)
+{
+	char *canon = ds_resolve_in_root(s->rootfd, arg);
+	int fd = canon ? ds_open_beneath(s->rootfd, canon, O_PATH | O_NOFOLLOW | O_CLOEXEC) : -1;
+	free(canon);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+static void classify(const struct ds_scan *s, struct ds_args *a, const char *arg, bool named_pkg)
+{
+	bool host_is_root = strcmp(s->root, "/") == 0;
+	bool host_path = named_pkg || !strncmp(arg, "./", 2) || !strncmp(arg, "../", 3);
+	struct stat st;
+	if (host_path || host_is_root) {
+		if (stat(arg, &st) != 0) {
+			if (host_path)
+				add(a, arg, DS_ARG_ERROR, strerror(errno));
+			else
+				add(a, arg, DS_ARG_ROOT_PATH, NULL); /* the walk says it is missing */
+		} else if (S_ISREG(st.st_mode)) {
+			host_file(a, arg, host_is_root && !named_pkg);
+		} else if (host_is_root && !named_pkg) {
+			add_host_root_path(a, arg);
+		} else {
+			add(a, arg, DS_ARG_ERROR, "not a regular file");
+		}
+		return;
+	}
+	if (exists_in_root(s, arg))
+		add(a, arg, DS_ARG_ROOT_PATH, NULL);
+	else if (stat(arg, &st) == 0 && S_ISREG(st.st_mode))
+		host_file(a, arg, false);
+	else
+		add(a, arg, DS_ARG_ROOT_PATH, NULL);
+}
+
+void ds_args_classify(struct ds_scan *s, struct ds_args *out)
+{
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < s->opt->npackage_files; i++)
+		classify(s, out, s->opt->package_files[i], true);
+	for (size_t i = 0; i < s->opt->npaths; i++)
+		classify(s, out, s->opt->paths[i], false);
+}
+
+void ds_expect_free(struct ds_expect *e)
+{
+	if (!e)
+		return;
+	free(e->via);
+	free(e);
+}
+
+void ds_args_free(struct ds_args *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		free(a->v[i].path);
+		free(a->v[i].error);
+		ds_expect_free(a->v[i].expect);
+	}
+	free(a->v);
+	memset(a, 0, sizeof *a);
+}

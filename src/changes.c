@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A Debian upload's .changes (or a .buildinfo) stands for the binary
+ * package files it lists in Checksums-Sha256 (.deb, .udeb, .ddeb), found
+ * beside it.  Each is scanned as a package file whose size and sha256 must
+ * be the listed ones (pkgfile.c reports a mismatch as an error).  An
+ * OpenPGP clear-signed file is read the same way; the signature is not
+ * verified (dput and dak do that).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CHANGES_MAX (4u << 20)   /* larger is not a .changes */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && strcmp(s + n - m, suffix) == 0;
+}
+
+bool ds_changes_named(const char *path)
+{
+	return ends_with(path, ".changes") || ends_with(path, ".buildinfo");
+}
+
+static bool binary_package(const char *name)
+{
+	return ends_with(name, ".deb") || ends_with(name, ".udeb") || ends_with(name, ".ddeb");
+}
+
+/* " SHA256 SIZE NAME": a package file beside the .changes. */
+static int add_listed(const char *changes, const char *line, struct ds_args *out,
+                      char *why, size_t len)
+{
+	char sha[65], name[256];
+	long long size;
+	if (sscanf(line, " %64[0-9a-f] %lld %255s", sha, &size, name) != 3 || strlen(sha) != 64 ||
+	    size < 0) {
+		snprintf(why, len, "malformed Checksums-Sha256 line: %.80s", line);
+		return -1;
+	}
+	if (strchr(name, '/') || !strcmp(name, "..")) {
+		snprintf(why, len, "Checksums-Sha256 names a file outside its directory: %s", name);
+		return -1;
+	}
+	if (!binary_package(name))
+		return 0;
+	const char *slash = strrchr(changes, '/');
+	int dirlen = slash ? (int)(slash - changes) + 1 : 0;
+	struct ds_expect *e = ds_xcalloc(1, sizeof *e);
+	e->size = size;
+	memcpy(e->sha256, sha, sizeof sha);
+	e->via = ds_xstrdup(changes);
+	struct ds_arg arg = { .path = ds_xasprintf("%.*s%s", dirlen, changes, name),
+	                      .kind = DS_ARG_PKGFILE, .expect = e };
+	ds_push(&out->v, &out->n, &out->cap, &arg, sizeof arg);
+	out->npkg++;
+	return 0;
+}
+
+int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t len)
+{
+	FILE *fp = fopen(path, "re");
+	if (!fp) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	char *line = NULL;
+	size_t cap = 0, total = 0, listed = 0;
+	bool in_sums = false, any = false;
+	ssize_t n;
+	int rc = 0;
+	while (rc == 0 && (n = getline(&line, &cap, fp)) > 0) {
+		total += (size_t)n;
+		if (total > CHANGES_MAX) {
+			snprintf(why, len, "larger than %u bytes", CHANGES_MAX);
+			rc = -1;
+			break;
+		}
+		line[strcspn(line, "\r\n")] = '\0';
+		if (in_sums && line[0] == ' ') {
+			size_t before = out->npkg;
+			rc = add_listed(path, line, out, why, len);
+			listed += out->npkg - before;
+			continue;
+		}
+		in_sums = strcmp(line, "Checksums-Sha256:") == 0;
+		any = any || in_sums;
+	}
+	free(line);
+	fclose(fp);
+	if (rc == 0 && !any) {
+		snprintf(why, len, "no Checksums-Sha256 field (not a .changes or .buildinfo?)");
+		rc = -1;
+	} else if (rc == 0 && !listed) {
+		snprintf(why, len, "lists no binary package file");
+		rc = -1;
+	}
+	return rc;
+}
