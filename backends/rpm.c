@@ -59,7 +59,7 @@ static char *in_root(const char *root, const char *rel)
 	return ds_xasprintf("%s/%s", strcmp(root, "/") ? root : "", rel);
 }
 
-static int find_db(const char *root, const char **dir, const char **kind)
+static int find_db(const char *root, const char **dir, const char **file, const char **kind)
 {
 	for (size_t i = 0; i < sizeof db_layouts / sizeof db_layouts[0]; i++) {
 		char *rel = ds_xasprintf("%s/%s", db_layouts[i].dir, db_layouts[i].file);
@@ -70,6 +70,7 @@ static int find_db(const char *root, const char **dir, const char **kind)
 		free(p);
 		if (ok) {
 			*dir = db_layouts[i].dir;
+			*file = db_layouts[i].file;
 			*kind = db_layouts[i].kind;
 			return 0;
 		}
@@ -201,14 +202,16 @@ static void remove_copy(struct db_copy *c)
 
 /* Copies the database's own files to a fresh temporary directory, which
  * is removed again on every failure and if a signal ends the run. */
-static int copy_db(const char *root, const char *dbdir, const char *kind, struct db_copy *c)
+static int copy_db(const char *root, const char *dbdir, const char *file, const char *kind,
+                   struct db_copy *c)
 {
 	const char *tmp = getenv("TMPDIR");
 	c->dir = ds_xasprintf("%s/distsec-rpmdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	c->slot = -1;
 	if (!mkdtemp(c->dir)) {
-		snprintf(load_error, sizeof load_error, "cannot read %s: no temporary directory for a copy (%s): %s",
-		         dbdir, c->dir, strerror(errno));
+		snprintf(load_error, sizeof load_error,
+		         "cannot read %s/%s: no temporary directory for a copy (%s): %s",
+		         dbdir, file, c->dir, strerror(errno));
 		free(c->dir);
 		c->dir = NULL;
 		return -1;
@@ -220,7 +223,8 @@ static int copy_db(const char *root, const char *dbdir, const char *kind, struct
 	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int rc = sfd >= 0 && dfd >= 0 ? 0 : -1;
 	if (rc != 0)
-		snprintf(load_error, sizeof load_error, "cannot read %s: %s", dbdir, strerror(errno));
+		snprintf(load_error, sizeof load_error, "cannot read %s/%s: %s", dbdir, file,
+		         strerror(errno));
 	unsigned long long budget = RPMDB_COPY_MAX;
 	for (const char *const *f = db_files(kind); rc == 0 && *f; f++)
 		rc = copy_file(sfd, dbdir, *f, dfd, &budget);
@@ -302,18 +306,49 @@ static void free_state(struct rpm_state *st)
 
 /* Runs fn on a private copy of root's database, opened read-only; -1 with
  * load_error set when there is none or librpm cannot read it. */
+/* librpm's first message while a database is opened, which says why it
+ * could not be (otherwise dropped: errors come back as values). */
+static char rpm_said[200];
+static const char *said_copy; /* the copy's directory, left out of what librpm says */
+
+static int note_rpmlog(rpmlogRec rec, rpmlogCallbackData data)
+{
+	(void)data;
+	const char *msg = rpmlogRecMessage(rec);
+	size_t n = said_copy ? strlen(said_copy) : 0;
+	if (msg && n && !strncmp(msg, said_copy, n) && msg[n] == '/')
+		msg += n + 1;
+	if (!rpm_said[0] && msg) {
+		snprintf(rpm_said, sizeof rpm_said, "%s", msg);
+		rpm_said[strcspn(rpm_said, "\n")] = '\0';
+	}
+	return 0;
+}
+
+/* A format this librpm was built without: say which, and what reads it. */
+static void unsupported_format(const char *dbdir, const char *file, const char *kind)
+{
+	snprintf(load_error, sizeof load_error,
+	         "cannot read %s/%s: a%s %s database, a format this librpm (rpm %s) cannot read; %s",
+	         dbdir, file, strcmp(kind, "ndb") ? "" : "n", kind, RPMVERSION,
+	         !strcmp(kind, "ndb")
+	         ? "rpm built with ndb support reads it (openSUSE's and SLE's rpm; "
+	           "there, rpmdb --rebuilddb --define '_db_backend sqlite' converts it)"
+	         : "an rpm built with support for it reads it");
+}
+
 static int with_db(const char *root, int (*fn)(rpmts ts, const char *dbdir, const char *kind,
                                                 void *ctx), void *ctx)
 {
-	const char *dbdir, *kind;
-	if (find_db(root, &dbdir, &kind) != 0) {
+	const char *dbdir, *file, *kind;
+	if (find_db(root, &dbdir, &file, &kind) != 0) {
 		snprintf(load_error, sizeof load_error,
 		         "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
 		return -1;
 	}
 	init_rpm();
 	struct db_copy copy;
-	if (copy_db(root, dbdir, kind, &copy) != 0)
+	if (copy_db(root, dbdir, file, kind, &copy) != 0)
 		return -1;
 	int copy_fd;
 	char *dbpath = dbpath_for(&copy, &copy_fd);
@@ -330,12 +365,23 @@ static int with_db(const char *root, int (*fn)(rpmts ts, const char *dbdir, cons
 	rpmtsSetRootDir(ts, "/");
 	rpmtsSetVSFlags(ts, RPMVSF_MASK_NOSIGNATURES | RPMVSF_MASK_NODIGESTS);
 	int rc = -1;
+	rpm_said[0] = '\0';
+	said_copy = copy.dir;
+	rpmlogSetMask(RPMLOG_UPTO(RPMLOG_WARNING));
+	rpmlogCallback was = rpmlogSetCallback(note_rpmlog, NULL);
 	if (rpmtsOpenDB(ts, O_RDONLY) != 0)
 		snprintf(load_error, sizeof load_error,
-		         "%s: this librpm cannot read a %s database", dbdir, kind);
+		         "cannot read %s/%s: librpm cannot open it as a %s database%s%s%s", dbdir, file,
+		         kind, rpm_said[0] ? " (" : "", rpm_said, rpm_said[0] ? ")" : "");
+	else if (strstr(rpm_said, "_db_backend") || strstr(rpm_said, "dummy database"))
+		/* librpm falls back to a "dummy" backend that lists nothing */
+		unsupported_format(dbdir, file, kind);
 	else
 		rc = fn(ts, dbdir, kind, ctx);
 	rpmtsFree(ts);
+	rpmlogSetCallback(was, NULL);
+	said_copy = NULL;
+	rpmlogSetMask(RPMLOG_UPTO(RPMLOG_CRIT));
 	rpmPopMacro(NULL, "_db_backend");
 	rpmPopMacro(NULL, "_dbpath");
 	if (copy_fd >= 0)
@@ -425,14 +471,15 @@ static int marker_present(const char *root)
 static int rpm_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
-	const char *dbdir, *kind;
-	if (find_db(root, &dbdir, &kind) != 0) {
+	const char *dbdir, *file, *kind;
+	if (find_db(root, &dbdir, &file, &kind) != 0) {
 		snprintf(out->detail, sizeof out->detail, "no rpm database");
 		return 0;
 	}
 	struct census c = { 0 };
 	if (with_db(root, count_packages, &c) != 0) {
-		snprintf(out->detail, sizeof out->detail, "%.240s", load_error);
+		snprintf(out->detail, sizeof out->detail, "%.250s", load_error);
+		out->unreadable = 1;
 		return 0;
 	}
 	out->packages = c.packages;

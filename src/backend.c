@@ -149,8 +149,13 @@ static const struct ds_backend *tie_break(const struct ds_backend **c,
 	return best;
 }
 
-static const struct ds_backend *select_auto(const char *root, char *why, size_t whylen)
+/* Every database that is there but cannot be read is said (warnings, when
+ * not NULL, gets a copy of each message): auto must not quietly take what
+ * it can read instead. */
+static const struct ds_backend *select_auto(const char *root, char *why, size_t whylen,
+                                            char ***warnings, size_t *nwarnings)
 {
+	size_t wcap = 0;
 	const struct ds_backend *cand[16], *none = NULL;
 	struct ds_probe probes[16];
 	size_t n = 0;
@@ -161,7 +166,12 @@ static const struct ds_backend *select_auto(const char *root, char *why, size_t 
 			continue;
 		}
 		struct ds_probe p = { 0 };
-		if (b->probe(root, &p) == 0 && p.usable && n < 16) {
+		int rc = b->probe(root, &p);
+		if (rc == 0 && p.unreadable && warnings) {
+			char *w = ds_xasprintf("backend %s: %s", b->name, p.detail);
+			ds_push(warnings, nwarnings, &wcap, &w, sizeof w);
+		}
+		if (rc == 0 && p.usable && n < 16) {
 			cand[n] = b;
 			probes[n++] = p;
 		}
@@ -177,11 +187,12 @@ static const struct ds_backend *select_auto(const char *root, char *why, size_t 
 }
 
 const struct ds_backend *ds_backend_select(const char *name, const char *root,
-                                           char *why, size_t whylen)
+                                           char *why, size_t whylen,
+                                           char ***warnings, size_t *nwarnings)
 {
 	load_all();
 	if (strcmp(name, "auto") == 0)
-		return select_auto(root, why, whylen);
+		return select_auto(root, why, whylen, warnings, nwarnings);
 	const struct ds_backend *b = find_loaded(name);
 	if (!b) {
 		ds_warn("backend '%s': not available in this build (see 'distsec backends')", name);

@@ -188,8 +188,11 @@ size_t ds_backends_available(const struct ds_backend_slot **out);
 /* Failed module loads, for `distsec backends`. */
 size_t ds_backend_failures(const char *const **out);
 /* Picks the backend per --backend; on failure prints why and returns NULL. */
+/* auto: each database present but unreadable adds a message to *warnings
+ * (when not NULL). */
 const struct ds_backend *ds_backend_select(const char *name, const char *root,
-                                           char *why, size_t whylen);
+                                           char *why, size_t whylen,
+                                           char ***warnings, size_t *nwarnings);
 
 /* cleanup.c: paths removed when SIGINT, SIGTERM or SIGHUP end the run
  * (see struct ds_host); ds_cleanup_install sets the handlers, once. */

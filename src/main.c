@@ -353,7 +353,7 @@ static int cmd_backends(int argc, char **argv)
 	for (size_t i = 0; i < nf; i++)
 		printf("  unavailable: %s\n", fails[i]);
 	char why[320];
-	const struct ds_backend *b = ds_backend_select("auto", root, why, sizeof why);
+	const struct ds_backend *b = ds_backend_select("auto", root, why, sizeof why, NULL, NULL);
 	printf("root %s would use: %s (%s)\n", root, b ? b->name : "nothing", why);
 	return 0;
 }

@@ -227,7 +227,11 @@ static int start_backend(struct ds_scan *s)
 	 * apt's cache) would only cost time, unless asked for. */
 	bool skip_db = s->priv->pkgfiles_only && !s->opt->installed_state;
 	s->backend = ds_backend_select(skip_db ? "none" : s->opt->backend ? s->opt->backend : "auto",
-	                               s->root, s->backend_why, sizeof s->backend_why);
+	                               s->root, s->backend_why, sizeof s->backend_why,
+	                               &s->warnings, &s->nwarnings);
+	for (size_t i = 0; i < s->nwarnings; i++)
+		ds_warn("%s; owners come from backend %s", s->warnings[i],
+		        s->backend ? s->backend->name : "none");
 	if (!s->backend)
 		return -1;
 	if (skip_db)
@@ -463,6 +467,9 @@ void ds_scan_free(struct ds_scan *s)
 		free(s->priv->begun);
 		free(s->priv);
 	}
+	for (size_t i = 0; i < s->nwarnings; i++)
+		free(s->warnings[i]);
+	free(s->warnings);
 	for (size_t i = 0; i < s->nskipped; i++)
 		free(s->skipped[i].why);
 	free(s->skipped);

@@ -48,6 +48,8 @@ struct ds_probe {
 	size_t packages;
 	int owns_bin_sh;       /* the database lists an owner for the root's bin/sh */
 	int native;            /* the root carries this manager's distribution marker */
+	int unreadable;        /* a database is there but cannot be read: detail says why,
+	                        * naming the file ("cannot read var/lib/rpm/Packages: ...") */
 	char detail[256];      /* human-readable: where the database is, what it holds */
 };
 

@@ -71,6 +71,10 @@ struct ds_scan {
 	const struct ds_backend *backend;
 	void *bh;                    /* backend handle */
 	char backend_why[320];       /* why this backend was chosen */
+	char **warnings;             /* about the run as a whole (a package database
+	                              * present but unreadable): on stderr and in the
+	                              * JSON summary */
+	size_t nwarnings;
 	bool *enabled;               /* per ds_checks[] index */
 
 	struct ds_skip {             /* checks that could not run here, and why */

@@ -91,6 +91,10 @@ static json_object *summary(const struct ds_scan *s)
 		json_object_array_add(skipped, k);
 	}
 	json_object_object_add(o, "skipped_checks", skipped);
+	json_object *warnings = json_object_new_array();
+	for (size_t i = 0; i < s->nwarnings; i++)
+		json_object_array_add(warnings, ds_json_string(s->warnings[i]));
+	json_object_object_add(o, "warnings", warnings);
 	return o;
 }
 

@@ -41,7 +41,7 @@ mkdir "$tmp"
 # scan ARGS...: distsec scan with TMPDIR=$tmp, which must be empty after
 scan() {
 	TMPDIR="$tmp" run_distsec scan --root "$root" --color never "$@"
-	[ -z "$(ls -A "$tmp")" ] || { ls -lR "$tmp"; fail "temporary files left in TMPDIR"; }
+	[ -z "$(ls -A "$tmp" 2>/dev/null)" ] || { ls -lR "$tmp"; fail "temporary files left in TMPDIR"; }
 }
 
 # a sparse 64 GiB file beside the database is not copied (ulimit: a copy of
@@ -72,6 +72,57 @@ scan --backend rpm
 expect_rc 2
 grep -qF "cannot read $db/rpmdb.sqlite: 68719476736 bytes, more than the 2048 MiB a database copy may take" \
 	"$work/err" || { cat "$work/err"; fail "no message naming the oversized database file"; }
+rm -rf "${root:?}/$db" && cp -a "$work/db.orig" "$root/$db"
+
+# databases that are there but cannot be read: --backend auto says so on
+# stderr and in the JSON summary (blaming the file) and goes on with none;
+# --backend rpm is an error naming the file and the format
+unreadable() { # DBDIR FILE MESSAGE
+	TMPDIR="$tmp" run_distsec backends --root "$root"
+	expect_line "in $root: $3"
+	scan --format json
+	grep -qF "distsec: backend rpm: $3" "$work/err" || { cat "$work/err"; fail "no warning: $3"; }
+	python3 - "$work/out" "backend rpm: $3" <<'PY' || fail "JSON summary: no warning for $1/$2"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["backend"] == "none", doc["backend"]
+assert any(w.startswith(sys.argv[2]) for w in doc["summary"]["warnings"]), doc["summary"]["warnings"]
+PY
+	scan --backend rpm
+	expect_rc 2
+	grep -qF "$3" "$work/err" || { cat "$work/err"; fail "--backend rpm: no error: $3"; }
+}
+mv "$root/$db" "$work/db.good"
+# ndb (openSUSE, SLE 15): Debian's librpm has no ndb backend and opened it
+# as an empty "dummy" database
+mkdir -p "$root/usr/lib/sysimage/rpm"
+head -c 8192 /dev/urandom >"$root/usr/lib/sysimage/rpm/Packages.db"
+unreadable usr/lib/sysimage/rpm Packages.db \
+	"cannot read usr/lib/sysimage/rpm/Packages.db: an ndb database, a format this librpm (rpm $(rpm --version | sed 's/.* //')) cannot read; rpm built with ndb support reads it"
+rm -rf "${root:?}/usr/lib/sysimage"
+# a corrupt bdb Packages file
+mkdir -p "$root/$db"
+head -c 16384 /dev/urandom >"$root/$db/Packages"
+unreadable "$db" Packages \
+	"cannot read $db/Packages: librpm cannot open it as a bdb_ro database (Packages: not a berkeley db hash/btree database)"
+rm "$root/$db/Packages"
+# an sqlite file without rpm's tables
+python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("create table t(x)"); c.commit()' \
+	"$root/$db/rpmdb.sqlite"
+unreadable "$db" rpmdb.sqlite "cannot read $db/rpmdb.sqlite: librpm cannot open it as a sqlite database"
+rm -rf "${root:?}/$db"
+# a TMPDIR that cannot take the copy
+mv "$work/db.good" "$root/$db"
+tmp="$work/none"
+unreadable "$db" rpmdb.sqlite "cannot read $db/rpmdb.sqlite: no temporary directory for a copy ($work/none/distsec-rpmdb-"
+tmp="$work/tmp"
+# an initialised database without packages is read: no warning
+rm -rf "${root:?}/$db"
+rpm --root "$root" --dbpath "/$db" --initdb
+scan --format json
+grep -q "backend rpm" "$work/err" && fail "an empty database was called unreadable"
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["summary"]["warnings"] == []' "$work/out" ||
+	fail "an empty database gave a warning in the JSON summary"
 rm -rf "${root:?}/$db" && cp -a "$work/db.orig" "$root/$db"
 
 # a signal during the copy (strace holds the copy for 2 s) or while -o's
