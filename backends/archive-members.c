@@ -207,6 +207,20 @@ static int flush_pending(struct ds_payload *p, struct ds_member *m)
 	return 1;
 }
 
+/* A pax SCHILY.xattr.security.capability (what setcap leaves on a file
+ * that tar --xattrs or a build tool packs) makes the member setcap. */
+static bool has_caps(struct archive_entry *e)
+{
+	const char *name;
+	const void *value;
+	size_t size;
+	archive_entry_xattr_reset(e);
+	while (archive_entry_xattr_next(e, &name, &value, &size) == ARCHIVE_OK)
+		if (name && !strcmp(name, "security.capability") && size)
+			return true;
+	return false;
+}
+
 int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t errlen)
 {
 	if (p->have_last && next_link_name(p, m))
@@ -237,7 +251,8 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 	p->path = member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : "");
 	*m = (struct ds_member){ .path = p->path, .mode = archive_entry_mode(e),
 	                         .uid = (unsigned)archive_entry_uid(e),
-	                         .gid = (unsigned)archive_entry_gid(e), .fd = -1 };
+	                         .gid = (unsigned)archive_entry_gid(e), .fd = -1,
+	                         .has_caps = has_caps(e) };
 	/* A tar hard link (size 0) names an earlier member, scanned under
 	 * that name; a cpio one carries the group's data (size > 0). */
 	if (!S_ISREG(m->mode) || (archive_entry_hardlink(e) && archive_entry_size(e) == 0))

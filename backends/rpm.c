@@ -691,7 +691,9 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 			continue;
 		free(pf->pl.path);
 		pf->pl.path = ds_xstrdup(fn);
-		*m = (struct ds_member){ .path = pf->pl.path, .mode = rpmfiFMode(pf->fi), .fd = -1 };
+		const char *caps = rpmfiFCaps(pf->fi);   /* %caps(...) in the spec */
+		*m = (struct ds_member){ .path = pf->pl.path, .mode = rpmfiFMode(pf->fi), .fd = -1,
+		                         .has_caps = caps && *caps };
 		if (!S_ISREG(m->mode))
 			return 1;
 		if (!rpmfiArchiveHasContent(pf->fi)) {

@@ -68,6 +68,8 @@ struct ds_member {
 	bool in_file;                /* the contents are in fd instead (owned by the backend) */
 	int fd;
 	const char *unreadable;      /* a regular file whose contents could not be read: why */
+	bool has_caps;               /* file capabilities: rpm's %caps, tar's
+	                              * SCHILY.xattr.security.capability */
 };
 
 typedef int (*ds_path_cb)(const char *path, void *ctx);

@@ -123,4 +123,66 @@ printf 'Format: 1.8\n' >"$work/empty.changes"
 run_distsec scan ./empty.changes
 expect_rc 2
 grep -q "empty.changes: no Checksums-Sha256 field" "$work/err" || fail "no error for a .changes without checksums"
+
+# 4. setcap from the package: a pax SCHILY.xattr.security.capability in a
+#    .deb's data.tar, %caps in an rpm; the same non-PIE program without
+#    capabilities is an info
+python3 - "$FIXTURES/nopie-norelro" "$work/caps.deb" <<'PY'
+import io, sys, tarfile
+prog = open(sys.argv[1], 'rb').read()
+def tar(members, fmt):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode='w', format=fmt) as t:
+        for name, data, mode, pax in members:
+            ti = tarfile.TarInfo(name)
+            ti.size, ti.mode, ti.pax_headers = len(data), mode, pax
+            t.addfile(ti, io.BytesIO(data))
+    return buf.getvalue()
+cap = {'SCHILY.xattr.security.capability': '\x01\x00\x00\x02\x00\x20\x00\x00'}
+control = b'Package: fixcap\nVersion: 1.0\nArchitecture: amd64\nMaintainer: F <f@example.org>\nDescription: f\n'
+members = [('debian-binary', b'2.0\n'),
+           ('control.tar', tar([('./control', control, 0o644, {})], tarfile.GNU_FORMAT)),
+           ('data.tar', tar([('./usr/bin/capped', prog, 0o755, cap),
+                             ('./usr/bin/plain', prog, 0o755, {})], tarfile.PAX_FORMAT))]
+with open(sys.argv[2], 'wb') as f:
+    f.write(b'!<arch>\n')
+    for name, data in members:
+        f.write(('%-16s%-12d%-6d%-6d%-8s%-10d`\n' % (name, 0, 0, 0, '100644', len(data))).encode())
+        f.write(data + (b'\n' if len(data) % 2 else b''))
+PY
+run_distsec scan --color never --check elf-pie "$work/caps.deb"
+expect_rc 1
+expect_line "error    elf-pie                   /usr/bin/capped  [fixcap:amd64]  not built as a position-independent executable (PIE): ASLR cannot move its code"
+expect_line "info     elf-pie                   /usr/bin/plain  [fixcap:amd64]"
+if command -v rpmbuild >/dev/null; then
+	top="$work/rpmbuild"
+	mkdir -p "$top/SOURCES" "$top/SPECS"
+	cp "$FIXTURES/nopie-norelro" "$top/SOURCES/tool"
+	cat >"$top/SPECS/caps.spec" <<'SPEC'
+Name: fixcaps
+Version: 1.0
+Release: 1
+Summary: distsec test fixture
+License: GPL-2.0-or-later
+Source0: tool
+%description
+distsec test fixture
+%install
+mkdir -p %{buildroot}/usr/bin
+install -m 755 %{SOURCE0} %{buildroot}/usr/bin/capped
+install -m 755 %{SOURCE0} %{buildroot}/usr/bin/plain
+%files
+%caps(cap_net_raw=ep) /usr/bin/capped
+/usr/bin/plain
+SPEC
+	rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
+		--define "debug_package %{nil}" -bb "$top/SPECS/caps.spec" >"$work/rpmbuild.log" 2>&1 ||
+		{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
+	run_distsec scan --color never --check elf-pie "$top"/RPMS/*/fixcaps-1.0-1.*.rpm
+	expect_rc 1
+	grep -q "^error    elf-pie                   /usr/bin/capped  \[fixcaps" "$work/out" || { cat "$work/out"; fail "rpm %caps: not setcap"; }
+	grep -q "^info     elf-pie                   /usr/bin/plain  \[fixcaps" "$work/out" || fail "rpm: plain is not info"
+else
+	echo "SKIP (part): rpmbuild not installed, rpm %caps not tested"
+fi
 echo "pkgfiles: ok"
