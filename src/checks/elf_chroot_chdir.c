@@ -2,12 +2,58 @@
 /*
  * elf-chroot-chdir (find-chroot): chroot() without chdir()/fchdir() leaves
  * the working directory outside the jail, so "../" walks straight out.
- * Judged from imports (details.method = "imports").
+ * On the instruction stream (include/distsec/disasm.h): every chroot call
+ * site must have a path to a chdir or fchdir call in the same function, as
+ * the original read it from the disassembly (details.method
+ * "disassembly").  Without a decoder for the machine: from imports
+ * (details.method "imports").
  */
+#include <stdio.h>
+
 #include "distsec/check.h"
+#include "distsec/disasm.h"
 #include "distsec/elfview.h"
 
+static const char *const chroot_call[] = { "chroot", NULL };
 static const char *const chdir_calls[] = { "chdir", "fchdir", NULL };
+
+struct sites {
+	size_t total, bare;
+	uint64_t first_bare, first_bare_fn;
+	const char *followed_by;
+};
+
+static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct sites *s = ctx;
+	const char *cd = ds_site_calls_after(site, chdir_calls);
+	s->total++;
+	if (cd) {
+		s->followed_by = s->followed_by ? s->followed_by : cd;
+	} else if (!s->bare++) {
+		s->first_bare = ds_site_addr(site);
+		s->first_bare_fn = ds_site_function(site);
+	}
+	return 0;
+}
+
+static void by_imports(struct ds_file *f, const struct ds_elfview *v, const char *why)
+{
+	const char *cd = ds_elf_imports_any(v, chdir_calls);
+	struct ds_finding *d = cd
+		? ds_report(f, DS_SEV_PASS, "calls chroot() and %s()", cd)
+		: ds_report(f, DS_SEV_ERROR,
+		            "calls chroot() but never chdir() or fchdir(): the working directory can stay outside the jail");
+	ds_detail_str(d, "method", "imports");
+	if (why && cd)
+		ds_detail_str(d, "no_disassembly", why);
+}
+
+static void hex(char *buf, size_t n, uint64_t a)
+{
+	snprintf(buf, n, "0x%llx", (unsigned long long)a);
+}
 
 static void run(struct ds_file *f, void *state)
 {
@@ -15,18 +61,46 @@ static void run(struct ds_file *f, void *state)
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !ds_elf_imports(v, "chroot"))
 		return;
-	const char *cd = ds_elf_imports_any(v, chdir_calls);
-	struct ds_finding *d = cd
-		? ds_report(f, DS_SEV_PASS, "calls chroot() and %s()", cd)
-		: ds_report(f, DS_SEV_ERROR,
-		            "calls chroot() but never chdir() or fchdir(): the working directory can stay outside the jail");
-	ds_detail_str(d, "method", "imports");
+	/* Without chdir and fchdir imported no site can be followed by one. */
+	if (!ds_elf_imports_any(v, chdir_calls)) {
+		by_imports(f, v, NULL);
+		return;
+	}
+	const char *why = NULL;
+	struct ds_code *c = ds_code_open(v, &why);
+	struct sites s = { 0 };
+	int n = c ? ds_code_each_call(c, chroot_call, on_chroot, &s) : -1;
+	if (n < 0 || (ds_code_capped(c) && !s.bare) || n == 0) {
+		/* no site found (a call through a pointer) or reading cut short */
+		by_imports(f, v, c ? (n == 0 ? "no direct chroot call site found"
+		                             : "code too large, read partly") : why);
+		ds_code_free(c);
+		return;
+	}
+	ds_code_free(c);
+	struct ds_finding *d;
+	if (s.bare) {
+		char at[32], fn[32];
+		hex(at, sizeof at, s.first_bare);
+		hex(fn, sizeof fn, s.first_bare_fn);
+		d = ds_report(f, DS_SEV_ERROR,
+		              "calls chroot() at %s with no chdir() or fchdir() after it in the same function: the working directory can stay outside the jail",
+		              at);
+		ds_detail_str(d, "call_site", at);
+		ds_detail_str(d, "function", fn);
+	} else {
+		d = ds_report(f, DS_SEV_PASS, "every chroot() call is followed by %s() in its function",
+		              s.followed_by);
+	}
+	ds_detail_str(d, "method", "disassembly");
+	ds_detail_int(d, "chroot_calls", (long long)s.total);
+	ds_detail_int(d, "without_chdir", (long long)s.bare);
 }
 
 const struct ds_check ds_check_elf_chroot_chdir = {
 	.id = "elf-chroot-chdir",
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
-	.summary = "imports chroot but not chdir/fchdir",
+	.summary = "a chroot call not followed by chdir/fchdir in the same function",
 	.run = run,
 };

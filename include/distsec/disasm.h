@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Machine code of an ELF file, read with capstone for the checks whose
+ * imports are not enough (elf-chroot-chdir, elf-nodrop-groups,
+ * elf-tmp-name).  x86-64 (and x32), i386 and aarch64; other machines, or a
+ * build without capstone, get no decoder and the checks judge by imports.
+ *
+ * What it finds:
+ * - call sites of imported functions: `call`/`bl` to a PLT, .plt.sec or
+ *   .plt.got stub, and the -fno-plt forms (`call *slot(%rip)`,
+ *   `call *slot(%ebx)`, `adrp; ldr; blr`), the GOT slot named by the
+ *   dynamic relocations; tail calls (`jmp`/`b` to a stub) count as calls;
+ * - function boundaries: function symbols (.symtab, .dynsym) and the
+ *   .eh_frame_hdr search table (one entry per FDE, so stripped programs
+ *   keep their boundaries); a function ends where the next one begins;
+ * - paths through a function (direct branches; an indirect jump inside a
+ *   function is assumed to reach all of it);
+ * - where a call argument comes from: a short walk backwards in address
+ *   order from the call through register moves and stack spills, to a
+ *   constant, an address, a load, or the result of an imported call.
+ *
+ * Everything is capped (bytes scanned and decoded per file, instructions per
+ * function, steps per walk); a capped file says so (ds_code_capped) and the
+ * checks then fall back to their import-based verdicts.
+ */
+#ifndef DISTSEC_DISASM_H
+#define DISTSEC_DISASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ds_elfview;
+struct ds_code;
+struct ds_site;
+
+/* A decoder for the file, or NULL with why set ("no decoder for this
+ * machine", "no section headers", ...). */
+struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why);
+void ds_code_free(struct ds_code *c);
+/* True once a cap cut the reading short: some call sites may be missed. */
+bool ds_code_capped(const struct ds_code *c);
+
+/* Calls cb for each call site of one of the imported functions in names
+ * (NULL-terminated), in address order; stops when cb returns non-zero.
+ * The site is valid only during the callback.  Returns the number of
+ * sites, or -1 on a read error. */
+typedef int (*ds_site_cb)(struct ds_code *c, const struct ds_site *site, void *ctx);
+int ds_code_each_call(struct ds_code *c, const char *const *names, ds_site_cb cb, void *ctx);
+/* The same, limited to functions that also refer to an address in one of
+ * refs (a string's bytes: `lea`, `adrp`+`add`, an imm32), so that a large
+ * program is decoded only where a given string is used. */
+struct ds_range {
+	uint64_t lo, hi;   /* [lo, hi) */
+};
+int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
+                          const struct ds_range *refs, size_t nrefs, ds_site_cb cb, void *ctx);
+
+const char *ds_site_callee(const struct ds_site *site);
+uint64_t ds_site_addr(const struct ds_site *site);
+/* The start address of the function holding the site. */
+uint64_t ds_site_function(const struct ds_site *site);
+
+/* The first function of names called on some path from the site to the
+ * end of its function (the site's own call excluded), or NULL. */
+const char *ds_site_calls_after(const struct ds_site *site, const char *const *names);
+/* A function of names whose call site in the same function has a path
+ * to this site, or NULL. */
+const char *ds_site_calls_before(const struct ds_site *site, const char *const *names);
+
+enum ds_arg_kind {
+	DS_ARG_UNKNOWN,   /* computed, merged from a branch, or the walk gave up */
+	DS_ARG_CONST,     /* an immediate: value */
+	DS_ARG_ADDR,      /* an address computed from the pc (a string): value */
+	DS_ARG_LOAD,      /* loaded from memory that is not a stack slot */
+	DS_ARG_RESULT,    /* returned (or written through a pointer, for a
+	                     stack slot) by the call to callee */
+};
+
+struct ds_arg {
+	enum ds_arg_kind kind;
+	int64_t value;
+	const char *callee;  /* DS_ARG_RESULT: the imported function, or NULL
+	                        for a local or indirect call */
+};
+
+/* Where argument n (0-based, n < 4) of the site's call comes from. */
+struct ds_arg ds_site_arg(const struct ds_site *site, unsigned n);
+
+#endif

@@ -1,0 +1,631 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The disassembly layer's file-level work (see include/distsec/disasm.h):
+ * executable sections, GOT slots named by the dynamic relocations, PLT
+ * stubs, function starts, and finding the functions that call given
+ * imports without decoding the whole text: a byte-pattern pass over the
+ * code picks candidate call sites (x86 `e8/e9 rel32`, `ff 15/25/93/a3
+ * disp32`; aarch64 `bl`/`b`, `adrp` + `ldr`), then only the functions
+ * holding one are decoded with capstone, and a candidate counts only if
+ * the decoder finds a call there.
+ */
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "disasm_int.h"
+#include "distsec/elfview.h"
+#include "distsec/util.h"
+
+#define SCAN_MAX     (256u << 20)  /* code bytes pattern-scanned per file */
+#define DECODE_MAX   (8u << 20)    /* code bytes decoded per file */
+#define FUNC_MAX     (256u << 10)  /* bytes of one function */
+#define FUNC_INSNS   65536u        /* instructions of one function */
+#define SLOTS_MAX    (1u << 20)    /* named relocations */
+#define STARTS_MAX   (4u << 20)    /* function starts */
+#define CANDS_MAX    4096u         /* candidate functions per query */
+#define CHUNK        (64u << 10)
+
+static int cmp_slot(const void *a, const void *b)
+{
+	const struct dis_slot *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+const char *dis_slot_name(const struct dis_slot *v, size_t n, uint64_t addr)
+{
+	struct dis_slot key = { addr, NULL };
+	const struct dis_slot *s = n ? bsearch(&key, v, n, sizeof *v, cmp_slot) : NULL;
+	return s ? s->name : NULL;
+}
+
+/* Reads len bytes of the file at off (pread, or the in-memory image). */
+static bool read_at(const struct ds_code *c, uint64_t off, void *buf, size_t len)
+{
+	const struct ds_elfview *v = c->v;
+	if (off > v->file_size || len > v->file_size - off)
+		return false;
+	if (v->fd < 0) {
+		size_t sz = 0;
+		const char *raw = elf_rawfile(v->elf, &sz);
+		if (!raw || sz < off + len)
+			return false;
+		memcpy(buf, raw + off, len);
+		return true;
+	}
+	size_t done = 0;
+	while (done < len) {
+		ssize_t got = pread(v->fd, (char *)buf + done, len - done, (off_t)(off + done));
+		if (got <= 0)
+			return false;
+		done += (size_t)got;
+	}
+	return true;
+}
+
+static const struct dis_span *span_of(const struct ds_code *c, uint64_t addr)
+{
+	for (size_t i = 0; i < c->nspans; i++)
+		if (addr >= c->spans[i].addr && addr - c->spans[i].addr < c->spans[i].size)
+			return &c->spans[i];
+	return NULL;
+}
+
+static void add_start(struct ds_code *c, uint64_t a, size_t *cap)
+{
+	if (c->nstarts >= STARTS_MAX || !span_of(c, a))
+		return;
+	if (c->nstarts == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		c->starts = ds_xrealloc(c->starts, *cap * sizeof *c->starts);
+	}
+	c->starts[c->nstarts++] = a;
+}
+
+static void add_slot(struct ds_code *c, uint64_t addr, const char *name, size_t *cap)
+{
+	if (c->nslots >= SLOTS_MAX)
+		return;
+	if (c->nslots == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		c->slots = ds_xrealloc(c->slots, *cap * sizeof *c->slots);
+	}
+	c->slots[c->nslots++] = (struct dis_slot){ addr, name };
+}
+
+/* Function starts from a symbol table (function symbols in code). */
+static void starts_from_symtab(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap)
+{
+	Elf_Data *d = sh->sh_entsize ? elf_getdata(scn, NULL) : NULL;
+	size_t n = d ? sh->sh_size / sh->sh_entsize : 0;
+	for (size_t i = 1; i < n && i < STARTS_MAX; i++) {
+		GElf_Sym s;
+		if (gelf_getsym(d, (int)i, &s) && GELF_ST_TYPE(s.st_info) == STT_FUNC &&
+		    s.st_shndx != SHN_UNDEF && s.st_value)
+			add_start(c, s.st_value, cap);
+	}
+}
+
+/* .eh_frame_hdr's binary search table: one initial location per FDE, so
+ * a stripped program keeps its function boundaries.  Only the encoding
+ * every GNU/LLVM linker writes (datarel sdata4 pairs) is read. */
+static void starts_from_eh_frame_hdr(struct ds_code *c, const GElf_Shdr *sh, size_t *cap)
+{
+	unsigned char h[12];
+	if (sh->sh_size < 12 || !read_at(c, sh->sh_offset, h, sizeof h) || h[0] != 1 ||
+	    h[2] != 0x03 || h[3] != 0x3b || (h[1] & 0x0f) != 0x0b)
+		return;
+	uint32_t count;
+	memcpy(&count, h + 8, 4);
+	if (count > STARTS_MAX || (uint64_t)count * 8 > sh->sh_size - 12)
+		return;
+	int32_t pair[2 * 512];
+	for (uint32_t done = 0; done < count; ) {
+		uint32_t k = count - done < 512 ? count - done : 512;
+		if (!read_at(c, sh->sh_offset + 12 + (uint64_t)done * 8, pair, (size_t)k * 8))
+			return;
+		for (uint32_t j = 0; j < k; j++)
+			add_start(c, sh->sh_addr + (uint64_t)(int64_t)pair[2 * j], cap);
+		done += k;
+	}
+}
+
+/* GOT slots of the dynamic relocations that name a symbol. */
+static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap)
+{
+	Elf_Scn *symscn = elf_getscn(c->v->elf, sh->sh_link);
+	GElf_Shdr symsh;
+	if (!symscn || !gelf_getshdr(symscn, &symsh) || symsh.sh_type != SHT_DYNSYM)
+		return;
+	Elf_Data *d = sh->sh_entsize ? elf_getdata(scn, NULL) : NULL;
+	Elf_Data *syms = elf_getdata(symscn, NULL);
+	if (!d || !syms)
+		return;
+	size_t n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 0; i < n && c->nslots < SLOTS_MAX; i++) {
+		GElf_Rela r;
+		GElf_Rel rl;
+		if (sh->sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &r)
+		                            : !gelf_getrel(d, (int)i, &rl))
+			continue;
+		if (sh->sh_type == SHT_REL)
+			r = (GElf_Rela){ rl.r_offset, rl.r_info, 0 };
+		size_t si = GELF_R_SYM(r.r_info);   /* gelf widens ELF32 r_info */
+		GElf_Sym s;
+		if (!si || !gelf_getsym(syms, (int)si, &s))
+			continue;
+		const char *name = elf_strptr(c->v->elf, symsh.sh_link, s.st_name);
+		if (name && *name)
+			add_slot(c, r.r_offset, name, cap);
+	}
+}
+
+static void read_sections(struct ds_code *c)
+{
+	Elf *elf = c->v->elf;
+	size_t shstrndx = 0, scap = 0, ncap = 0, spcap = 0;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		name = name ? name : "";
+		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR) &&
+		    (sh.sh_flags & SHF_ALLOC) && sh.sh_offset <= c->v->file_size &&
+		    sh.sh_size <= c->v->file_size - sh.sh_offset && c->nspans < 64) {
+			if (c->nspans == spcap) {
+				spcap = spcap ? spcap * 2 : 8;
+				c->spans = ds_xrealloc(c->spans, spcap * sizeof *c->spans);
+			}
+			c->spans[c->nspans++] = (struct dis_span){ sh.sh_addr, sh.sh_offset, sh.sh_size,
+				strncmp(name, ".plt", 4) == 0 || strcmp(name, ".iplt") == 0 };
+		}
+		if (strcmp(name, ".got.plt") == 0 || (!c->gotbase && strcmp(name, ".got") == 0))
+			c->gotbase = sh.sh_addr;
+		if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
+			slots_from_rel(c, scn, &sh, &scap);
+	}
+	/* starts need the spans: a second pass */
+	scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM)
+			starts_from_symtab(c, scn, &sh, &ncap);
+		else if (name && strcmp(name, ".eh_frame_hdr") == 0)
+			starts_from_eh_frame_hdr(c, &sh, &ncap);
+	}
+	for (size_t i = 0; i < c->nspans; i++)
+		if (c->spans[i].plt)
+			add_start(c, c->spans[i].addr, &ncap);
+	if (c->nslots)
+		qsort(c->slots, c->nslots, sizeof *c->slots, cmp_slot);
+	if (c->nstarts) {
+		qsort(c->starts, c->nstarts, sizeof *c->starts, cmp_u64);
+		size_t w = 1;
+		for (size_t i = 1; i < c->nstarts; i++)
+			if (c->starts[i] != c->starts[w - 1])
+				c->starts[w++] = c->starts[i];
+		c->nstarts = w;
+	}
+}
+
+struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why)
+{
+	cs_arch arch;
+	cs_mode mode;
+	enum dis_arch da;
+	if (v->machine == EM_X86_64) {
+		arch = CS_ARCH_X86; mode = CS_MODE_64; da = DIS_X64;
+	} else if (v->machine == EM_386 && v->elfclass == ELFCLASS32) {
+		arch = CS_ARCH_X86; mode = CS_MODE_32; da = DIS_X86;
+	} else if (v->machine == EM_AARCH64 && v->elfclass == ELFCLASS64) {
+		arch = CS_ARCH_ARM64; mode = CS_MODE_ARM; da = DIS_A64;
+	} else {
+		*why = "no decoder for this machine";
+		return NULL;
+	}
+	if (elf_getident(v->elf, NULL)[EI_DATA] != ELFDATA2LSB) {
+		*why = "no decoder for big-endian code";
+		return NULL;
+	}
+	struct ds_code *c = ds_xcalloc(1, sizeof *c);
+	c->v = v;
+	c->arch = da;
+	if (cs_open(arch, mode, &c->cs) != CS_ERR_OK) {
+		free(c);
+		*why = "capstone cannot open a decoder for this machine";
+		return NULL;
+	}
+	cs_option(c->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	c->ci = cs_malloc(c->cs);
+	read_sections(c);
+	if (!c->nspans || !c->nstarts) {
+		ds_code_free(c);
+		*why = "no code sections or no function boundaries";
+		return NULL;
+	}
+	return c;
+}
+
+void ds_code_free(struct ds_code *c)
+{
+	if (!c)
+		return;
+	if (c->ci)
+		cs_free(c->ci, 1);
+	cs_close(&c->cs);
+	free(c->spans);
+	free(c->slots);
+	free(c->stubs);
+	free(c->starts);
+	free(c);
+}
+
+bool ds_code_capped(const struct ds_code *c)
+{
+	return c->capped;
+}
+
+/* Decodes [start, end) into f (bounded); false when nothing could be. */
+static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_func *f)
+{
+	const struct dis_span *sp = span_of(c, start);
+	if (!sp)
+		return false;
+	if (end > sp->addr + sp->size)
+		end = sp->addr + sp->size;
+	size_t len = (size_t)(end - start);
+	if (len > FUNC_MAX || c->decoded + len > DECODE_MAX) {
+		c->capped = true;
+		return false;
+	}
+	unsigned char *buf = ds_xmalloc(len ? len : 1);
+	if (!read_at(c, sp->off + (start - sp->addr), buf, len)) {
+		free(buf);
+		return false;
+	}
+	c->decoded += len;
+	*f = (struct dis_func){ start, end, NULL, 0 };
+	size_t cap = 0;
+	const uint8_t *p = buf;
+	size_t left = len;
+	uint64_t addr = start;
+	struct dis_regs rs;
+	dis_regs_reset(&rs);
+	while (left) {
+		if (f->n == cap) {
+			if (cap >= FUNC_INSNS) {
+				c->capped = true;
+				break;
+			}
+			cap = cap ? cap * 2 : 256;
+			f->in = ds_xrealloc(f->in, cap * sizeof *f->in);
+		}
+		if (!cs_disasm_iter(c->cs, &p, &left, &addr, c->ci)) {
+			/* data or padding inside the code: skip a unit and go on */
+			size_t skip = c->arch == DIS_A64 ? 4 : 1;
+			skip = skip < left ? skip : left;
+			p += skip;
+			left -= skip;
+			addr += skip;
+			dis_regs_reset(&rs);
+			continue;
+		}
+		dis_lift(c, c->ci, &rs, &f->in[f->n++]);
+	}
+	free(buf);
+	return true;
+}
+
+/* PLT stubs: decode every PLT section once; a jump through a named GOT slot
+ * ends a stub that begins at the adrp building its address (aarch64) or at
+ * the jump, after an endbr (x86 .plt.sec). */
+static void find_stubs(struct ds_code *c)
+{
+	c->stubs_done = true;
+	size_t cap = 0;
+	for (size_t s = 0; s < c->nspans; s++) {
+		const struct dis_span *sp = &c->spans[s];
+		struct dis_func f;
+		if (!sp->plt || !decode(c, sp->addr, sp->addr + sp->size, &f))
+			continue;
+		for (size_t i = 0; i < f.n; i++) {
+			const struct dis_insn *in = &f.in[i];
+			if (in->kind != K_JMP || !in->callee || in->target == 0)
+				continue;
+			uint64_t at = in->target;
+			if (c->arch != DIS_A64 && i > 0 && f.in[i - 1].kind == K_OTHER &&
+			    in->addr - f.in[i - 1].addr == 4)
+				at = f.in[i - 1].addr;   /* endbr64 / endbr32 */
+			if (c->nstubs == cap) {
+				cap = cap ? cap * 2 : 64;
+				c->stubs = ds_xrealloc(c->stubs, cap * sizeof *c->stubs);
+			}
+			c->stubs[c->nstubs++] = (struct dis_slot){ at, in->callee };
+			if (at != in->addr && c->arch != DIS_A64) {
+				if (c->nstubs == cap) {
+					cap *= 2;
+					c->stubs = ds_xrealloc(c->stubs, cap * sizeof *c->stubs);
+				}
+				c->stubs[c->nstubs++] = (struct dis_slot){ in->addr, in->callee };
+			}
+		}
+		free(f.in);
+	}
+	if (c->nstubs)
+		qsort(c->stubs, c->nstubs, sizeof *c->stubs, cmp_slot);
+}
+
+struct wanted {
+	uint64_t *stubs, *slots;
+	size_t nstubs, nslots;
+	const struct ds_range *refs;
+	size_t nrefs;
+};
+
+static bool in_list(const uint64_t *v, size_t n, uint64_t a)
+{
+	return n && bsearch(&a, v, n, sizeof *v, cmp_u64);
+}
+
+static bool in_refs(const struct wanted *w, uint64_t a)
+{
+	for (size_t i = 0; i < w->nrefs; i++)
+		if (a >= w->refs[i].lo && a < w->refs[i].hi)
+			return true;
+	return false;
+}
+
+static size_t func_of(const struct ds_code *c, uint64_t a)
+{
+	size_t lo = 0, hi = c->nstarts;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->starts[mid] <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo - 1 : (size_t)-1;
+}
+
+struct cands {
+	size_t *call, *ref;   /* function indexes */
+	size_t ncall, nref, capc, capr;
+};
+
+static void add_cand(struct ds_code *c, size_t **v, size_t *n, size_t *cap, uint64_t a)
+{
+	size_t fi = func_of(c, a);
+	if (fi == (size_t)-1 || (*n && (*v)[*n - 1] == fi))
+		return;
+	if (*n >= CANDS_MAX) {
+		c->capped = true;
+		return;
+	}
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		*v = ds_xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[(*n)++] = fi;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* x86: call/jmp rel32 to a stub, call/jmp through a slot; references to
+ * the wanted strings (lea rip-relative, i386 lea off the GOT, imm32). */
+static void scan_x86(struct ds_code *c, const struct wanted *w, const unsigned char *b,
+                     size_t len, uint64_t addr, struct cands *k)
+{
+	bool x64 = c->arch == DIS_X64;
+	for (size_t i = 0; i + 6 <= len; i++) {
+		uint64_t at = addr + i;
+		if (b[i] == 0xe8 || b[i] == 0xe9) {
+			uint64_t t = at + 5 + (uint64_t)(int64_t)(int32_t)le32(b + i + 1);
+			if (!x64)
+				t &= 0xffffffffu;
+			if (in_list(w->stubs, w->nstubs, t))
+				add_cand(c, &k->call, &k->ncall, &k->capc, at);
+		} else if (b[i] == 0xff && (b[i + 1] == 0x15 || b[i + 1] == 0x25 ||
+		           (!x64 && (b[i + 1] == 0x93 || b[i + 1] == 0xa3)))) {
+			uint64_t d = (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
+			uint64_t slot = x64 ? at + 6 + d : ((b[i + 1] & 0x80) ? c->gotbase + d : d) & 0xffffffffu;
+			if (in_list(w->slots, w->nslots, slot))
+				add_cand(c, &k->call, &k->ncall, &k->capc, at);
+		}
+		if (!w->nrefs)
+			continue;
+		uint64_t ref = 0;
+		if (x64 && b[i] == 0x8d && (b[i + 1] & 0xc7) == 0x05 && i + 6 <= len)
+			ref = at + 6 + (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
+		else if (!x64 && b[i] == 0x8d && (b[i + 1] & 0xc0) == 0x80 && (b[i + 1] & 7) != 4)
+			ref = (c->gotbase + (uint64_t)(int64_t)(int32_t)le32(b + i + 2)) & 0xffffffffu;
+		else if (b[i] == 0x68 || (b[i] >= 0xb8 && b[i] <= 0xbf))
+			ref = le32(b + i + 1);
+		else if (b[i] == 0xc7 && i + 6 <= len)
+			ref = le32(b + i + 2);
+		if (ref && in_refs(w, ref))
+			add_cand(c, &k->ref, &k->nref, &k->capr, at);
+	}
+}
+
+/* aarch64: bl/b to a stub; adrp followed by ldr of a wanted slot or by an
+ * add giving a wanted string's address. */
+static void scan_a64(struct ds_code *c, const struct wanted *w, const unsigned char *b,
+                     size_t len, uint64_t addr, struct cands *k)
+{
+	for (size_t i = 0; i + 4 <= len; i += 4) {
+		uint32_t x = le32(b + i);
+		uint64_t at = addr + i;
+		if ((x & 0x7c000000) == 0x14000000) {           /* b, bl */
+			int64_t off = (int64_t)((int32_t)(x << 6) >> 6) * 4;
+			if (in_list(w->stubs, w->nstubs, at + (uint64_t)off))
+				add_cand(c, &k->call, &k->ncall, &k->capc, at);
+			continue;
+		}
+		if ((x & 0x9f000000) != 0x90000000)             /* adrp */
+			continue;
+		int64_t imm = (int64_t)((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3));
+		imm = (imm << 43) >> 43;
+		uint64_t page = (at & ~0xfffull) + (uint64_t)(imm << 12);
+		unsigned rd = x & 31;
+		for (size_t j = i + 4; j + 4 <= len && j <= i + 16; j += 4) {
+			uint32_t y = le32(b + j);
+			if (((y >> 5) & 31) != rd)
+				continue;
+			if ((y & 0xffc00000) == 0xf9400000 &&        /* ldr x, [xn, #imm] */
+			    in_list(w->slots, w->nslots, page + ((y >> 10) & 0xfff) * 8))
+				add_cand(c, &k->call, &k->ncall, &k->capc, at);
+			else if ((y & 0xff800000) == 0x91000000 && w->nrefs &&
+			         in_refs(w, page + (((y >> 10) & 0xfff) << (((y >> 22) & 1) * 12))))
+				add_cand(c, &k->ref, &k->nref, &k->capr, at);
+		}
+	}
+}
+
+static int scan_code(struct ds_code *c, const struct wanted *w, struct cands *k)
+{
+	unsigned char *buf = ds_xmalloc(CHUNK + 32);
+	for (size_t s = 0; s < c->nspans; s++) {
+		const struct dis_span *sp = &c->spans[s];
+		if (sp->plt)
+			continue;
+		for (uint64_t done = 0; done < sp->size; ) {
+			if (c->scanned >= SCAN_MAX) {
+				c->capped = true;
+				free(buf);
+				return 0;
+			}
+			/* chunks overlap so a pattern cut at the end is seen whole */
+			size_t want = sp->size - done < CHUNK + 32 ? (size_t)(sp->size - done) : CHUNK + 32;
+			if (!read_at(c, sp->off + done, buf, want)) {
+				free(buf);
+				return -1;
+			}
+			c->scanned += want;
+			size_t keep = want < CHUNK + 32 ? want : CHUNK;
+			if (c->arch == DIS_A64)
+				scan_a64(c, w, buf, want, sp->addr + done, k);
+			else
+				scan_x86(c, w, buf, want, sp->addr + done, k);
+			/* the overlap is scanned again: drop the duplicate candidate */
+			done += keep;
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static size_t uniq(size_t *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof *v, cmp_size);
+	size_t w = 1;
+	for (size_t i = 1; i < n; i++)
+		if (v[i] != v[w - 1])
+			v[w++] = v[i];
+	return w;
+}
+
+static bool name_in(const char *name, const char *const *names)
+{
+	for (; *names; names++)
+		if (strcmp(name, *names) == 0)
+			return true;
+	return false;
+}
+
+static void wanted_addrs(const struct dis_slot *v, size_t n, const char *const *names,
+                         uint64_t **out, size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	for (size_t i = 0; i < n; i++)
+		if (name_in(v[i].name, names)) {
+			*out = ds_xrealloc(*out, (*nout + 1) * sizeof **out);
+			(*out)[(*nout)++] = v[i].addr;
+		}
+	if (*nout)
+		qsort(*out, *nout, sizeof **out, cmp_u64);
+}
+
+/* Decodes one candidate function and calls back for its call sites. */
+static int visit(struct ds_code *c, size_t fi, const char *const *names, ds_site_cb cb,
+                 void *ctx, int *nsites)
+{
+	uint64_t start = c->starts[fi];
+	uint64_t end = fi + 1 < c->nstarts ? c->starts[fi + 1] : UINT64_MAX;
+	struct dis_func f;
+	if (!decode(c, start, end, &f))
+		return 0;
+	int stop = 0;
+	for (size_t i = 0; i < f.n && !stop; i++) {
+		const struct dis_insn *in = &f.in[i];
+		if ((in->kind != K_CALL && in->kind != K_JMP) || !in->callee ||
+		    !name_in(in->callee, names))
+			continue;
+		struct ds_site site = { c, &f, i };
+		(*nsites)++;
+		stop = cb(c, &site, ctx);
+	}
+	free(f.in);
+	return stop;
+}
+
+int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
+                          const struct ds_range *refs, size_t nrefs, ds_site_cb cb, void *ctx)
+{
+	if (!c->stubs_done)
+		find_stubs(c);
+	struct wanted w = { .refs = refs, .nrefs = nrefs };
+	wanted_addrs(c->stubs, c->nstubs, names, &w.stubs, &w.nstubs);
+	wanted_addrs(c->slots, c->nslots, names, &w.slots, &w.nslots);
+	struct cands k = { 0 };
+	int rc = 0, nsites = 0;
+	if ((w.nstubs || w.nslots) && scan_code(c, &w, &k) != 0)
+		rc = -1;
+	k.ncall = uniq(k.call, k.ncall);
+	k.nref = uniq(k.ref, k.nref);
+	for (size_t i = 0, j = 0; rc == 0 && i < k.ncall; i++) {
+		if (refs) {   /* both a wanted call and a wanted reference */
+			while (j < k.nref && k.ref[j] < k.call[i])
+				j++;
+			if (j == k.nref || k.ref[j] != k.call[i])
+				continue;
+		}
+		if (visit(c, k.call[i], names, cb, ctx, &nsites))
+			break;
+	}
+	free(w.stubs);
+	free(w.slots);
+	free(k.call);
+	free(k.ref);
+	return rc < 0 ? -1 : nsites;
+}
+
+int ds_code_each_call(struct ds_code *c, const char *const *names, ds_site_cb cb, void *ctx)
+{
+	return ds_code_each_call_ref(c, names, NULL, 0, cb, ctx);
+}

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Walks over one decoded function (disasm_int.h): paths from a call site
+ * (reachability over direct branches) and where a call argument comes from
+ * (a backward walk in address order).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "disasm_int.h"
+#include "distsec/util.h"
+
+#define WALK_MAX 96          /* instructions looked at backwards per argument */
+
+size_t dis_index_of(const struct dis_func *f, uint64_t addr)
+{
+	size_t lo = 0, hi = f->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (f->in[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->n && f->in[lo].addr == addr ? lo : (size_t)-1;
+}
+
+static const char *named(const struct dis_insn *in, const char *const *names)
+{
+	if ((in->kind != K_CALL && in->kind != K_JMP) || !in->callee)
+		return NULL;
+	for (; *names; names++)
+		if (strcmp(in->callee, *names) == 0)
+			return *names;
+	return NULL;
+}
+
+/* Is an instruction for which pred holds on a path from index `from`?
+ * `goal` is an index to reach, or (size_t)-1 to look for a named call. */
+static const char *reach(const struct dis_func *f, size_t from, const char *const *names,
+                         size_t goal)
+{
+	if (from >= f->n)
+		return NULL;
+	unsigned char *seen = ds_xcalloc(f->n, 1);
+	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
+	const char *hit = NULL;
+	stack[top++] = from;
+	seen[from] = 1;
+	while (top && !hit) {
+		size_t i = stack[--top];
+		const struct dis_insn *in = &f->in[i];
+		if (goal != (size_t)-1 ? i == goal : (hit = named(in, names)) != NULL) {
+			hit = hit ? hit : "";
+			break;
+		}
+		size_t next[2] = { (size_t)-1, (size_t)-1 };
+		switch (in->kind) {
+		case K_RET:
+			break;
+		case K_IJMP:
+			/* a switch table: any instruction of the function may follow */
+			for (size_t k = 0; k < f->n; k++)
+				if (!seen[k]) {
+					seen[k] = 1;
+					stack[top++] = k;
+				}
+			break;
+		case K_JMP:
+			if (!in->callee && in->target >= f->start && in->target < f->end)
+				next[0] = dis_index_of(f, in->target);
+			break;
+		case K_CJMP:
+			if (in->target >= f->start && in->target < f->end)
+				next[0] = dis_index_of(f, in->target);
+			next[1] = i + 1;
+			break;
+		default:
+			next[1] = i + 1;
+			break;
+		}
+		for (int k = 0; k < 2; k++)
+			if (next[k] < f->n && !seen[next[k]]) {
+				seen[next[k]] = 1;
+				stack[top++] = next[k];
+			}
+	}
+	free(seen);
+	free(stack);
+	return hit;
+}
+
+const char *ds_site_calls_after(const struct ds_site *site, const char *const *names)
+{
+	return reach(site->f, site->i + 1, names, (size_t)-1);
+}
+
+const char *ds_site_calls_before(const struct ds_site *site, const char *const *names)
+{
+	const struct dis_func *f = site->f;
+	for (size_t j = 0; j < f->n; j++) {
+		const char *n = named(&f->in[j], names);
+		if (n && f->in[j].kind == K_CALL && reach(f, j + 1, names, site->i))
+			return n;
+	}
+	return NULL;
+}
+
+const char *ds_site_callee(const struct ds_site *site)
+{
+	return site->f->in[site->i].callee;
+}
+
+uint64_t ds_site_addr(const struct ds_site *site)
+{
+	return site->f->in[site->i].addr;
+}
+
+uint64_t ds_site_function(const struct ds_site *site)
+{
+	return site->f->start;
+}
+
+static bool caller_saved(enum dis_arch a, unsigned r)
+{
+	switch (a) {
+	case DIS_X64: return r <= 2 || r == 6 || r == 7 || (r >= 8 && r <= 11);
+	case DIS_X86: return r <= 2;
+	case DIS_A64: return r <= 18;
+	}
+	return true;
+}
+
+static bool same_loc(const struct dis_loc *a, const struct dis_loc *b)
+{
+	return a->kind == b->kind && a->reg == b->reg && (a->kind != L_STACK || a->disp == b->disp);
+}
+
+/* Follows the definition's source; returns true when the walk ends. */
+static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_arg *out)
+{
+	switch (in->src) {
+	case S_REG:
+		if (in->src_reg == DIS_ZR) {
+			*out = (struct ds_arg){ DS_ARG_CONST, 0, NULL };
+			return true;
+		}
+		*want = (struct dis_loc){ L_REG, in->src_reg, 0 };
+		return false;
+	case S_STACK:
+		*want = (struct dis_loc){ L_STACK, in->src_reg, in->src_disp };
+		return false;
+	case S_IMM:
+		*out = (struct ds_arg){ DS_ARG_CONST, in->value, NULL };
+		return true;
+	case S_ADDR:
+		*out = (struct ds_arg){ DS_ARG_ADDR, in->value, NULL };
+		return true;
+	case S_LOAD:
+		*out = (struct ds_arg){ DS_ARG_LOAD, in->value, NULL };
+		return true;
+	default:
+		*out = (struct ds_arg){ DS_ARG_UNKNOWN, 0, NULL };
+		return true;
+	}
+}
+
+struct ds_arg ds_site_arg(const struct ds_site *site, unsigned n)
+{
+	static const uint8_t x64_args[4] = { 7, 6, 2, 1 };   /* rdi rsi rdx rcx */
+	const struct dis_func *f = site->f;
+	enum dis_arch arch = site->c->arch;
+	struct ds_arg out = { DS_ARG_UNKNOWN, 0, NULL };
+	if (n >= 4)
+		return out;
+	struct dis_loc want;
+	if (arch == DIS_X64)
+		want = (struct dis_loc){ L_REG, x64_args[n], 0 };
+	else if (arch == DIS_A64)
+		want = (struct dis_loc){ L_REG, (uint8_t)n, 0 };
+	else
+		want = (struct dis_loc){ L_PUSH, DIS_NOREG, (int32_t)(4 * n) };
+	unsigned pushes = 0;
+	const char *crossed = NULL;   /* a call a stack slot was live across */
+	size_t stop = site->i > WALK_MAX ? site->i - WALK_MAX : 0;
+	for (size_t i = site->i; i-- > stop; ) {
+		const struct dis_insn *in = &f->in[i];
+		if (in->kind == K_JMP || in->kind == K_IJMP || in->kind == K_RET)
+			break;   /* control reaches the site from elsewhere */
+		if (in->kind == K_CALL || in->kind == K_ICALL) {
+			if (want.kind == L_PUSH)
+				break;
+			if (want.kind == L_STACK) {
+				crossed = crossed ? crossed : (in->callee ? in->callee : "");
+				continue;
+			}
+			if (want.reg == 0)
+				return (struct ds_arg){ DS_ARG_RESULT, 0, in->callee };
+			if (caller_saved(arch, want.reg))
+				return out;
+			continue;
+		}
+		if (want.kind == L_PUSH) {
+			/* i386: argument n is the n-th push going backwards, or a
+			 * store to n*4(%esp) when the frame was reserved up front */
+			bool def = in->dst.kind == L_PUSH ? pushes++ == (unsigned)want.disp / 4
+			         : in->dst.kind == L_STACK && in->dst.reg == 4 && !pushes &&
+			           in->dst.disp == want.disp;
+			if (def && follow(in, &want, &out))
+				return out;
+			continue;
+		}
+		if (in->dst.kind != L_NONE && same_loc(&in->dst, &want)) {
+			if (follow(in, &want, &out))
+				return out;
+			crossed = NULL;
+			continue;
+		}
+		if (want.kind == L_REG && want.reg < 64 && (in->clobber & (1ull << want.reg)))
+			return out;
+	}
+	if (want.kind == L_STACK && crossed)
+		return (struct ds_arg){ DS_ARG_RESULT, 0, *crossed ? crossed : NULL };
+	return out;
+}

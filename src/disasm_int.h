@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside the disassembly layer (include/distsec/disasm.h): capstone's
+ * instructions are lifted into one small machine-neutral record each
+ * (disasm_lift.c) so that the walks over a function (disasm_flow.c) and
+ * the file-level work (disasm.c) never look at an architecture again.
+ */
+#ifndef DISTSEC_DISASM_INT_H
+#define DISTSEC_DISASM_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <capstone/capstone.h>
+
+#include "distsec/disasm.h"
+
+enum dis_arch { DIS_X64, DIS_X86, DIS_A64 };
+
+/* What an instruction does to the control flow. */
+enum dis_kind {
+	K_OTHER,
+	K_CALL,      /* direct or through a GOT slot: target or callee set */
+	K_ICALL,     /* through a register or memory we cannot name */
+	K_JMP,       /* direct jump (callee set: a tail call to an import) */
+	K_CJMP,      /* conditional jump to target, or fall through */
+	K_IJMP,      /* indirect jump (a switch table): target unknown */
+	K_RET,       /* return, trap, halt: the path ends */
+};
+
+/* A place a value lives in: a register family (rax/eax/ax/al are one;
+ * x0/w0 are one), a stack slot (base register + displacement) or, on
+ * i386, the stack slot a push fills. */
+enum dis_loc_kind { L_NONE, L_REG, L_STACK, L_PUSH };
+struct dis_loc {
+	uint8_t kind, reg;
+	int32_t disp;
+};
+
+/* Where the value an instruction defines comes from. */
+enum dis_src { S_UNKNOWN, S_REG, S_IMM, S_ADDR, S_LOAD, S_STACK };
+
+#define DIS_ZR 32          /* aarch64 wzr/xzr: reads as 0 */
+#define DIS_NOREG 0xff
+
+struct dis_insn {
+	uint64_t addr;
+	uint64_t target;       /* direct branch/call target; for a jump through a
+	                          GOT slot, where its stub begins (PLT decoding) */
+	const char *callee;    /* the import a call (or tail jump) reaches */
+	uint64_t clobber;      /* register families written besides dst */
+	int64_t value;         /* S_IMM, S_ADDR, S_LOAD: the constant/address */
+	struct dis_loc dst;    /* the one definition modelled, L_NONE if none */
+	uint8_t kind, src, src_reg;
+	int32_t src_disp;      /* S_STACK */
+};
+
+struct dis_slot {          /* a GOT slot, or a PLT stub, and its import */
+	uint64_t addr;
+	const char *name;
+};
+
+struct dis_span {          /* an executable section */
+	uint64_t addr, off, size;
+	bool plt;
+};
+
+struct dis_func {
+	uint64_t start, end;
+	struct dis_insn *in;
+	size_t n;
+};
+
+/* Forward-propagated register values (adrp/add pairs, the i386 GOT
+ * pointer), reset wherever control may join from elsewhere. */
+struct dis_regs {
+	uint64_t known;        /* bit per family */
+	uint64_t loaded;       /* bit: val holds a GOT slot the reg was loaded from */
+	uint64_t val[33], origin[33];
+	uint64_t call_next;    /* after a local call: its return address (i386 thunks) */
+};
+
+struct ds_code {
+	const struct ds_elfview *v;
+	csh cs;
+	cs_insn *ci;
+	enum dis_arch arch;
+	struct dis_span *spans;
+	size_t nspans;
+	struct dis_slot *slots, *stubs;  /* sorted by address */
+	size_t nslots, nstubs;
+	uint64_t gotbase;                /* i386 _GLOBAL_OFFSET_TABLE_ */
+	uint64_t *starts;                /* function starts, sorted, unique */
+	size_t nstarts;
+	size_t scanned, decoded;         /* bytes, against the caps */
+	bool capped, stubs_done;
+};
+
+struct ds_site {
+	struct ds_code *c;
+	const struct dis_func *f;
+	size_t i;
+};
+
+/* disasm_lift.c */
+void dis_lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *out);
+void dis_regs_reset(struct dis_regs *rs);
+/* disasm.c */
+const char *dis_slot_name(const struct dis_slot *v, size_t n, uint64_t addr);
+/* disasm_flow.c */
+size_t dis_index_of(const struct dis_func *f, uint64_t addr);
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Built without capstone: no decoder, the checks judge by imports. */
+#include "distsec/disasm.h"
+
+struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why)
+{
+	(void)v;
+	*why = "built without capstone";
+	return NULL;
+}
+
+void ds_code_free(struct ds_code *c) { (void)c; }
+bool ds_code_capped(const struct ds_code *c) { (void)c; return true; }
+
+int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
+                          const struct ds_range *refs, size_t nrefs, ds_site_cb cb, void *ctx)
+{
+	(void)c; (void)names; (void)refs; (void)nrefs; (void)cb; (void)ctx;
+	return -1;
+}
+
+int ds_code_each_call(struct ds_code *c, const char *const *names, ds_site_cb cb, void *ctx)
+{
+	return ds_code_each_call_ref(c, names, NULL, 0, cb, ctx);
+}
+
+const char *ds_site_callee(const struct ds_site *s) { (void)s; return NULL; }
+uint64_t ds_site_addr(const struct ds_site *s) { (void)s; return 0; }
+uint64_t ds_site_function(const struct ds_site *s) { (void)s; return 0; }
+
+const char *ds_site_calls_after(const struct ds_site *s, const char *const *names)
+{
+	(void)s; (void)names;
+	return NULL;
+}
+
+const char *ds_site_calls_before(const struct ds_site *s, const char *const *names)
+{
+	(void)s; (void)names;
+	return NULL;
+}
+
+struct ds_arg ds_site_arg(const struct ds_site *s, unsigned n)
+{
+	(void)s; (void)n;
+	return (struct ds_arg){ DS_ARG_UNKNOWN, 0, NULL };
+}
