@@ -167,11 +167,11 @@ static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_ar
 
 struct ds_arg ds_site_arg(const struct ds_site *site, unsigned n)
 {
-	static const uint8_t x64_args[4] = { 7, 6, 2, 1 };   /* rdi rsi rdx rcx */
+	static const uint8_t x64_args[6] = { 7, 6, 2, 1, 8, 9 };   /* rdi rsi rdx rcx r8 r9 */
 	const struct dis_func *f = site->f;
 	enum dis_arch arch = site->c->arch;
 	struct ds_arg out = { DS_ARG_UNKNOWN, 0, NULL };
-	if (n >= 4)
+	if (n >= 6)
 		return out;
 	struct dis_loc want;
 	if (arch == DIS_X64)

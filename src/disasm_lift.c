@@ -334,6 +334,8 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 	if (d > 31)
 		return false;
 	o->dst = (struct dis_loc){ L_REG, (uint8_t)d, 0 };
+	/* `add x0, x0, #lo` reads what it overwrites: keep the old state */
+	const uint64_t known = rs->known & ~rs->loaded;
 	forget(rs, BIT(d));
 	switch (ci->id) {
 	case ARM64_INS_ADRP: case ARM64_INS_ADR:
@@ -345,7 +347,7 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 		if (a->op_count == 3 && op[2].type == ARM64_OP_IMM && op[1].type == ARM64_OP_REG) {
 			unsigned s = a64_family(op[1].reg);
 			uint64_t imm = (uint64_t)op[2].imm << (op[2].shift.type == ARM64_SFT_LSL ? op[2].shift.value : 0);
-			if (s < 31 && (rs->known & BIT(s)) && !(rs->loaded & BIT(s))) {
+			if (s < 31 && (known & BIT(s))) {
 				o->src = S_ADDR;
 				o->value = (int64_t)(rs->val[s] + imm);
 				set_known(rs, d, rs->val[s] + imm, rs->origin[s], false);
@@ -378,8 +380,7 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 		}
 		unsigned b = a64_family(op[1].mem.base);
 		o->src = S_LOAD;
-		if (b < 31 && op[1].mem.index == ARM64_REG_INVALID && (rs->known & BIT(b)) &&
-		    !(rs->loaded & BIT(b))) {
+		if (b < 31 && op[1].mem.index == ARM64_REG_INVALID && (known & BIT(b))) {
 			uint64_t at = rs->val[b] + (uint64_t)(int64_t)op[1].mem.disp;
 			o->value = (int64_t)at;
 			set_known(rs, d, at, rs->origin[b], true);

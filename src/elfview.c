@@ -174,8 +174,13 @@ static void scan_dynsym(struct ds_elfview *v)
 	size_t n = sh.sh_size / sh.sh_entsize, cap = 0;
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
-		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx != SHN_UNDEF)
+		if (!gelf_getsym(d, (int)i, &sym))
 			continue;
+		if (sym.st_shndx != SHN_UNDEF) {
+			if (GELF_ST_TYPE(sym.st_info) == STT_FUNC)
+				v->defined_funcs++;
+			continue;
+		}
 		const char *name = elf_strptr(v->elf, sh.sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
@@ -384,8 +389,9 @@ static bool str_boundary(unsigned char c)
 struct strscan {
 	size_t minlen;
 	int must;
-	int (*cb)(const char *s, size_t len, void *ctx);
+	ds_elf_string_cb cb;
 	void *ctx;
+	uint64_t base;    /* the address buf[0] is loaded at */
 	bool skip_first;  /* the region does not begin at a string start */
 };
 
@@ -411,7 +417,8 @@ static size_t strscan_region(struct strscan *st, const char *buf, size_t len)
 			b--;
 		while (!str_boundary((unsigned char)buf[e]))   /* buf[cut - 1] is one */
 			e++;
-		if (buf[e] == '\0' && e - b >= st->minlen && st->cb(buf + b, e - b, st->ctx))
+		if (buf[e] == '\0' && e - b >= st->minlen &&
+		    st->cb(buf + b, e - b, st->base + b, st->ctx))
 			return (size_t)-1;
 		pos = e + 1;
 	}
@@ -419,10 +426,12 @@ static size_t strscan_region(struct strscan *st, const char *buf, size_t len)
 }
 
 /* Scans section bytes [off, off + size) of the file behind fd. */
-static int strscan_file(struct strscan *st, int fd, char *buf, GElf_Off off, GElf_Xword size)
+static int strscan_file(struct strscan *st, int fd, char *buf, GElf_Off off, GElf_Xword size,
+                        GElf_Addr addr)
 {
 	size_t have = 0;   /* carried bytes at buf[0] */
 	for (GElf_Xword done = 0; done < size; ) {
+		st->base = addr + done - have;
 		size_t want = size - done < STR_CHUNK ? (size_t)(size - done) : STR_CHUNK;
 		ssize_t got = pread(fd, buf + have, want, (off_t)(off + done));
 		if (got <= 0)
@@ -439,8 +448,8 @@ static int strscan_file(struct strscan *st, int fd, char *buf, GElf_Off off, GEl
 	return 0;
 }
 
-int ds_elf_strings(const struct ds_elfview *v, size_t minlen, int must,
-                   int (*cb)(const char *s, size_t len, void *ctx), void *ctx)
+int ds_elf_strings_at(const struct ds_elfview *v, size_t minlen, int must,
+                      ds_elf_string_cb cb, void *ctx)
 {
 	size_t raw_size = 0;
 	const char *raw = v->fd < 0 ? elf_rawfile(v->elf, &raw_size) : NULL;
@@ -460,11 +469,31 @@ int ds_elf_strings(const struct ds_elfview *v, size_t minlen, int must,
 		if (sh.sh_size > budget)
 			sh.sh_size = budget;
 		budget -= sh.sh_size;
+		st.base = sh.sh_addr;
 		if (raw)
 			rc = strscan_region(&st, raw + sh.sh_offset, sh.sh_size) == (size_t)-1;
 		else
-			rc = strscan_file(&st, v->fd, buf, sh.sh_offset, sh.sh_size);
+			rc = strscan_file(&st, v->fd, buf, sh.sh_offset, sh.sh_size, sh.sh_addr);
 	}
 	free(buf);
 	return rc < 0 ? -1 : 0;
+}
+
+struct plain_cb {
+	int (*cb)(const char *s, size_t len, void *ctx);
+	void *ctx;
+};
+
+static int without_addr(const char *s, size_t len, uint64_t addr, void *ctx)
+{
+	(void)addr;
+	const struct plain_cb *p = ctx;
+	return p->cb(s, len, p->ctx);
+}
+
+int ds_elf_strings(const struct ds_elfview *v, size_t minlen, int must,
+                   int (*cb)(const char *s, size_t len, void *ctx), void *ctx)
+{
+	struct plain_cb p = { cb, ctx };
+	return ds_elf_strings_at(v, minlen, must, without_addr, &p);
 }

@@ -84,7 +84,7 @@ struct ds_arg {
 	                        for a local or indirect call */
 };
 
-/* Where argument n (0-based, n < 4) of the site's call comes from. */
+/* Where argument n (0-based, n < 6) of the site's call comes from. */
 struct ds_arg ds_site_arg(const struct ds_site *site, unsigned n);
 
 #endif

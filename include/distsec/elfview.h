@@ -37,8 +37,7 @@ struct ds_elfview {
 
 	char **imports;           /* undefined dynamic symbols, sorted, unique */
 	size_t nimports;
-	size_t defined_funcs;     /* defined STT_FUNC symbols (dynsym or symtab) */
-	bool has_symtab;
+	size_t defined_funcs;     /* functions the file exports (defined STT_FUNC in .dynsym) */
 
 	bool has_property_note;   /* .note.gnu.property with an x86 feature word */
 	uint32_t x86_features;    /* GNU_PROPERTY_X86_FEATURE_1_AND bits */
@@ -75,5 +74,9 @@ enum ds_elf_link ds_elf_link(const struct ds_elfview *v);
  * cb returns non-zero.  Returns 0, -1 on a read error. */
 int ds_elf_strings(const struct ds_elfview *v, size_t minlen, int must,
                    int (*cb)(const char *s, size_t len, void *ctx), void *ctx);
+/* The same, with the address each string is loaded at. */
+typedef int (*ds_elf_string_cb)(const char *s, size_t len, uint64_t addr, void *ctx);
+int ds_elf_strings_at(const struct ds_elfview *v, size_t minlen, int must,
+                      ds_elf_string_cb cb, void *ctx);
 
 #endif

@@ -5,7 +5,11 @@
  * On the instruction stream (include/distsec/disasm.h): every chroot call
  * site must have a path to a chdir or fchdir call in the same function, as
  * the original read it from the disassembly (details.method
- * "disassembly").  Without a decoder for the machine: from imports
+ * "disassembly"); a chdir with a path to the chroot call passes too, the
+ * chdir(dir); chroot(dir) idiom (shadow's --root) keeps the working
+ * directory inside.  A shared library, or a program exporting an API of
+ * 200+ functions (an interpreter), only offers chroot to its callers
+ * (os.chroot, perl's chroot): info at most.  Without a decoder for the machine: from imports
  * (details.method "imports").
  */
 #include <stdio.h>
@@ -14,11 +18,14 @@
 #include "distsec/disasm.h"
 #include "distsec/elfview.h"
 
+/* A program exporting this many functions hosts a language or plugin API. */
+#define API_EXPORTS 200
+
 static const char *const chroot_call[] = { "chroot", NULL };
 static const char *const chdir_calls[] = { "chdir", "fchdir", NULL };
 
 struct sites {
-	size_t total, bare;
+	size_t total, bare, before;
 	uint64_t first_bare, first_bare_fn;
 	const char *followed_by;
 };
@@ -31,6 +38,9 @@ static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 	s->total++;
 	if (cd) {
 		s->followed_by = s->followed_by ? s->followed_by : cd;
+	} else if (ds_site_calls_before(site, chdir_calls)) {
+		/* chdir(dir); chroot(dir) or chroot("."): already inside */
+		s->before++;
 	} else if (!s->bare++) {
 		s->first_bare = ds_site_addr(site);
 		s->first_bare_fn = ds_site_function(site);
@@ -83,17 +93,25 @@ static void run(struct ds_file *f, void *state)
 		char at[32], fn[32];
 		hex(at, sizeof at, s.first_bare);
 		hex(fn, sizeof fn, s.first_bare_fn);
-		d = ds_report(f, DS_SEV_ERROR,
+		/* A library only offers chroot to its callers (bindings, wrappers);
+		 * so does an interpreter exporting its C API (perl, python3). */
+		bool library = ds_elf_pie(v) == DS_ELF_SHLIB || v->defined_funcs >= API_EXPORTS;
+		d = ds_report(f, library ? DS_SEV_INFO : DS_SEV_ERROR,
 		              "calls chroot() at %s with no chdir() or fchdir() after it in the same function: the working directory can stay outside the jail",
 		              at);
 		ds_detail_str(d, "call_site", at);
 		ds_detail_str(d, "function", fn);
+		ds_detail_bool(d, "library", library);
 	} else {
-		d = ds_report(f, DS_SEV_PASS, "every chroot() call is followed by %s() in its function",
-		              s.followed_by);
+		d = ds_report(f, DS_SEV_PASS, "every chroot() call has chdir() or fchdir() %s it in its function",
+		              s.followed_by ? "after" : "before");
+		ds_detail_str(d, "reason", s.before
+		              ? "chdir() or fchdir() after chroot(), or before it (chdir(dir); chroot(dir))"
+		              : "chdir() or fchdir() after every chroot()");
 	}
 	ds_detail_str(d, "method", "disassembly");
 	ds_detail_int(d, "chroot_calls", (long long)s.total);
+	ds_detail_int(d, "chdir_before", (long long)s.before);
 	ds_detail_int(d, "without_chdir", (long long)s.bare);
 }
 

@@ -1,23 +1,99 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * elf-nodrop-groups (find-nodrop-groups, rpm-drop-groups): a program that
- * changes both its gid and its uid but never calls initgroups() or
- * setgroups() keeps root's supplementary groups after "dropping" to a user.
- * Judged from imports, as the original did.  A program that is itself
- * setuid/setgid usually switches between its real and effective ids, not
- * from root to a user; a shared library only offers the calls to its
- * programs: both weaker signals, so a warning instead of an error.
- * Known noise: programs that only drop back to their real ids
- * (setgid(getgid()); setuid(getuid())) cannot be told apart by imports.
+ * changes its gid to a user's but never calls initgroups() or setgroups()
+ * first keeps root's supplementary groups.
+ *
+ * On the instruction stream (include/distsec/disasm.h), for a file that
+ * imports a gid call and a uid call: at each setgid/setegid/setregid/
+ * setresgid call site, where do the gid arguments come from?
+ * - straight from getgid/getegid/getresgid (or -1: unchanged): dropping
+ *   back to the real or saved ids, nothing to keep -- harmless;
+ * - 0: becoming root's group -- harmless here;
+ * - only the effective id changes (setegid, or -1/0 left in the real or
+ *   saved slot): a temporary switch that keeps a root id -- info;
+ * - anything else, with an initgroups/setgroups call that has a path to the
+ *   site in the same function -- fine; without one -- the finding, even if
+ *   setgroups is imported and called elsewhere.
+ * The worst site decides.  A setuid/setgid file (switching between its own
+ * real and effective ids) gets a warning instead of an error; a shared
+ * library only offers the calls to its programs (language bindings): info
+ * at most.  Without a decoder: from imports, as the original
+ * (details.method says which).
  */
+#include <string.h>
 #include <sys/stat.h>
 
 #include "distsec/check.h"
+#include "distsec/disasm.h"
 #include "distsec/elfview.h"
 
 static const char *const gid_calls[] = { "setgid", "setegid", "setresgid", "setregid", NULL };
 static const char *const uid_calls[] = { "setuid", "seteuid", "setresuid", "setreuid", NULL };
 static const char *const group_calls[] = { "initgroups", "setgroups", NULL };
+static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL };
+
+/* Per site, in increasing order of concern. */
+enum verdict { V_DROPBACK, V_ROOT, V_GROUPED, V_TEMP, V_BAD, V_NONE };
+
+static const char *const reasons[] = {
+	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
+	[V_ROOT] = "switches to gid 0",
+	[V_GROUPED] = "calls initgroups() or setgroups() before changing its gid",
+	[V_TEMP] = "switches its effective gid only, keeping a root id to switch back",
+	[V_BAD] = NULL,
+};
+
+enum argv { A_REAL, A_KEEP, A_ZERO, A_OTHER };
+
+static enum argv classify(struct ds_arg a)
+{
+	if (a.kind == DS_ARG_RESULT && a.callee)
+		for (size_t i = 0; real_gid[i]; i++)
+			if (strcmp(a.callee, real_gid[i]) == 0)
+				return A_REAL;
+	if (a.kind == DS_ARG_CONST && (a.value == -1 || a.value == 0xffffffff))
+		return A_KEEP;
+	if (a.kind == DS_ARG_CONST && a.value == 0)
+		return A_ZERO;
+	return A_OTHER;
+}
+
+struct sites {
+	enum verdict worst;
+	size_t n, bad;
+	uint64_t bad_at;
+	const char *bad_call;
+};
+
+static enum verdict judge_site(const struct ds_site *site)
+{
+	const char *callee = ds_site_callee(site);
+	unsigned nargs = strcmp(callee, "setresgid") == 0 ? 3 : strcmp(callee, "setregid") == 0 ? 2 : 1;
+	unsigned count[4] = { 0 };
+	for (unsigned i = 0; i < nargs; i++)
+		count[classify(ds_site_arg(site, i))]++;
+	if (!count[A_OTHER])
+		return count[A_ZERO] ? V_ROOT : V_DROPBACK;
+	if (strcmp(callee, "setegid") == 0 || count[A_KEEP] || count[A_ZERO])
+		return V_TEMP;
+	return ds_site_calls_before(site, group_calls) ? V_GROUPED : V_BAD;
+}
+
+static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct sites *s = ctx;
+	enum verdict v = judge_site(site);
+	s->n++;
+	if (v == V_BAD && !s->bad++) {
+		s->bad_at = ds_site_addr(site);
+		s->bad_call = ds_site_callee(site);
+	}
+	if (s->worst == V_NONE || v > s->worst)
+		s->worst = v;
+	return 0;
+}
 
 static void list_imported(struct ds_finding *d, const struct ds_elfview *v,
                           const char *const *calls)
@@ -27,22 +103,79 @@ static void list_imported(struct ds_finding *d, const struct ds_elfview *v,
 			ds_detail_append(d, "calls", *calls);
 }
 
+static struct ds_finding *report_bad(struct ds_file *f, const struct ds_elfview *v,
+                                     enum ds_severity sev, const struct sites *s)
+{
+	struct ds_finding *d;
+	if (!s) {
+		d = ds_report(f, sev, "changes gid and uid without initgroups() or setgroups(): root's supplementary groups are kept");
+	} else {
+		d = ds_report(f, sev, "calls %s() at 0x%llx with a gid from neither getgid() nor a constant, and no initgroups() or setgroups() before it in that function: root's supplementary groups are kept",
+		              s->bad_call, (unsigned long long)s->bad_at);
+	}
+	list_imported(d, v, gid_calls);
+	list_imported(d, v, uid_calls);
+	return d;
+}
+
+static enum ds_severity cap(enum ds_severity sev, bool setid, bool library)
+{
+	if (library)
+		return sev < DS_SEV_INFO ? sev : DS_SEV_INFO;
+	if (setid)
+		return sev < DS_SEV_WARNING ? sev : DS_SEV_WARNING;
+	return sev;
+}
+
+static void by_imports(struct ds_file *f, const struct ds_elfview *v, bool setid, bool library,
+                       const char *why)
+{
+	struct ds_finding *d;
+	if (ds_elf_imports_any(v, group_calls))
+		d = ds_report(f, DS_SEV_PASS, "drops supplementary groups before changing ids");
+	else
+		d = report_bad(f, v, cap(DS_SEV_ERROR, setid, library), NULL);
+	ds_detail_str(d, "method", "imports");
+	if (why)
+		ds_detail_str(d, "no_disassembly", why);
+	ds_detail_bool(d, "setid_file", setid);
+	ds_detail_bool(d, "library", library);
+}
+
 static void run(struct ds_file *f, void *state)
 {
 	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !ds_elf_imports_any(v, gid_calls) || !ds_elf_imports_any(v, uid_calls))
 		return;
-	if (ds_elf_imports_any(v, group_calls)) {
-		ds_report(f, DS_SEV_PASS, "drops supplementary groups before changing ids");
-		return;
-	}
 	bool setid = (f->mode & (S_ISUID | S_ISGID)) != 0;
 	bool library = ds_elf_pie(v) == DS_ELF_SHLIB;
-	struct ds_finding *d = ds_report(f, setid || library ? DS_SEV_WARNING : DS_SEV_ERROR,
-		"changes gid and uid without initgroups() or setgroups(): root's supplementary groups are kept");
-	list_imported(d, v, gid_calls);
-	list_imported(d, v, uid_calls);
+	const char *why = NULL;
+	struct ds_code *c = ds_code_open(v, &why);
+	struct sites s = { .worst = V_NONE };
+	int n = c ? ds_code_each_call(c, gid_calls, on_site, &s) : -1;
+	bool capped = c && ds_code_capped(c);
+	ds_code_free(c);
+	if (n < 0 || (capped && !s.bad)) {
+		by_imports(f, v, setid, library, c ? "code too large, read partly" : why);
+		return;
+	}
+	struct ds_finding *d;
+	if (n == 0) {
+		d = ds_report(f, cap(DS_SEV_INFO, setid, library),
+		              "imports gid-changing calls but calls none directly (through a pointer?)");
+	} else if (s.worst == V_BAD) {
+		d = report_bad(f, v, cap(DS_SEV_ERROR, setid, library), &s);
+	} else if (s.worst == V_TEMP) {
+		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only as a temporary switch that keeps a root id");
+		ds_detail_str(d, "reason", reasons[V_TEMP]);
+	} else {
+		d = ds_report(f, DS_SEV_PASS, "does not keep root's supplementary groups: %s", reasons[s.worst]);
+		ds_detail_str(d, "reason", reasons[s.worst]);
+	}
+	ds_detail_str(d, "method", "disassembly");
+	ds_detail_int(d, "gid_calls", (long long)s.n);
+	ds_detail_int(d, "without_groups", (long long)s.bad);
 	ds_detail_bool(d, "setid_file", setid);
 	ds_detail_bool(d, "library", library);
 }
@@ -51,6 +184,6 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 	.id = "elf-nodrop-groups",
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
-	.summary = "calls setgid-family and setuid-family without initgroups/setgroups",
+	.summary = "changes gid to a user's without initgroups/setgroups before it",
 	.run = run,
 };

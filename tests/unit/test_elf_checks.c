@@ -70,9 +70,12 @@ static void test_nodrop_groups(void **state)
 	assert_string_equal(array_at(d, "calls", 0), "setgid");
 	assert_string_equal(array_at(d, "calls", 1), "setuid");
 	assert_int_equal(detail_bool(d, "setid_file"), 0);
+	assert_string_equal(detail_str(d, "method"), "disassembly");
 	d = must("/usr/bin/setuid-dropper", "elf-nodrop-groups", DS_SEV_WARNING);
 	assert_int_equal(detail_bool(d, "setid_file"), 1);
-	must("/usr/sbin/dropper-ok", "elf-nodrop-groups", DS_SEV_PASS);
+	d = must("/usr/sbin/dropper-ok", "elf-nodrop-groups", DS_SEV_PASS);
+	assert_string_equal(detail_str(d, "reason"),
+	                    "calls initgroups() or setgroups() before changing its gid");
 	assert_null(record_of(scan, "/usr/bin/hardened", "elf-nodrop-groups"));
 }
 
@@ -94,8 +97,11 @@ static void test_tmp_name(void **state)
 	assert_string_equal(array_at(d, "tmp_strings", 0), "/tmp/fixture-scratch.txt");
 	assert_int_equal(array_len(d, "build_paths"), 1);
 	assert_string_equal(array_at(d, "build_paths", 0), "/home/builder/src/project/main.c");
-	/* mkstemp imported: nothing to say */
-	assert_null(record_of(scan, "/usr/bin/tmpuser-ok", "elf-tmp-name"));
+	assert_string_equal(detail_str(d, "method"), "disassembly");
+	/* mkstemp imported and no fixed name used: only the build path */
+	d = must("/usr/bin/tmpuser-ok", "elf-tmp-name", DS_SEV_INFO);
+	assert_int_equal(array_len(d, "tmp_strings"), 0);
+	assert_int_equal(array_len(d, "build_paths"), 1);
 }
 
 static void test_canary_and_fortify(void **state)

@@ -1,0 +1,77 @@
+#!/bin/sh
+# elf-chroot-chdir, elf-nodrop-groups and elf-tmp-name on the instruction
+# stream: the fixtures of tests/fixtures/disasm compiled now, at -O0, -O2
+# and -O2 -fno-plt, for x86-64 and, where Debian's cross packages are
+# installed (ci/install-deps), i386 and aarch64 through clang --target.
+# Each architecture is scanned as its own image (bin/sh of that machine),
+# and every finding, pass included, must be exactly the expected one.
+. "$(dirname "$0")/lib.sh"
+
+src=$SRCDIR/fixtures/disasm
+CLANG=${CLANG:-clang}
+command -v "$CLANG" >/dev/null || { echo "SKIP: no clang"; exit 77; }
+
+# build TARGET OUT FLAGS...: false when the target's toolchain is missing
+build() {
+	t=$1 out=$2
+	shift 2
+	"$CLANG" --target="$t" -w "$@" -o "$out" 2>"$work/cc.err"
+}
+
+ran=0
+for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
+	r=$root/$target
+	mkdir -p "$r/usr/bin" "$r/bin"
+	if ! build "$target" "$r/bin/sh" "$src/jail.c"; then
+		echo "*skipped*: $target (no cross toolchain: $(head -n1 "$work/cc.err"))"
+		continue
+	fi
+	for opt in O0 O2 O2-noplt; do
+		case $opt in O2-noplt) fl="-O2 -fno-plt" ;; *) fl="-$opt" ;; esac
+		for v in SAME FCHDIR ELSEWHERE; do
+			build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
+		done
+		wait
+		for v in REAL PW PW_INIT PW_ELSEWHERE; do
+			case $v in PW_INIT) d="-DPW -DINIT" ;; PW_ELSEWHERE) d="-DPW -DELSEWHERE" ;; *) d=-D$v ;; esac
+			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
+		done
+		wait
+		for v in PLAIN MKSTEMP; do
+			build "$target" "$r/usr/bin/tmp-$v-$opt" $fl -D$v "$src/tmpuse.c" &
+		done
+		wait
+	done
+	run_distsec scan --root "$r" --check elf-chroot-chdir,elf-nodrop-groups,elf-tmp-name \
+		--format json -v -q --fail-on never /usr/bin
+	expect_rc 0
+	python3 - "$work/out" "$target" >"$work/got" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
+    x = f['details']
+    extra = x.get('reason') or ','.join(x.get('tmp_strings', []))
+    print(f"{f['path'].split('/')[-1]} {f['check']} {f['severity']} {x.get('method', '-')} {extra}")
+PY
+	{
+		for opt in O0 O2 O2-noplt; do
+			echo "drop-PW-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_ELSEWHERE-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_INIT-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() before changing its gid"
+			echo "drop-REAL-$opt elf-nodrop-groups pass disassembly drops back to its real or saved gid (from getgid/getegid/getresgid)"
+			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
+			echo "jail-FCHDIR-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
+			echo "jail-SAME-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
+			echo "tmp-MKSTEMP-$opt elf-tmp-name warning disassembly /tmp/app-scratch.txt"
+			echo "tmp-PLAIN-$opt elf-tmp-name warning disassembly /tmp/app-scratch.txt"
+		done
+	} | sort >"$work/want"
+	sort "$work/got" >"$work/got.sorted"
+	if ! cmp -s "$work/want" "$work/got.sorted"; then
+		diff "$work/want" "$work/got.sorted" >&2 || true
+		fail "$target: findings differ from the expected ones"
+	fi
+	echo "ok: $target, $(wc -l <"$work/want") findings as expected"
+	ran=$((ran + 1))
+done
+[ "$ran" -gt 0 ] || { echo "SKIP: no architecture could be built"; exit 77; }
