@@ -3,12 +3,13 @@
  * The ELF view and every ELF check on arbitrary bytes: once from memory
  * (as a package member, through elf_memory) as a setuid program and as a
  * library, and once through a file descriptor, the way installed files
- * are read (elf_begin and the pread string reader).
+ * are read (elf_begin, the pread string reader and the disassembly layer).
  */
 #include <gelf.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "distsec/disasm.h"
 #include "distsec/elfview.h"
 #include "fuzz.h"
 
@@ -21,6 +22,34 @@ static int count_string(const char *s, size_t len, void *ctx)
 	(void)s;
 	*(size_t *)ctx += len;
 	return 0;
+}
+
+/* Every query of the disassembly layer on each call site it finds. */
+static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	static const char *const cd[] = { "chdir", "fchdir", "setgroups", NULL };
+	(void)c;
+	size_t *n = ctx;
+	*n += ds_site_calls_after(site, cd) != NULL;
+	*n += ds_site_calls_before(site, cd) != NULL;
+	for (unsigned i = 0; i < 6; i++)
+		*n += (size_t)ds_site_arg(site, i).kind;
+	return 0;
+}
+
+static void decode_all(const struct ds_elfview *v)
+{
+	static const char *const calls[] = { "chroot", "setgid", "setresgid", "open", "fopen",
+	                                     "snprintf", "chdir", NULL };
+	const char *why = NULL;
+	struct ds_code *c = ds_code_open(v, &why);
+	if (!c)
+		return;
+	size_t n = 0;
+	struct ds_range r = { 0, UINT64_MAX };
+	ds_code_each_call(c, calls, on_site, &n);
+	ds_code_each_call_ref(c, calls, &r, 1, on_site, &n);
+	ds_code_free(c);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -38,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (v) {
 		size_t total = 0;
 		ds_elf_strings(v, 1, '/', count_string, &total);
+		decode_all(v);   /* the pread path; members above use memory */
 		ds_elfview_free(v);
 	}
 	close(fd);
