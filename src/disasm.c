@@ -26,6 +26,7 @@
 #define STARTS_MAX   (4u << 20)    /* function starts */
 #define CANDS_MAX    4096u         /* candidate functions per query */
 #define CHUNK        (64u << 10)
+#define TABLE_MAX    (64u << 20)   /* a symbol, relocation or string table */
 
 static int cmp_slot(const void *a, const void *b)
 {
@@ -78,6 +79,25 @@ static const struct dis_span *span_of(const struct ds_code *c, uint64_t addr)
 	return NULL;
 }
 
+static GElf_Xword section_size(Elf *elf, size_t ndx)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_getscn(elf, ndx);
+	return scn && gelf_getshdr(scn, &sh) ? sh.sh_size : 0;
+}
+
+/* libelf reads a whole table on elf_getdata/elf_strptr: a table (or its
+ * string table) over TABLE_MAX, as a sparse hostile file may claim, is
+ * not read and the file counts as capped. */
+static bool table_ok(struct ds_code *c, const GElf_Shdr *sh, bool linked_strings)
+{
+	if (sh->sh_size <= TABLE_MAX &&
+	    (!linked_strings || section_size(c->v->elf, sh->sh_link) <= TABLE_MAX))
+		return true;
+	c->capped = true;
+	return false;
+}
+
 static void add_start(struct ds_code *c, uint64_t a, size_t *cap)
 {
 	if (c->nstarts >= STARTS_MAX || !span_of(c, a))
@@ -103,7 +123,7 @@ static void add_slot(struct ds_code *c, uint64_t addr, const char *name, size_t 
 /* Function starts from a symbol table (function symbols in code). */
 static void starts_from_symtab(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap)
 {
-	Elf_Data *d = sh->sh_entsize ? elf_getdata(scn, NULL) : NULL;
+	Elf_Data *d = sh->sh_entsize && table_ok(c, sh, false) ? elf_getdata(scn, NULL) : NULL;
 	size_t n = d ? sh->sh_size / sh->sh_entsize : 0;
 	for (size_t i = 1; i < n && i < STARTS_MAX; i++) {
 		GElf_Sym s;
@@ -142,7 +162,8 @@ static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh,
 {
 	Elf_Scn *symscn = elf_getscn(c->v->elf, sh->sh_link);
 	GElf_Shdr symsh;
-	if (!symscn || !gelf_getshdr(symscn, &symsh) || symsh.sh_type != SHT_DYNSYM)
+	if (!symscn || !gelf_getshdr(symscn, &symsh) || symsh.sh_type != SHT_DYNSYM ||
+	    !table_ok(c, sh, false) || !table_ok(c, &symsh, true))
 		return;
 	Elf_Data *d = sh->sh_entsize ? elf_getdata(scn, NULL) : NULL;
 	Elf_Data *syms = elf_getdata(symscn, NULL);
@@ -171,7 +192,7 @@ static void read_sections(struct ds_code *c)
 {
 	Elf *elf = c->v->elf;
 	size_t shstrndx = 0, scap = 0, ncap = 0, spcap = 0;
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0 || section_size(elf, shstrndx) > TABLE_MAX)
 		return;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
