@@ -59,7 +59,7 @@ set -- "scan-unreadable /usr/bin/dynsym ELF section not read" \
 	"scan-unreadable /usr/bin/note ELF section not read" \
 	"scan-unreadable /usr/bin/dynamic ELF section not read"
 for i in 0 1 2 3 4 5 6 7 8 9; do
-	set -- "$@" "elf-tmp-name /usr/sbin/rodata$i uses 1 fixed name under /tmp and no mkstemp-family call"
+	set -- "$@" "elf-tmp-name /usr/sbin/rodata$i uses 1 fixed name under /tmp as file names"
 done
 expect_pairs "$@"
 echo "hostile-roots: ok"
