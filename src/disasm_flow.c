@@ -137,12 +137,12 @@ static bool same_loc(const struct dis_loc *a, const struct dis_loc *b)
 }
 
 /* Follows the definition's source; returns true when the walk ends. */
-static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_arg *out)
+static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_argsrc *out)
 {
 	switch (in->src) {
 	case S_REG:
 		if (in->src_reg == DIS_ZR) {
-			*out = (struct ds_arg){ DS_ARG_CONST, 0, NULL };
+			*out = (struct ds_argsrc){ DS_SRC_CONST, 0, NULL };
 			return true;
 		}
 		*want = (struct dis_loc){ L_REG, in->src_reg, 0 };
@@ -151,26 +151,26 @@ static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_ar
 		*want = (struct dis_loc){ L_STACK, in->src_reg, in->src_disp };
 		return false;
 	case S_IMM:
-		*out = (struct ds_arg){ DS_ARG_CONST, in->value, NULL };
+		*out = (struct ds_argsrc){ DS_SRC_CONST, in->value, NULL };
 		return true;
 	case S_ADDR:
-		*out = (struct ds_arg){ DS_ARG_ADDR, in->value, NULL };
+		*out = (struct ds_argsrc){ DS_SRC_ADDR, in->value, NULL };
 		return true;
 	case S_LOAD:
-		*out = (struct ds_arg){ DS_ARG_LOAD, in->value, NULL };
+		*out = (struct ds_argsrc){ DS_SRC_LOAD, in->value, NULL };
 		return true;
 	default:
-		*out = (struct ds_arg){ DS_ARG_UNKNOWN, 0, NULL };
+		*out = (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
 		return true;
 	}
 }
 
-struct ds_arg ds_site_arg(const struct ds_site *site, unsigned n)
+struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n)
 {
 	static const uint8_t x64_args[6] = { 7, 6, 2, 1, 8, 9 };   /* rdi rsi rdx rcx r8 r9 */
 	const struct dis_func *f = site->f;
 	enum dis_arch arch = site->c->arch;
-	struct ds_arg out = { DS_ARG_UNKNOWN, 0, NULL };
+	struct ds_argsrc out = { DS_SRC_UNKNOWN, 0, NULL };
 	if (n >= 6)
 		return out;
 	struct dis_loc want;
@@ -195,7 +195,7 @@ struct ds_arg ds_site_arg(const struct ds_site *site, unsigned n)
 				continue;
 			}
 			if (want.reg == 0)
-				return (struct ds_arg){ DS_ARG_RESULT, 0, in->callee };
+				return (struct ds_argsrc){ DS_SRC_RESULT, 0, in->callee };
 			if (caller_saved(arch, want.reg))
 				return out;
 			continue;
@@ -220,6 +220,6 @@ struct ds_arg ds_site_arg(const struct ds_site *site, unsigned n)
 			return out;
 	}
 	if (want.kind == L_STACK && crossed)
-		return (struct ds_arg){ DS_ARG_RESULT, 0, *crossed ? crossed : NULL };
+		return (struct ds_argsrc){ DS_SRC_RESULT, 0, *crossed ? crossed : NULL };
 	return out;
 }

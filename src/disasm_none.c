@@ -40,8 +40,8 @@ const char *ds_site_calls_before(const struct ds_site *s, const char *const *nam
 	return NULL;
 }
 
-struct ds_arg ds_site_arg(const struct ds_site *s, unsigned n)
+struct ds_argsrc ds_site_arg(const struct ds_site *s, unsigned n)
 {
 	(void)s; (void)n;
-	return (struct ds_arg){ DS_ARG_UNKNOWN, 0, NULL };
+	return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
 }

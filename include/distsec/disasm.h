@@ -68,23 +68,23 @@ const char *ds_site_calls_after(const struct ds_site *site, const char *const *n
  * to this site, or NULL. */
 const char *ds_site_calls_before(const struct ds_site *site, const char *const *names);
 
-enum ds_arg_kind {
-	DS_ARG_UNKNOWN,   /* computed, merged from a branch, or the walk gave up */
-	DS_ARG_CONST,     /* an immediate: value */
-	DS_ARG_ADDR,      /* an address computed from the pc (a string): value */
-	DS_ARG_LOAD,      /* loaded from memory that is not a stack slot */
-	DS_ARG_RESULT,    /* returned (or written through a pointer, for a
+enum ds_argsrc_kind {
+	DS_SRC_UNKNOWN,   /* computed, merged from a branch, or the walk gave up */
+	DS_SRC_CONST,     /* an immediate: value */
+	DS_SRC_ADDR,      /* an address computed from the pc (a string): value */
+	DS_SRC_LOAD,      /* loaded from memory that is not a stack slot */
+	DS_SRC_RESULT,    /* returned (or written through a pointer, for a
 	                     stack slot) by the call to callee */
 };
 
-struct ds_arg {
-	enum ds_arg_kind kind;
+struct ds_argsrc {
+	enum ds_argsrc_kind kind;
 	int64_t value;
-	const char *callee;  /* DS_ARG_RESULT: the imported function, or NULL
+	const char *callee;  /* DS_SRC_RESULT: the imported function, or NULL
 	                        for a local or indirect call */
 };
 
 /* Where argument n (0-based, n < 6) of the site's call comes from. */
-struct ds_arg ds_site_arg(const struct ds_site *site, unsigned n);
+struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n);
 
 #endif

@@ -46,15 +46,15 @@ static const char *const reasons[] = {
 
 enum argv { A_REAL, A_KEEP, A_ZERO, A_OTHER };
 
-static enum argv classify(struct ds_arg a)
+static enum argv classify(struct ds_argsrc a)
 {
-	if (a.kind == DS_ARG_RESULT && a.callee)
+	if (a.kind == DS_SRC_RESULT && a.callee)
 		for (size_t i = 0; real_gid[i]; i++)
 			if (strcmp(a.callee, real_gid[i]) == 0)
 				return A_REAL;
-	if (a.kind == DS_ARG_CONST && (a.value == -1 || a.value == 0xffffffff))
+	if (a.kind == DS_SRC_CONST && (a.value == -1 || a.value == 0xffffffff))
 		return A_KEEP;
-	if (a.kind == DS_ARG_CONST && a.value == 0)
+	if (a.kind == DS_SRC_CONST && a.value == 0)
 		return A_ZERO;
 	return A_OTHER;
 }

@@ -177,8 +177,8 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	for (unsigned n = 0; n < 6; n++) {
 		if (!(args & (1u << n)))
 			continue;
-		struct ds_arg a = ds_site_arg(site, n);
-		if (a.kind != DS_ARG_ADDR && a.kind != DS_ARG_CONST)
+		struct ds_argsrc a = ds_site_arg(site, n);
+		if (a.kind != DS_SRC_ADDR && a.kind != DS_SRC_CONST)
 			continue;
 		uint64_t at = (uint64_t)a.value;
 		for (size_t i = 0; i < fd->nc; i++) {
