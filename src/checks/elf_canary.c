@@ -1,15 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * elf-canary: code built with -fstack-protector* calls __stack_chk_fail
- * (or reads __stack_chk_guard) from libc.  Only dynamically linked files
- * are judged, and only those importing a call that works on buffers
- * (memcpy, read, fgets, sprintf, ...): a tiny program with no buffers gets
- * no canary even with -fstack-protector-strong, and a static binary has no
- * imports to tell.  Neither can be judged from symbols, so neither is reported.
+ * (or reads __stack_chk_guard) from libc.  A function gets a canary only
+ * when it has a buffer on its stack, so the import's absence means "no
+ * protector" only where something shows there is one to protect: a call
+ * that works on buffers (memcpy, read, fgets, sprintf, ...) is imported,
+ * or, on x86-64, i386 and aarch64, the code reserves a stack frame of 64
+ * bytes or more (sub $N,%rsp; sub sp,sp,#N), room for a buffer the
+ * program fills itself.  Without either (a tiny program with no buffers
+ * gets no canary even with -fstack-protector-strong) it is not judged; nor
+ * is a static binary, whose libc defines the symbol instead of importing it.
  */
+#include <elf.h>
+#include <gelf.h>
+#include <string.h>
+
 #include "distsec/check.h"
 #include "distsec/elfview.h"
 
+#define FRAME_MIN 64
+#define CODE_MAX (64u << 20)   /* whole files read only below this */
 static const char *const canary_syms[] = {
 	"__stack_chk_fail", "__stack_chk_guard", "__stack_chk_fail_local", NULL,
 };
@@ -21,24 +31,86 @@ static const char *const buffer_calls[] = {
 	"__memcpy_chk", "__snprintf_chk", "__sprintf_chk", "__fgets_chk", "__read_chk", NULL,
 };
 
+/* The largest "sub $N, sp" frame in bytes [p, p + n) of one machine's code. */
+static unsigned long frame_in(unsigned machine, const unsigned char *p, size_t n)
+{
+	unsigned long best = 0, v;
+	for (size_t i = 0; i + 4 <= n; i++) {
+		v = 0;
+		if (machine == EM_X86_64 || machine == EM_386) {
+			if (p[i] == 0x83 && p[i + 1] == 0xec && p[i + 2] < 0x80)
+				v = p[i + 2];                          /* sub $imm8, %rsp/%esp */
+			else if (p[i] == 0x81 && p[i + 1] == 0xec && i + 6 <= n)
+				v = p[i + 2] | p[i + 3] << 8 | (unsigned long)p[i + 4] << 16 |
+				    (unsigned long)p[i + 5] << 24;     /* sub $imm32, %rsp/%esp */
+		} else if (machine == EM_AARCH64 && (i & 3) == 0) {
+			uint32_t insn = (uint32_t)(p[i] | p[i + 1] << 8 | p[i + 2] << 16) |
+			                (uint32_t)p[i + 3] << 24;
+			if ((insn & 0xffc003ffu) == 0xd10003ffu)   /* sub sp, sp, #imm12 */
+				v = (insn >> 10) & 0xfff;
+		}
+		if (v < (1ul << 20) && v > best)
+			best = v;
+	}
+	return best;
+}
+
+/* The largest stack frame the executable sections reserve, 0 if none or
+ * when the machine has no pattern here. */
+static unsigned long largest_frame(struct ds_file *f, const struct ds_elfview *v)
+{
+	if (v->machine != EM_X86_64 && v->machine != EM_386 && v->machine != EM_AARCH64)
+		return 0;
+	size_t len;
+	const unsigned char *data = ds_file_data(f, CODE_MAX, &len);
+	if (!data)
+		return 0;
+	unsigned long best = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(v->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || sh.sh_offset > len || sh.sh_size > len - sh.sh_offset)
+			continue;
+		unsigned long fr = frame_in(v->machine, data + sh.sh_offset, (size_t)sh.sh_size);
+		if (fr > best)
+			best = fr;
+	}
+	return best;
+}
+
 static void run(struct ds_file *f, void *state)
 {
 	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
-	if (!v || !v->has_dynamic || !ds_elf_imports_any(v, buffer_calls))
+	if (!v || !v->has_dynamic || !v->nimports)
 		return;
 	const char *sym = ds_elf_imports_any(v, canary_syms);
-	struct ds_finding *d = sym
-		? ds_report(f, DS_SEV_PASS, "stack protector present (%s)", sym)
-		: ds_report(f, DS_SEV_INFO,
-		            "no stack protector: built without -fstack-protector-strong");
+	const char *buf = sym ? NULL : ds_elf_imports_any(v, buffer_calls);
+	unsigned long frame = sym || buf ? 0 : largest_frame(f, v);
+	if (!sym && !buf && frame < FRAME_MIN)
+		return;
+	struct ds_finding *d;
+	if (sym)
+		d = ds_report(f, DS_SEV_PASS, "stack protector present (%s)", sym);
+	else if (buf)
+		d = ds_report(f, DS_SEV_INFO,
+		              "no stack protector: built without -fstack-protector-strong (it imports %s)", buf);
+	else
+		d = ds_report(f, DS_SEV_INFO,
+		              "no stack protector: built without -fstack-protector-strong "
+		              "(a %lu-byte stack frame, no __stack_chk_fail)", frame);
 	ds_detail_bool(d, "canary", sym != NULL);
+	if (buf)
+		ds_detail_str(d, "buffer_call", buf);
+	if (frame)
+		ds_detail_int(d, "stack_frame", (long long)frame);
 }
 
 const struct ds_check ds_check_elf_canary = {
 	.id = "elf-canary",
 	.severity = DS_SEV_INFO,
 	.applies = DS_ON_ELF,
-	.summary = "uses buffer functions but no stack protector (__stack_chk_fail)",
+	.summary = "buffer functions or a large stack frame but no stack protector (__stack_chk_fail)",
 	.run = run,
 };

@@ -39,6 +39,8 @@ static int setup(void **state)
 	copy_into(root, fixture("tmp-good"), "usr/bin/tmpuser-ok", 0755);
 	copy_into(root, fixture("hardened"), "usr/bin/hardened", 0755);
 	copy_into(root, fixture("unhardened"), "usr/bin/unhardened", 0755);
+	copy_into(root, fixture("nobuf-nosp"), "usr/bin/nobuf-nosp", 0755);
+	copy_into(root, fixture("nobuf-sp"), "usr/bin/nobuf-sp", 0755);
 	copy_into(root, fixture("rpath-origin"), "usr/bin/origin", 0755);
 	copy_into(root, fixture("rpath-origin"), "usr/bin/origin-setuid", 04755);
 	copy_into(root, fixture("rpath-relative"), "usr/bin/relative", 0755);
@@ -114,6 +116,10 @@ static void test_canary_and_fortify(void **state)
 	assert_true(json_object_get_int(json_object_object_get(d->details, "fortified")) >= 1);
 	d = must("/usr/bin/unhardened", "elf-fortify", DS_SEV_INFO);
 	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "fortified")), 0);
+	/* no buffer function imported, but a stack buffer: judged by its frame */
+	d = must("/usr/bin/nobuf-nosp", "elf-canary", DS_SEV_INFO);
+	assert_true(json_object_get_int(json_object_object_get(d->details, "stack_frame")) >= 64);
+	must("/usr/bin/nobuf-sp", "elf-canary", DS_SEV_PASS);
 	/* hello.c only calls printf, which is fortifiable but shows no buffer use */
 	assert_null(record_of(scan, "/usr/bin/origin", "elf-canary"));
 }
