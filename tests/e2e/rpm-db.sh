@@ -80,7 +80,7 @@ rm -rf "${root:?}/$db" && cp -a "$work/db.orig" "$root/$db"
 unreadable() { # DBDIR FILE MESSAGE
 	TMPDIR="$tmp" run_distsec backends --root "$root"
 	expect_line "in $root: $3"
-	scan --format json
+	scan --format json --check elf-relro
 	grep -qF "distsec: backend rpm: $3" "$work/err" || { cat "$work/err"; fail "no warning: $3"; }
 	python3 - "$work/out" "backend rpm: $3" <<'PY' || fail "JSON summary: no warning for $1/$2"
 import json, sys
@@ -88,7 +88,7 @@ doc = json.load(open(sys.argv[1]))
 assert doc["backend"] == "none", doc["backend"]
 assert any(w.startswith(sys.argv[2]) for w in doc["summary"]["warnings"]), doc["summary"]["warnings"]
 PY
-	scan --backend rpm
+	scan --backend rpm --check elf-relro
 	expect_rc 2
 	grep -qF "$3" "$work/err" || { cat "$work/err"; fail "--backend rpm: no error: $3"; }
 }
@@ -125,21 +125,18 @@ python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["summary"]["wa
 	fail "an empty database gave a warning in the JSON summary"
 rm -rf "${root:?}/$db" && cp -a "$work/db.orig" "$root/$db"
 
-# a signal during the copy (strace holds the copy for 2 s) or while -o's
+# a signal during the copy (strace holds the copy for 1 s) or while -o's
 # temporary report is being made: the temporary files go, the status tells
 if command -v strace >/dev/null; then
 	# killed SIGNAL SYSCALLS DIR ARGS...: distsec scan ARGS under strace,
-	# held 2 s at SYSCALLS' entry, killed with SIGNAL once DIR holds a file
+	# held 1 s at SYSCALLS' entry, killed with SIGNAL once DIR holds a file
 	killed() {
 		sig=$1 calls=$2 watch=$3
 		shift 3
 		# (a background job of sh starts with SIGINT ignored: undo that)
-		TMPDIR="$tmp" strace -f -qq -o /dev/null -e trace="$calls" \
-			-e inject="$calls":delay_enter=2000000 \
-			python3 -c 'import os, signal, sys
-signal.signal(signal.SIGINT, signal.SIG_DFL)
-os.execv(sys.argv[1], sys.argv[1:])' \
-			"$DISTSEC" scan --root "$root" "$@" >/dev/null 2>"$work/err" &
+		TMPDIR="$tmp" strace -f -qq --seccomp-bpf -o /dev/null -e trace="$calls" \
+			-e inject="$calls":delay_enter=1000000 \
+			env --default-signal=INT "$DISTSEC" scan --root "$root" "$@" >/dev/null 2>"$work/err" &
 		tracer=$!
 		i=0
 		while [ -z "$(ls -A "$watch")" ] && [ $i -lt 100 ]; do
