@@ -325,13 +325,14 @@ static size_t dpkg_count(void *h)
 	return ((struct dpkg_db_state *)h)->t.npkgs;
 }
 
-/* "name" or "name:arch". */
+/* "name" or "name:arch": the first from *id on (Multi-Arch: same
+ * packages are installed once per architecture). */
 static int dpkg_find(void *h, const char *name, ds_pkgid *id)
 {
 	struct dpkg_db_state *st = h;
 	const char *colon = strchr(name, ':');
 	size_t len = colon ? (size_t)(colon - name) : strlen(name);
-	for (size_t i = 0; i < st->t.npkgs; i++) {
+	for (size_t i = *id; i < st->t.npkgs; i++) {
 		const struct ds_pkg *p = &st->t.pkgs[i];
 		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0 &&
 		    (!colon || (p->arch && strcmp(p->arch, colon + 1) == 0))) {

@@ -511,20 +511,41 @@ static size_t rpm_count(void *h)
 	return ((struct rpm_state *)h)->t.npkgs;
 }
 
-/* "name" or "name.arch". */
-static int rpm_find(void *h, const char *name, ds_pkgid *id)
+/* Does spec name p, as rpm -q would: NAME, NAME.ARCH, NAME-VERSION,
+ * NAME-VERSION-RELEASE, each with or without the epoch, and with .ARCH. */
+static bool rpm_spec_matches(const struct ds_pkg *p, const char *spec)
+{
+	if (!p->name)
+		return false;
+	const char *evr = p->version ? p->version : "";
+	const char *vr = strchr(evr, ':') ? strchr(evr, ':') + 1 : evr;
+	const char *rel = strrchr(vr, '-');
+	char *v = ds_xasprintf("%.*s", rel ? (int)(rel - vr) : (int)strlen(vr), vr);
+	const char *forms[] = { "", evr, vr, v };
+	bool hit = false;
+	for (size_t i = 0; !hit && i < sizeof forms / sizeof forms[0]; i++) {
+		if (i && !*forms[i])
+			continue;
+		char *base = i ? ds_xasprintf("%s-%s", p->name, forms[i]) : ds_xstrdup(p->name);
+		char *arch = ds_xasprintf("%s.%s", base, p->arch ? p->arch : "");
+		hit = !strcmp(spec, base) || (p->arch && !strcmp(spec, arch));
+		free(base);
+		free(arch);
+	}
+	free(v);
+	return hit;
+}
+
+/* The first package from *id on that spec names (every instance: kernels,
+ * multilib glibc.i686 and glibc.x86_64). */
+static int rpm_find(void *h, const char *spec, ds_pkgid *id)
 {
 	struct rpm_state *st = h;
-	for (size_t i = 0; i < st->t.npkgs; i++) {
-		const struct ds_pkg *p = &st->t.pkgs[i];
-		size_t len = strlen(p->name);
-		if (!strcmp(p->name, name) ||
-		    (!strncmp(p->name, name, len) && name[len] == '.' && p->arch &&
-		     !strcmp(p->arch, name + len + 1))) {
+	for (size_t i = *id; i < st->t.npkgs; i++)
+		if (rpm_spec_matches(&st->t.pkgs[i], spec)) {
 			*id = (ds_pkgid)i;
 			return 0;
 		}
-	}
 	return -1;
 }
 

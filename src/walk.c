@@ -203,11 +203,25 @@ static int add_package_path(const char *path, void *ctx)
 {
 	struct ds_jobs *j = ((void **)ctx)[0];
 	struct ds_scan *s = ((void **)ctx)[1];
-	char *canon = ds_resolve_in_root(s->rootfd, path);
+	/* The directories are resolved (merged /usr: /bin is usr/bin), not the
+	 * file itself: a symlink the package owns is scanned as a symlink, not
+	 * as the file of another package it points to. */
+	const char *slash = strrchr(path, '/');
+	char *dir = slash && slash != path ? ds_xasprintf("%.*s", (int)(slash - path), path)
+	                                   : ds_xstrdup("/");
+	char *cdir = slash && slash[1] ? ds_resolve_in_root(s->rootfd, dir) : NULL;
+	char *canon = cdir ? ds_xasprintf("%s/%s", strcmp(cdir, "/") ? cdir : "", slash + 1)
+	                   : ds_resolve_in_root(s->rootfd, path);
 	/* Listed but missing on disk (e.g. excluded by dpkg path-exclude):
 	 * nothing to scan. */
-	if (canon)
+	struct stat st;
+	int fd = canon ? ds_open_beneath(s->rootfd, canon, O_PATH | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (fd >= 0 && fstat(fd, &st) == 0)
 		add_job(j, canon, DT_UNKNOWN);
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	free(cdir);
 	free(canon);
 	return 0;
 }
@@ -224,13 +238,15 @@ int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j)
 		return 0;
 	}
 	for (size_t i = 0; i < s->opt->npackages; i++) {
-		ds_pkgid id;
-		if (s->backend->find(s->bh, s->opt->packages[i], &id) != 0) {
+		ds_pkgid id = 0;
+		size_t found = 0;
+		for (; s->backend->find(s->bh, s->opt->packages[i], &id) == 0; id++, found++)
+			s->backend->contents(s->bh, id, add_package_path, ctx);
+		if (!found) {
 			ds_warn("package '%s': not installed in %s (backend %s)",
 			        s->opt->packages[i], s->root, s->backend->name);
 			return -1;
 		}
-		s->backend->contents(s->bh, id, add_package_path, ctx);
 	}
 	return 0;
 }

@@ -94,7 +94,11 @@ struct ds_backend {
 
 	/* Packages are numbered 0..count-1. */
 	size_t (*count)(void *h);
-	int (*find)(void *h, const char *name, ds_pkgid *id);  /* 0 found, -1 not */
+	/* The first package from *id on that name designates (NAME, or the
+	 * manager's NAME.ARCH / NAME:ARCH / NAME-VERSION forms); 0 with *id
+	 * set, -1 when none.  Callers start at 0 and go on from *id + 1: a
+	 * name may have several instances (kernels, multilib). */
+	int (*find)(void *h, const char *name, ds_pkgid *id);
 	const struct ds_pkg *(*info)(void *h, ds_pkgid id);
 	/* Calls cb for each path the package owns (stops when cb returns != 0). */
 	int (*contents)(void *h, ds_pkgid id, ds_path_cb cb, void *ctx);

@@ -75,6 +75,50 @@ grep -q stray "$work/out" && fail "--all-packages scanned a file no package owns
 run_distsec scan --root "$root" --package nosuch
 expect_rc 2
 
+# --package and instances: one package installed for two architectures
+# (multilib), each with its own file; the x86_64 one also owns a symlink to
+# a file it does not own, which is scanned as a symlink, not followed
+cp "$FIXTURES/nopie-norelro" "$top/SOURCES/multi-tool"
+cat >"$top/SPECS/multi.spec" <<'SPEC'
+Name: multi
+Version: 2.0
+Release: 3
+Summary: distsec test fixture
+License: GPL-2.0-or-later
+Source0: multi-tool
+%description
+distsec test fixture
+%install
+mkdir -p %{buildroot}/usr/bin
+install -m 0755 %{SOURCE0} %{buildroot}/usr/bin/multi-%{_target_cpu}
+%ifarch x86_64
+ln -s stray %{buildroot}/usr/bin/multi-link
+%endif
+%files
+/usr/bin/*
+SPEC
+for arch in x86_64 i686; do
+	rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" --target $arch \
+		--define "debug_package %{nil}" -bb "$top/SPECS/multi.spec" >"$work/rpmbuild.log" 2>&1 ||
+		{ cat "$work/rpmbuild.log"; fail "rpmbuild --target $arch failed"; }
+	rpm --root "$root" --dbpath /var/lib/rpm -i --justdb --nodeps --noscripts --ignorearch --replacefiles \
+		"$top"/RPMS/$arch/multi-2.0-3.$arch.rpm 2>/dev/null
+done
+place nopie-norelro usr/bin/multi-x86_64
+place nopie-norelro usr/bin/multi-i686
+ln -sf stray "$root/usr/bin/multi-link"
+# instances(SPEC): the multi programs --package SPEC reports, sorted
+instances() {
+	run_distsec scan --root "$root" --color never --check elf-relro --package "$1"
+	grep -o '/usr/bin/[a-z0-9_-]*' "$work/out" | sort -u | tr '\n' ' '
+}
+[ "$(instances multi)" = "/usr/bin/multi-i686 /usr/bin/multi-x86_64 " ] || fail "--package multi: $(instances multi)"
+[ "$(instances multi.i686)" = "/usr/bin/multi-i686 " ] || fail "--package multi.i686: $(instances multi.i686)"
+[ "$(instances multi-2.0-3.x86_64)" = "/usr/bin/multi-x86_64 " ] || fail "--package multi-2.0-3.x86_64"
+[ "$(instances multi-2.0)" = "/usr/bin/multi-i686 /usr/bin/multi-x86_64 " ] || fail "--package multi-2.0"
+run_distsec scan --root "$root" --package multi-9
+expect_rc 2
+
 # a .deb for the same programs
 deb="$work/pkg-fixa"
 mkdir -p "$deb/DEBIAN" "$deb/usr/bin"
