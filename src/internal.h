@@ -152,7 +152,6 @@ struct ds_finding *ds_finding_new(const struct ds_check *c, enum ds_severity sev
                                   const char *fmt, va_list ap);
 void ds_finding_free(struct ds_finding *f);
 void ds_worker_add(struct ds_worker *w, struct ds_finding *f);
-int ds_finding_cmp(const void *a, const void *b);
 /* f's owner; NULL while the database is still loading (the finding's
  * owner is then looked up when the scan ends). */
 const struct ds_owner *ds_file_owner(struct ds_file *f);
@@ -254,12 +253,5 @@ void ds_worker_init(struct ds_worker *w, struct ds_scan *s);
 void ds_scan_file(struct ds_worker *w, struct ds_file *f);
 /* Ends the checks still begun, closes everything, frees s (NULL is fine). */
 void ds_scan_free(struct ds_scan *s);
-
-/* output/common.c: helpers shared by the formats */
-const char *ds_owner_label(const struct ds_owner *o, char *buf, size_t len);
-json_object *ds_json_string(const char *s);
-json_object *ds_owner_json(const struct ds_owner *o);
-const char *ds_group_key(enum ds_group_by g, const struct ds_finding *d);
-json_object *ds_finding_json(const struct ds_finding *d);
 
 #endif

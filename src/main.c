@@ -115,13 +115,9 @@ static int write_report(const struct ds_scan *s, const struct ds_output *fmt)
 
 static int exit_status(const struct ds_scan *s)
 {
-	if (s->opt->fail_on < 0)
-		return 0;
-	for (size_t i = 0; i < s->nfindings; i++) {
-		const struct ds_finding *d = s->findings[i];
-		if (d->severity != DS_SEV_PASS && !d->waiver && (int)d->severity >= s->opt->fail_on)
+	for (size_t i = 0; i < s->nfindings; i++)
+		if (ds_finding_gates(s, s->findings[i]))
 			return 1;
-	}
 	return 0;
 }
 

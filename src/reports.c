@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * --report-dir DIR: one report per package (or maintainer) in the chosen
- * format, ready to mail to whoever can fix it, plus index.json.  File names
+ * --report-dir DIR: one report per package (name, version and architecture)
+ * or maintainer in the chosen format, ready to mail to whoever can fix it,
+ * clean packages included (a CI system then sees their passed tests), plus
+ * index.json.  File names
  * come from package or maintainer strings, which a hostile package controls:
  * only [A-Za-z0-9.+-_] survive, never a leading dot, at most 80 bytes, and
  * files are created with openat() in DIR refusing symlinks, so nothing is
@@ -15,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "distsec/output.h"
 #include "internal.h"
+#include "output/output.h"
 
 static char *safe_name(const char *key, const char *ext, struct ds_strmap *used)
 {
@@ -41,11 +43,6 @@ static char *safe_name(const char *key, const char *ext, struct ds_strmap *used)
 	return name;
 }
 
-static const char *extension(const struct ds_output *fmt)
-{
-	return !strcmp(fmt->name, "junit") ? "xml" : !strcmp(fmt->name, "text") ? "txt" : fmt->name;
-}
-
 static int write_at(int dfd, const char *name, const struct ds_scan *view,
                     const struct ds_output *fmt)
 {
@@ -58,16 +55,6 @@ static int write_at(int dfd, const char *name, const struct ds_scan *view,
 	}
 	int rc = fmt->render(view, fp);
 	return fclose(fp) != 0 || rc != 0 ? -1 : 0;
-}
-
-static const struct ds_scan *group_scan;
-
-static int cmp_group(const void *a, const void *b)
-{
-	enum ds_group_by g = group_scan->opt->group_by;
-	int c = strcmp(ds_group_key(g, *(struct ds_finding *const *)a),
-	               ds_group_key(g, *(struct ds_finding *const *)b));
-	return c ? c : ds_finding_cmp(a, b);
 }
 
 /* A view of s holding only findings[from, to) with their counts. */
@@ -90,6 +77,28 @@ static struct ds_scan view_of(const struct ds_scan *s, struct ds_finding **f, si
 	return v;
 }
 
+static json_object *index_entry(const struct ds_scan *s, const struct ds_group *g,
+                                const struct ds_scan *v, const char *file)
+{
+	json_object *e = json_object_new_object();
+	const struct ds_owner *o = &g->first->owner;
+	const struct ds_pkg *p = o->status == DS_OWNER_PACKAGE ? o->pkgs[0] : NULL;
+	if (s->opt->group_by == DS_GROUP_MAINTAINER) {
+		json_object_object_add(e, "maintainer", ds_json_string(g->key));
+	} else {
+		json_object_object_add(e, "package", ds_json_string(p ? p->name : g->key));
+		if (p && p->version)
+			json_object_object_add(e, "version", ds_json_string(p->version));
+		if (p && p->arch)
+			json_object_object_add(e, "arch", ds_json_string(p->arch));
+	}
+	json_object_object_add(e, "file", json_object_new_string(file));
+	for (int sev = DS_SEV_ERROR; sev >= DS_SEV_INFO; sev--)
+		json_object_object_add(e, ds_severity_name(sev),
+		                       json_object_new_int64((int64_t)v->stats.by_severity[sev]));
+	return e;
+}
+
 int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir)
 {
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
@@ -101,39 +110,21 @@ int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const
 		ds_warn("report dir %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	struct ds_finding **list = ds_xcalloc(s->nfindings, sizeof *list);
-	size_t n = 0;
-	for (size_t i = 0; i < s->nfindings; i++)
-		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)
-			list[n++] = s->findings[i];
-	group_scan = s;
-	qsort(list, n, sizeof *list, cmp_group);
+	struct ds_group *g;
+	size_t ng = ds_groups_make(s, s->opt->group_by, true, &g);
 	struct ds_strmap *used = ds_strmap_new();
 	*ds_strmap_put(used, "index.json") = 1;
 	json_object *index = json_object_new_array();
 	int rc = 0;
-	for (size_t i = 0; i < n && rc == 0;) {
-		const char *key = ds_group_key(s->opt->group_by, list[i]);
-		size_t j = i + 1;
-		while (j < n && !strcmp(ds_group_key(s->opt->group_by, list[j]), key))
-			j++;
-		struct ds_scan v = view_of(s, list + i, j - i);
-		char *name = safe_name(key, extension(fmt), used);
+	for (size_t i = 0; i < ng && rc == 0; i++) {
+		struct ds_scan v = view_of(s, g[i].f, g[i].n);
+		char *name = safe_name(g[i].key, fmt->ext, used);
 		if (write_at(dfd, name, &v, fmt) != 0) {
 			ds_warn("report %s/%s: %s", dir, name, strerror(errno));
 			rc = -1;
 		}
-		json_object *e = json_object_new_object();
-		json_object_object_add(e, s->opt->group_by == DS_GROUP_MAINTAINER ? "maintainer"
-		                                                                   : "package",
-		                       ds_json_string(key));
-		json_object_object_add(e, "file", json_object_new_string(name));
-		for (int sev = DS_SEV_ERROR; sev >= DS_SEV_INFO; sev--)
-			json_object_object_add(e, ds_severity_name(sev),
-			                       json_object_new_int64((int64_t)v.stats.by_severity[sev]));
-		json_object_array_add(index, e);
+		json_object_array_add(index, index_entry(s, &g[i], &v, name));
 		free(name);
-		i = j;
 	}
 	const char *text = json_object_to_json_string_ext(index, JSON_C_TO_STRING_PRETTY |
 	                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -146,7 +137,7 @@ int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const
 		close(fd);
 	json_object_put(index);
 	ds_strmap_free(used);
-	free(list);
+	ds_groups_free(g, ng);
 	close(dfd);
 	return rc;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "distsec/elfview.h"
+#include "distsec/output.h"
 #include "internal.h"
 
 bool ds_warn_silent;
@@ -206,7 +207,8 @@ static void *open_backend(void *arg)
 	struct ds_scan *s = arg;
 	char err[512] = "";
 	/* text without grouping never shows origins; the other reports do */
-	unsigned flags = strcmp(s->opt->format, "text") || s->opt->group_by ? DS_OPEN_ORIGINS : 0;
+	bool origins = ds_output_find(s->opt->format)->wants_origins || s->opt->group_by;
+	unsigned flags = origins ? DS_OPEN_ORIGINS : 0;
 	s->bh = s->backend->open(s->root, flags, err, sizeof err);
 	if (!s->bh) {
 		ds_warn("backend %s: cannot open the database in %s: %s",

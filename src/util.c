@@ -98,16 +98,43 @@ char *ds_utf8_clean(const char *s)
 	return out;
 }
 
-size_t ds_utf8_len(const unsigned char *p)
+/* RFC 3629 table 3.1: the second byte's range depends on the first, which
+ * rules out overlong forms, surrogates (ED A0..BF) and code points above
+ * U+10FFFF (F4 90.. and F5..FF). */
+size_t ds_utf8_decode(const unsigned char *p, uint32_t *cp)
 {
-	size_t n = p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : p[0] >= 0xe0 && p[0] < 0xf0 ? 3
-	         : p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : 0;
-	for (size_t i = 1; i < n; i++)
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n;
+	uint32_t c;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		n = 2, c = p[0] & 0x1f;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 3, c = p[0] & 0x0f;
+		lo = p[0] == 0xe0 ? 0xa0 : 0x80;
+		hi = p[0] == 0xed ? 0x9f : 0xbf;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4, c = p[0] & 0x07;
+		lo = p[0] == 0xf0 ? 0x90 : 0x80;
+		hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+	} else {
+		return 0;
+	}
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (cp)
+		*cp = c;
 	return n;
 }
 
+size_t ds_utf8_len(const unsigned char *p)
+{
+	return ds_utf8_decode(p, NULL);
+}
 
 char *ds_field_dupn(const char *s, size_t n)
 {
@@ -128,3 +155,4 @@ char *ds_field_dup(const char *s)
 {
 	return s ? ds_field_dupn(s, strnlen(s, DS_FIELD_MAX + 1)) : NULL;
 }
+

@@ -31,6 +31,24 @@ struct ds_check {
 	const char *summary;         /* one line for `distsec checks` */
 	bool opt_in;                 /* runs only when named by --check */
 
+	/* What the check means: one source for `distsec explain`, `distsec
+	 * checks --format json` and the SARIF rules (the man page's CHECKS
+	 * section is tested against it). */
+	struct ds_check_help {
+		const char *what;        /* the weakness and why it matters */
+		const char *detect;      /* how the check decides */
+		const char *limits;      /* what it cannot see, known noise */
+		const char *fix;         /* what a maintainer does about it */
+	} help;
+	enum ds_severity least;      /* lowest severity it reports when that varies
+	                              * (by program class, ...); 0: always .severity */
+	const char *severity_policy; /* when it is which severity, one line */
+	unsigned cwe;                /* MITRE CWE id, 0 when none fits */
+	const char *precision;       /* very-high|high|medium|low: how often a finding is real */
+	/* The column of the per-package table (rpm-chksec's, --summary and the
+	 * JSON summary) its findings decide, e.g. "pie"; NULL for none. */
+	const char *package_column;
+
 	/* Optional, once per scan, single-threaded, before any run(): loads what
 	 * the check needs for this scan and returns it as the check's state,
 	 * which run() and scan_end() receive (libarchive's format_data).  NULL

@@ -62,6 +62,9 @@ void ds_detail_bool(struct ds_finding *d, const char *key, bool val);
 void ds_detail_append(struct ds_finding *d, const char *key, const char *val);
 void ds_finding_set_rule(struct ds_finding *d, const char *rule);
 
+/* qsort order of findings: path, check id, rule, message (stable across -j). */
+int ds_finding_cmp(const void *a, const void *b);
+
 const char *ds_severity_name(enum ds_severity s);
 /* Parses "error|warning|info" (and "pass"); -1 if unknown. */
 int ds_severity_parse(const char *s);

@@ -7,6 +7,7 @@
 #ifndef DISTSEC_OUTPUT_H
 #define DISTSEC_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "scan.h"
@@ -14,6 +15,8 @@
 struct ds_output {
 	const char *name;
 	const char *summary;
+	const char *ext;             /* file name extension for --report-dir */
+	bool wants_origins;          /* shows the archive a package came from */
 	/* 0 ok, -1 on a write error (errno set). */
 	int (*render)(const struct ds_scan *s, FILE *out);
 };

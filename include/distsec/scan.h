@@ -107,6 +107,10 @@ struct ds_finding *ds_scan_report(struct ds_scan *s, const struct ds_check *c,
  * the JSON summary); it is not counted as a pass. */
 void ds_scan_skip(struct ds_scan *s, const struct ds_check *c, const char *why);
 
+/* Does d count against --fail-on: at or above it, not waived, and (with
+ * --baseline) new?  The exit status and every report's notion of failure. */
+bool ds_finding_gates(const struct ds_scan *s, const struct ds_finding *d);
+
 /* Is the check enabled for this scan? */
 bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c);
 

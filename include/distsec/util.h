@@ -45,8 +45,11 @@ char *ds_field_dup(const char *s);
 /* The same for the n bytes at s (not NUL-terminated). */
 char *ds_field_dupn(const char *s, size_t n);
 
-/* Length of the valid UTF-8 sequence at p (>= 2 bytes), 0 if invalid. */
+/* Length of the valid UTF-8 sequence at p (>= 2 bytes), 0 if invalid:
+ * strict RFC 3629, no overlong forms, surrogates or code points above
+ * U+10FFFF.  ds_utf8_decode also stores the code point in *cp (if not NULL). */
 size_t ds_utf8_len(const unsigned char *p);
+size_t ds_utf8_decode(const unsigned char *p, uint32_t *cp);
 /* Valid UTF-8 copy of s (malloc()ed): each invalid byte becomes "\xNN". */
 char *ds_utf8_clean(const char *s);
 

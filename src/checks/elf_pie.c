@@ -47,5 +47,6 @@ const struct ds_check ds_check_elf_pie = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
 	.summary = "executable not built as PIE (severity by program class)",
+	.package_column = "pie",
 	.run = run,
 };

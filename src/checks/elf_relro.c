@@ -56,5 +56,6 @@ const struct ds_check ds_check_elf_relro = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
 	.summary = "executable or library without (full) RELRO (severity by program class)",
+	.package_column = "relro",
 	.run = run,
 };

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Helpers every output format shares: owner labels and group keys. */
+/* Helpers every output format shares: owner labels, JSON records, groups. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "output.h"
 
 const char *ds_owner_label(const struct ds_owner *o, char *buf, size_t len)
 {
@@ -81,13 +81,82 @@ json_object *ds_owner_json(const struct ds_owner *o)
 	return j;
 }
 
-/* Group key of a finding for --group-by and the per-package reports. */
-const char *ds_group_key(enum ds_group_by g, const struct ds_finding *d)
+/* Group key of a finding: a package is its name, version and architecture,
+ * so two versions or architectures of one package stay apart. */
+static char *group_key(enum ds_group_by g, const struct ds_finding *d)
 {
 	const struct ds_owner *o = &d->owner;
 	if (o->status != DS_OWNER_PACKAGE || !o->pkgs[0])
-		return o->status == DS_OWNER_NOT_OWNED ? "(not-owned)" : "(unknown)";
+		return ds_xstrdup(o->status == DS_OWNER_NOT_OWNED ? "(not-owned)" : "(unknown)");
+	const struct ds_pkg *p = o->pkgs[0];
 	if (g == DS_GROUP_MAINTAINER)
-		return o->pkgs[0]->maintainer ? o->pkgs[0]->maintainer : "(no maintainer)";
-	return o->pkgs[0]->name ? o->pkgs[0]->name : "?";
+		return ds_xstrdup(p->maintainer ? p->maintainer : "(no maintainer)");
+	return ds_xasprintf("%s%s%s%s%s", p->name ? p->name : "?", p->version ? " " : "",
+	                    p->version ? p->version : "", p->arch ? " " : "", p->arch ? p->arch : "");
+}
+
+struct keyed { char *key; struct ds_finding *f; };
+
+static bool unowned(const struct ds_finding *d)
+{
+	return d->owner.status != DS_OWNER_PACKAGE || !d->owner.pkgs[0];
+}
+
+static int cmp_keyed(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+	if (unowned(x->f) != unowned(y->f))
+		return unowned(x->f) ? 1 : -1;
+	int c = strcmp(x->key, y->key);
+	return c ? c : ds_finding_cmp(&x->f, &y->f);
+}
+
+size_t ds_groups_make(const struct ds_scan *s, enum ds_group_by by, bool with_passes,
+                      struct ds_group **out)
+{
+	struct keyed *k = ds_xcalloc(s->nfindings + 1, sizeof *k);
+	size_t n = 0;
+	for (size_t i = 0; i < s->nfindings; i++)
+		if (with_passes || s->findings[i]->severity != DS_SEV_PASS)
+			k[n++] = (struct keyed){ group_key(by, s->findings[i]), s->findings[i] };
+	qsort(k, n, sizeof *k, cmp_keyed);
+	struct ds_group *g = ds_xcalloc(n + 1, sizeof *g);
+	struct ds_finding **all = ds_xcalloc(n + 1, sizeof *all);
+	size_t ng = 0;
+	for (size_t i = 0; i < n; i++) {
+		all[i] = k[i].f;
+		if (ng && !strcmp(g[ng - 1].key, k[i].key)) {
+			g[ng - 1].n++;
+			free(k[i].key);
+			continue;
+		}
+		g[ng++] = (struct ds_group){ k[i].key, k[i].f, all + i, 1 };
+	}
+	if (!ng)
+		free(all);
+	free(k);
+	*out = g;
+	return ng;
+}
+
+void ds_groups_free(struct ds_group *g, size_t n)
+{
+	if (n)
+		free(g[0].f);   /* one array behind every group */
+	for (size_t i = 0; i < n; i++)
+		free(g[i].key);
+	free(g);
+}
+
+const char *ds_check_skipped(const struct ds_scan *s, const struct ds_check *c)
+{
+	for (size_t i = 0; i < s->nskipped; i++)
+		if (s->skipped[i].check == c)
+			return s->skipped[i].why;
+	return NULL;
+}
+
+bool ds_check_ran(const struct ds_scan *s, size_t i)
+{
+	return s->enabled[i] && !ds_check_skipped(s, ds_checks[i]);
 }

@@ -2,15 +2,15 @@
 /*
  * json: one document, built with json-c (CONVENTIONS.md "Result record"):
  * {"tool", "root", "backend", "findings": [...], "summary": {...}}.
+ * summary.checks_run names the checks that ran, so a converter can tell a
+ * clean result from one never looked for.
  * Passes are included only with --verbose.  The per-package summary
  * answers RELRO yes/no and PIE yes/no as rpm-chksec --all did: one bad file
  * makes the package's answer "no", with the class of that file.
  */
 #include <string.h>
 
-#include "distsec/check.h"
-#include "distsec/output.h"
-#include "../internal.h"
+#include "output.h"
 
 json_object *ds_finding_json(const struct ds_finding *d)
 {
@@ -52,8 +52,8 @@ static json_object *package_summary(const struct ds_scan *s)
 	json_object *pkgs = json_object_new_object();
 	for (size_t i = 0; i < s->nfindings; i++) {
 		const struct ds_finding *d = s->findings[i];
-		bool relro = !strcmp(d->check->id, "elf-relro"), pie = !strcmp(d->check->id, "elf-pie");
-		if ((!relro && !pie) || d->owner.status != DS_OWNER_PACKAGE || !d->owner.pkgs[0])
+		const char *column = d->check->package_column;
+		if (!column || d->owner.status != DS_OWNER_PACKAGE || !d->owner.pkgs[0])
 			continue;
 		const char *name = d->owner.pkgs[0]->name;
 		json_object *p;
@@ -61,7 +61,7 @@ static json_object *package_summary(const struct ds_scan *s)
 			p = json_object_new_object();
 			json_object_object_add(pkgs, name, p);
 		}
-		verdict(p, relro ? "relro" : "pie", d, d->severity != DS_SEV_PASS && !d->waiver);
+		verdict(p, column, d, d->severity != DS_SEV_PASS && !d->waiver);
 	}
 	return pkgs;
 }
@@ -95,6 +95,11 @@ static json_object *summary(const struct ds_scan *s)
 	for (size_t i = 0; i < s->nwarnings; i++)
 		json_object_array_add(warnings, ds_json_string(s->warnings[i]));
 	json_object_object_add(o, "warnings", warnings);
+	json_object *ran = json_object_new_array();
+	for (size_t i = 0; i < ds_nchecks; i++)
+		if (ds_check_ran(s, i))
+			json_object_array_add(ran, json_object_new_string(ds_checks[i]->id));
+	json_object_object_add(o, "checks_run", ran);
 	return o;
 }
 
@@ -124,5 +129,7 @@ static int render(const struct ds_scan *s, FILE *out)
 const struct ds_output ds_output_json = {
 	.name = "json",
 	.summary = "one JSON document (json-c), the result record of CONVENTIONS.md",
+	.ext = "json",
+	.wants_origins = true,
 	.render = render,
 };

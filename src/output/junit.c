@@ -1,127 +1,179 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * junit: the shape Jenkins and Testing Farm read.  One <testsuite> per
- * package (files without one in "(not-owned)" or "(unknown)"), one
- * <testcase> per check that ran, one <failure> per finding of that check
- * in that package.  Waived findings are not failures; they are listed in
- * <system-out>.
+ * junit: what Jenkins, GitLab and Testing Farm read.  One <testsuite> per
+ * package (name, version, architecture; files without one in "(not-owned)"
+ * or "(unknown)"), one <testcase> per check that was enabled, clean ones
+ * included, so a clean scan is a list of passed tests, not an empty file.
+ * A testcase fails when findings of its check in its package count against
+ * --fail-on, exactly as the exit status does: one <failure> listing every
+ * one of them (GitLab keeps only one per testcase).  Findings below
+ * --fail-on and waived ones go to <system-out>; a check that could not run
+ * here is <skipped> with the reason.  Validated against Jenkins' junit-10.xsd
+ * (tests/schema).
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "distsec/check.h"
-#include "distsec/output.h"
-#include "../internal.h"
+#include "output.h"
 
-/* XML 1.0 text: markup escaped, control characters and invalid UTF-8
- * (not allowed in XML at all) written as \xNN. */
-static void put_xml(FILE *out, const char *s)
+/* XML 1.0 character data: markup escaped; invalid UTF-8 bytes written as
+ * \xNN and code points XML forbids (C0 controls but tab and newline,
+ * U+FFFE, U+FFFF) as \xNN or \uNNNN, so a hostile file name cannot make
+ * the document ill-formed.  In attributes, tab and newline are references
+ * (a parser would fold them into spaces); in a finding's line they are
+ * written \t and \n (and a backslash \\) so a name cannot forge lines. */
+enum xml_mode { XML_TEXT, XML_ATTR, XML_LINE };
+
+static void put_xml(FILE *out, const char *s, enum xml_mode mode)
 {
-	char *clean = ds_utf8_clean(s);
-	for (const unsigned char *p = (const unsigned char *)clean; *p; p++) {
-		switch (*p) {
+	bool attr = mode == XML_ATTR, line = mode == XML_LINE;
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		uint32_t cp = *p;
+		size_t n = *p < 0x80 ? 1 : ds_utf8_decode(p, &cp);
+		if (n == 0) {
+			fprintf(out, "\\x%02x", *p++);
+			continue;
+		}
+		switch (cp) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&apos;", out); break;
+		case '\t': fputs(attr ? "&#9;" : line ? "\\t" : "\t", out); break;
+		case '\n': fputs(attr ? "&#10;" : line ? "\\n" : "\n", out); break;
+		case '\\': fputs(line ? "\\\\" : "\\", out); break;
 		default:
-			if (*p < 0x20 && *p != '\t' && *p != '\n')
-				fprintf(out, "\\x%02x", *p);
+			if (cp < 0x20)
+				fprintf(out, "\\x%02x", (unsigned)cp);
+			else if (cp == 0xfffe || cp == 0xffff)
+				fprintf(out, "\\u%04X", (unsigned)cp);
 			else
-				fputc(*p, out);
+				fwrite(p, 1, n, out);
 		}
+		p += n;
 	}
-	free(clean);
 }
 
-static int cmp_by_package(const void *a, const void *b)
+static void put_finding(FILE *out, const struct ds_finding *d)
 {
-	const struct ds_finding *x = *(struct ds_finding *const *)a;
-	const struct ds_finding *y = *(struct ds_finding *const *)b;
-	int c = strcmp(ds_group_key(DS_GROUP_PACKAGE, x), ds_group_key(DS_GROUP_PACKAGE, y));
-	return c ? c : ds_finding_cmp(a, b);
+	fprintf(out, "%s: ", ds_severity_name(d->severity));
+	put_xml(out, d->path, XML_LINE);
+	fputs(": ", out);
+	if (d->rule)
+		fprintf(out, "%s: ", d->rule);
+	put_xml(out, d->message, XML_LINE);
+	if (d->waiver) {
+		fputs(" (waived: ", out);
+		put_xml(out, d->waiver, XML_LINE);
+		fputc(')', out);
+	}
+	fputc('\n', out);
 }
 
-static bool is_failure(const struct ds_finding *d)
+struct counts { size_t tests, failures, skipped; };
+
+static void testcase(FILE *out, const struct ds_scan *s, const struct ds_group *g, size_t c)
 {
-	return d->severity != DS_SEV_PASS && !d->waiver;
+	const struct ds_check *check = ds_checks[c];
+	size_t failing = 0, other = 0;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->f[i]->check == check && g->f[i]->severity != DS_SEV_PASS)
+			ds_finding_gates(s, g->f[i]) ? failing++ : other++;
+	const char *why = ds_check_skipped(s, check);
+	fputs("    <testcase classname=\"", out);
+	put_xml(out, g->key, XML_ATTR);
+	fprintf(out, "\" name=\"%s\"%s>\n", check->id, why || failing || other ? "" : "/");
+	if (!why && !failing && !other)
+		return;
+	if (why) {
+		fputs("      <skipped message=\"", out);
+		put_xml(out, why, XML_ATTR);
+		fputs("\"/>\n", out);
+	}
+	if (failing) {
+		fprintf(out, "      <failure type=\"%s\" message=\"%zu finding%s at or above %s\">",
+		        check->id, failing, failing == 1 ? "" : "s", ds_severity_name(s->opt->fail_on));
+		for (size_t i = 0; i < g->n; i++)
+			if (g->f[i]->check == check && ds_finding_gates(s, g->f[i]))
+				put_finding(out, g->f[i]);
+		fputs("</failure>\n", out);
+	}
+	if (other) {
+		fputs("      <system-out>", out);
+		for (size_t i = 0; i < g->n; i++) {
+			const struct ds_finding *d = g->f[i];
+			if (d->check == check && d->severity != DS_SEV_PASS && !ds_finding_gates(s, d))
+				put_finding(out, d);
+		}
+		fputs("</system-out>\n", out);
+	}
+	fputs("    </testcase>\n", out);
 }
 
-static void suite(FILE *out, const struct ds_scan *s, struct ds_finding **f, size_t n)
+static void suite(FILE *out, const struct ds_scan *s, const struct ds_group *g,
+                  struct counts *total)
 {
-	size_t tests = 0, failing = 0;
+	/* the totals come first in the element: count before writing */
+	struct counts k = { 0 };
 	for (size_t c = 0; c < ds_nchecks; c++) {
 		if (!s->enabled[c])
 			continue;
-		tests++;
-		for (size_t i = 0; i < n; i++)
-			if (f[i]->check == ds_checks[c] && is_failure(f[i])) {
-				failing++;
+		k.tests++;
+		k.skipped += ds_check_skipped(s, ds_checks[c]) != NULL;
+		for (size_t i = 0; i < g->n; i++)
+			if (g->f[i]->check == ds_checks[c] && ds_finding_gates(s, g->f[i])) {
+				k.failures++;
 				break;
 			}
 	}
 	fputs("  <testsuite name=\"", out);
-	put_xml(out, ds_group_key(DS_GROUP_PACKAGE, f[0]));
-	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", tests, failing);
-	for (size_t c = 0; c < ds_nchecks; c++) {
-		if (!s->enabled[c])
-			continue;
-		fputs("    <testcase classname=\"", out);
-		put_xml(out, ds_group_key(DS_GROUP_PACKAGE, f[0]));
-		fprintf(out, "\" name=\"%s\">\n", ds_checks[c]->id);
-		for (size_t i = 0; i < n; i++) {
-			const struct ds_finding *d = f[i];
-			if (d->check != ds_checks[c] || d->severity == DS_SEV_PASS)
-				continue;
-			fputs(d->waiver ? "      <system-out>waived: " : "      <failure type=\"", out);
-			if (!d->waiver) {
-				fprintf(out, "%s\" message=\"", ds_severity_name(d->severity));
-				put_xml(out, d->message);
-				fputs("\">", out);
-			}
-			put_xml(out, d->path);
-			fputs(": ", out);
-			if (d->rule)
-				fprintf(out, "%s: ", d->rule);
-			put_xml(out, d->message);
-			if (d->waiver) {
-				fputs(" (", out);
-				put_xml(out, d->waiver);
-				fputs(")", out);
-			}
-			fputs(d->waiver ? "</system-out>\n" : "</failure>\n", out);
-		}
-		fputs("    </testcase>\n", out);
-	}
+	put_xml(out, g->key, XML_ATTR);
+	fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n",
+	        k.tests, k.failures, k.skipped);
+	for (size_t c = 0; c < ds_nchecks; c++)
+		if (s->enabled[c])
+			testcase(out, s, g, c);
 	fputs("  </testsuite>\n", out);
+	total->tests += k.tests;
+	total->failures += k.failures;
+	total->skipped += k.skipped;
 }
 
 static int render(const struct ds_scan *s, FILE *out)
 {
-	struct ds_finding **list = ds_xcalloc(s->nfindings, sizeof *list);
-	memcpy(list, s->findings, s->nfindings * sizeof *list);
-	qsort(list, s->nfindings, sizeof *list, cmp_by_package);
-	size_t failures = 0;
-	for (size_t i = 0; i < s->nfindings; i++)
-		failures += is_failure(list[i]);
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	        "<testsuites name=\"distsec\" failures=\"%zu\">\n", failures);
-	for (size_t i = 0; i < s->nfindings;) {
-		size_t j = i + 1;
-		const char *key = ds_group_key(DS_GROUP_PACKAGE, list[i]);
-		while (j < s->nfindings && !strcmp(ds_group_key(DS_GROUP_PACKAGE, list[j]), key))
-			j++;
-		suite(out, s, list + i, j - i);
-		i = j;
+	struct ds_group *g;
+	size_t ng = ds_groups_make(s, DS_GROUP_PACKAGE, true, &g);
+	/* nothing judged at all: one suite for the root, so a clean scan is a
+	 * set of passed tests (Jenkins refuses a report without any) */
+	struct ds_group whole = { .key = s->root };
+	char *body = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&body, &len);
+	if (!mem) {
+		ds_groups_free(g, ng);
+		return -1;
 	}
+	struct counts total = { 0 };
+	for (size_t i = 0; i < ng; i++)
+		suite(mem, s, &g[i], &total);
+	if (!ng)
+		suite(mem, s, &whole, &total);
+	fclose(mem);
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	        "<testsuites name=\"distsec\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
+	        total.tests, total.failures);
+	fwrite(body, 1, len, out);
 	fputs("</testsuites>\n", out);
-	free(list);
+	free(body);
+	ds_groups_free(g, ng);
 	return ferror(out) ? -1 : 0;
 }
 
 const struct ds_output ds_output_junit = {
 	.name = "junit",
-	.summary = "JUnit XML: a testsuite per package, a testcase per check, a failure per finding",
+	.summary = "JUnit XML: a testsuite per package, a testcase per check, failures as --fail-on",
+	.ext = "xml",
+	.wants_origins = true,
 	.render = render,
 };

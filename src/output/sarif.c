@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "distsec/check.h"
-#include "distsec/output.h"
-#include "../internal.h"
+#include "output.h"
 
 /* RFC 3986: unreserved characters and '/' stay, every other byte is %XX. */
 static char *uri_encode(const char *s)
@@ -163,5 +161,7 @@ static int render(const struct ds_scan *s, FILE *out)
 const struct ds_output ds_output_sarif = {
 	.name = "sarif",
 	.summary = "SARIF 2.1.0 (one run; rules from the check registry)",
+	.ext = "sarif",
+	.wants_origins = true,
 	.render = render,
 };

@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "distsec/check.h"
-#include "distsec/output.h"
-#include "../internal.h"
+#include "output.h"
 
 static const char *const colours[] = { "\033[32m", "\033[34m", "\033[33m", "\033[31m" };
 
@@ -41,30 +39,6 @@ static void put_escaped(FILE *out, const char *s)
 	}
 }
 
-static const char *group_key(const struct ds_scan *s, const struct ds_finding *d)
-{
-	const struct ds_owner *o = &d->owner;
-	if (o->status != DS_OWNER_PACKAGE || !o->pkgs[0])
-		return "";
-	if (s->opt->group_by == DS_GROUP_MAINTAINER)
-		return o->pkgs[0]->maintainer ? o->pkgs[0]->maintainer : "";
-	return o->pkgs[0]->name ? o->pkgs[0]->name : "";
-}
-
-static const struct ds_scan *sort_scan;
-
-static int cmp_group(const void *a, const void *b)
-{
-	const struct ds_finding *x = *(struct ds_finding *const *)a;
-	const struct ds_finding *y = *(struct ds_finding *const *)b;
-	const char *kx = group_key(sort_scan, x), *ky = group_key(sort_scan, y);
-	/* files without an owner last, in their own group */
-	if (!*kx != !*ky)
-		return *kx ? -1 : 1;
-	int c = strcmp(kx, ky);
-	return c ? c : ds_finding_cmp(a, b);
-}
-
 static void print_header(FILE *out, const struct ds_scan *s, const struct ds_finding *d)
 {
 	const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
@@ -81,6 +55,8 @@ static void print_header(FILE *out, const struct ds_scan *s, const struct ds_fin
 	}
 	put_escaped(out, p->name);
 	fprintf(out, " %s", p->version ? p->version : "");
+	if (p->arch)
+		fprintf(out, " %s", p->arch);
 	if (p->source && strcmp(p->source, p->name) != 0)
 		fprintf(out, " (source %s)", p->source);
 	if (p->maintainer) {
@@ -127,27 +103,10 @@ static void print_line(FILE *out, const struct ds_scan *s, const struct ds_findi
 	fputc('\n', out);
 }
 
-static int render(const struct ds_scan *s, FILE *out)
+static void print_summary(FILE *out, const struct ds_scan *s, bool any)
 {
-	struct ds_finding **list = ds_xcalloc(s->nfindings, sizeof *list);
-	size_t n = 0;
-	for (size_t i = 0; i < s->nfindings; i++)
-		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)
-			list[n++] = s->findings[i];
-	bool grouped = s->opt->group_by != DS_GROUP_NONE;
-	if (grouped) {
-		sort_scan = s;
-		qsort(list, n, sizeof *list, cmp_group);
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (grouped && (i == 0 || strcmp(group_key(s, list[i]), group_key(s, list[i - 1])) ||
-		                list[i]->owner.status != list[i - 1]->owner.status))
-			print_header(out, s, list[i]);
-		print_line(out, s, list[i], !grouped);
-	}
-	free(list);
 	const struct ds_stats *st = &s->stats;
-	fprintf(out, "%s%zu files (%zu ELF", n ? "\n" : "", st->files, st->elf);
+	fprintf(out, "%s%zu files (%zu ELF", any ? "\n" : "", st->files, st->elf);
 	if (st->elf_not_judged)
 		fprintf(out, ", %zu not run here", st->elf_not_judged);
 	fprintf(out, ", %zu scripts), %zu packages, backend %s: "
@@ -158,11 +117,36 @@ static int render(const struct ds_scan *s, FILE *out)
 	if (st->waived)
 		fprintf(out, ", %zu waived", st->waived);
 	fputc('\n', out);
+}
+
+static int render(const struct ds_scan *s, FILE *out)
+{
+	bool grouped = s->opt->group_by != DS_GROUP_NONE;
+	struct ds_group *g = NULL;
+	size_t ng = grouped ? ds_groups_make(s, s->opt->group_by, s->opt->verbose, &g) : 0;
+	size_t n = 0;
+	if (grouped) {
+		for (size_t i = 0; i < ng; i++) {
+			print_header(out, s, g[i].first);
+			for (size_t j = 0; j < g[i].n; j++)
+				print_line(out, s, g[i].f[j], false);
+			n += g[i].n;
+		}
+	} else {
+		for (size_t i = 0; i < s->nfindings; i++)
+			if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose) {
+				print_line(out, s, s->findings[i], true);
+				n++;
+			}
+	}
+	ds_groups_free(g, ng);
+	print_summary(out, s, n > 0);
 	return ferror(out) ? -1 : 0;
 }
 
 const struct ds_output ds_output_text = {
 	.name = "text",
 	.summary = "one line per finding, severity coloured on a terminal",
+	.ext = "txt",
 	.render = render,
 };

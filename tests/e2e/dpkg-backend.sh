@@ -79,7 +79,7 @@ expect_rc 2
 grep -q "package 'nosuch': not installed" "$work/err" || fail "no message for an unknown package"
 
 run_distsec scan --root "$root" --color never --group-by package
-expect_line "== fixa 1.0-1 (source fixsrc) - Fix Er <fix@example.org> from local =="
+expect_line "== fixa 1.0-1 amd64 (source fixsrc) - Fix Er <fix@example.org> from local =="
 expect_line "== files no package owns =="
 run_distsec scan --root "$root" --color never --group-by maintainer
 expect_line "== Fix Er <fix@example.org> =="
@@ -96,6 +96,23 @@ grep -qx 'index.json' "$work/names" || fail "no index.json"
 python3 "$SRCDIR/e2e/validate.py" json "$work/rd/sub/Fix_Er__fix_example.org_.json" >/dev/null ||
 	fail "per-maintainer report does not validate"
 grep -q '"maintainer":"../../../tmp/evil/x <a@b>"' "$work/rd/sub/index.json" || fail "index lacks the maintainer"
+
+# JUnit per package: keyed on name, version and architecture (fixc's two
+# architectures, as package files, are two reports), clean packages
+# included (fixd)
+run_distsec scan --root "$root" --color never --group-by package --report-dir "$work/rj" --format junit
+run_distsec scan --color never --group-by package --report-dir "$work/rj" --format junit \
+	"$work/fixc-amd64.deb" "$work/fixc-i386.deb"
+ls "$work/rj" >"$work/names"
+for f in fixa_1.0-1_amd64.xml fixc_1.0-1_amd64.xml fixc_1.0-1_i386.xml fixd_1.0-1_amd64.xml _not-owned_.xml; do
+	grep -qxF "$f" "$work/names" || { cat "$work/names"; fail "no JUnit report $f"; }
+	python3 "$SRCDIR/e2e/validate.py" junit "$work/rj/$f" >/dev/null || fail "$f does not validate"
+done
+grep -q '<failure' "$work/rj/fixd_1.0-1_amd64.xml" && fail "clean fixd has a failure"
+grep -qF '<testsuite name="fixc 1.0-1 i386"' "$work/rj/fixc_1.0-1_i386.xml" || fail "fixc:i386 suite misnamed"
+python3 -c 'import json,sys; sys.exit({"package": "fixc", "version": "1.0-1", "arch": "i386",
+	"file": "fixc_1.0-1_i386.xml", "error": 1, "warning": 0, "info": 1} not in json.load(open(sys.argv[1])))' \
+	"$work/rj/index.json" || { cat "$work/rj/index.json"; fail "index.json lacks fixc:i386"; }
 
 # a bare directory picks none, whose owners are unknown
 mkdir -p "$work/bare/usr/bin"

@@ -31,7 +31,7 @@ done
 n_text=$(distsec scan --root "$root" --backend none --color never | grep -c '^error\|^warning\|^info' || true)
 n_json=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$work/json.1")
 n_sarif=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["runs"][0]["results"]))' "$work/sarif.1")
-n_junit=$(grep -c '<failure ' "$work/junit.1")
+n_junit=$(grep -c '^\(      <[^>]*>\)\?\(error\|warning\|info\): ' "$work/junit.1")
 [ "$n_text" = "$n_json" ] && [ "$n_json" = "$n_sarif" ] && [ "$n_sarif" = "$n_junit" ] ||
 	fail "finding counts differ: text $n_text json $n_json sarif $n_sarif junit $n_junit"
 grep -q '"path":"/usr/bin/bad\\\\xffname"' "$work/json.1" || fail "invalid UTF-8 not escaped in JSON"
@@ -40,6 +40,47 @@ grep -q 'usr/bin/new%0Aline' "$work/sarif.1" || fail "newline not percent-encode
 run_distsec scan --root "$root" --backend none --color never --check elf-relro
 expect_line '/usr/bin/new\nline  [unknown]'
 expect_line '/usr/bin/bad\xffname  [unknown]'
+
+# JUnit: a testcase per check that ran, one <failure> with every finding at
+# or above --fail-on, lower ones in <system-out>, skipped checks <skipped>
+j="$work/junit.1"
+grep -qF '<testcase classname="(unknown)" name="elf-relro">' "$j" || fail "no elf-relro testcase"
+grep -qF '<failure type="elf-relro" message="4 findings at or above error">error: /usr/bin/bad\xffname: no RELRO' "$j" ||
+	fail "elf-relro failure does not list its findings"
+[ "$(grep -c '<failure ' "$j")" = 2 ] || fail "JUnit failures are not elf-relro and elf-execstack only"
+grep -qF '<testcase classname="(unknown)" name="elf-textrel"/>' "$j" || fail "clean testcase missing"
+grep -qF '<system-out>info: /usr/bin/bad\xffname: not built as a position-independent' "$j" ||
+	fail "info findings are not in system-out"
+grep -qF 'name="selinux-dev-label">' "$j" && grep -qF '<skipped message="the root has no SELinux policy' "$j" ||
+	fail "skipped check not <skipped>"
+run_distsec scan --root "$root" --backend none --format junit --fail-on info
+expect_rc 1
+$V junit "$work/out" >/dev/null || fail "--fail-on info JUnit does not validate"
+grep -qF '<failure type="elf-pie" message="3 findings at or above info">' "$work/out" || fail "--fail-on info: elf-pie not failing"
+run_distsec scan --root "$root" --backend none --format junit --fail-on never
+expect_rc 0
+grep -q '<failure' "$work/out" && fail "--fail-on never still writes failures"
+grep -qF '<testsuites name="distsec" tests="' "$work/out" || fail "no totals"
+# a clean tree is a set of passed tests, never an empty report
+mkdir -p "$work/clean/usr/bin"
+cp "$FIXTURES/pie-full" "$work/clean/usr/bin/fine"
+run_distsec scan --root "$work/clean" --backend none --format junit --check elf-pie,elf-relro
+expect_rc 0
+$V junit "$work/out" >/dev/null || fail "clean JUnit does not validate"
+expect_line '<testsuites name="distsec" tests="2" failures="0" errors="0">'
+expect_line '<testcase classname="(unknown)" name="elf-pie"/>'
+# U+FFFE (valid UTF-8, not an XML character) and an overlong '/' in a name
+mkdir -p "$work/odd/usr/bin"
+cp "$FIXTURES/nopie-norelro" "$work/odd/usr/bin/a$(printf '\357\277\276')b"
+cp "$FIXTURES/nopie-norelro" "$work/odd/usr/bin/c$(printf '\300\257')d"
+cp "$FIXTURES/nopie-norelro" "$work/odd/usr/bin/e$(printf '\355\240\200')f"
+run_distsec scan --root "$work/odd" --backend none --format junit --check elf-relro
+$V junit "$work/out" >/dev/null || fail "JUnit with U+FFFE, an overlong form or a surrogate is not valid"
+expect_line 'error: /usr/bin/a\uFFFEb: no RELRO'
+expect_line 'error: /usr/bin/c\xc0\xafd: no RELRO'
+expect_line 'error: /usr/bin/e\xed\xa0\x80f: no RELRO'
+run_distsec scan --root "$work/odd" --backend none --format json --check elf-relro
+$V json "$work/out" >/dev/null || fail "JSON with an overlong form or a surrogate is not strict UTF-8"
 
 # waivers: waived findings are listed, counted, and do not fail the run
 cat >"$work/waivers" <<'W'

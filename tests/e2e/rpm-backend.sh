@@ -70,7 +70,7 @@ run_distsec scan --root "$root" --color never -v --package fixr
 expect_line "/usr/bin/fixr-tool  [fixr:"
 grep -q stray "$work/out" && fail "--package fixr scanned another file"
 run_distsec scan --root "$root" --color never -v --all-packages --group-by package
-expect_line "== fixr 1.0-1 (source fixr-1.0-1.src.rpm) - Fix Er <fix@example.org> =="
+expect_line "== fixr 1.0-1 $(rpm --eval %_arch) (source fixr-1.0-1.src.rpm) - Fix Er <fix@example.org> =="
 grep -q stray "$work/out" && fail "--all-packages scanned a file no package owns"
 run_distsec scan --root "$root" --package nosuch
 expect_rc 2
