@@ -209,7 +209,10 @@ struct ds_waivers *ds_waivers_load(const char *path);
 struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name);
 void ds_waivers_free(struct ds_waivers *ws);
 /* The reason a waiver gives for d, or NULL. */
-const char *ds_waiver_for(const struct ds_waivers *ws, const struct ds_finding *d);
+const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d);
+/* After the last ds_waiver_for: lists (and, unless quiet, notes on stderr)
+ * the waivers that matched nothing. */
+void ds_waivers_seal(struct ds_waivers *ws, bool quiet);
 
 /* pkgfile.c: a host package file read on w (1), not one any backend reads
  * or broken (-1, reported as an error naming it); e: what a .changes

@@ -16,8 +16,9 @@ static const char usage_text[] =
 	"usage: distsec scan [OPTIONS] [PATH | PACKAGE-FILE | UPLOAD.changes]...\n"
 	"       distsec scan [OPTIONS] --package NAME...\n"
 	"       distsec scan [OPTIONS] --all-packages\n"
-	"       distsec checks          list check ids, severities and what they look for\n"
-	"       distsec backends        list backends and which one the root would use\n"
+	"       distsec checks [--format text|json]  list the checks and what they look for\n"
+	"       distsec explain ID      what a check finds, how, its limits and the fix\n"
+	"       distsec backends [--root DIR]  list backends and which one the root would use\n"
 	"       distsec --version | --help\n"
 	"\n"
 	"Scan options:\n"
@@ -34,6 +35,8 @@ static const char usage_text[] =
 	"  --all-packages         scan every file of every installed package\n"
 	"  --check ID,...         run only these checks; --skip ID,... leaves checks out\n"
 	"  --format FMT           text (default), json, sarif or junit\n"
+	"  --sarif-category CAT   SARIF runAutomationDetails id (default distsec): one\n"
+	"                         per scan of the same commit\n"
 	"  -o, --output FILE      write the report to FILE (atomically) instead of stdout\n"
 	"  --group-by WHAT        none (default), package or maintainer\n"
 	"  --fail-on SEV          exit 1 on findings at or above error (default), warning,\n"
@@ -123,7 +126,7 @@ static int exit_status(const struct ds_scan *s)
 
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
        OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_WAIVERS,
-       OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED };
+       OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
@@ -143,6 +146,7 @@ static const struct option scan_options[] = {
 	{ "rules", required_argument, 0, OPT_RULES },
 	{ "waivers", required_argument, 0, OPT_WAIVERS },
 	{ "report-dir", required_argument, 0, OPT_REPORT_DIR },
+	{ "sarif-category", required_argument, 0, OPT_SARIF_CATEGORY },
 	{ "color", required_argument, 0, OPT_COLOR },
 	{ "colour", required_argument, 0, OPT_COLOR },
 	{ "cross-mounts", no_argument, 0, OPT_CROSS },
@@ -247,6 +251,7 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 	case OPT_RULES: o->rules = optarg; break;
 	case OPT_WAIVERS: o->waivers = optarg; break;
 	case OPT_REPORT_DIR: o->report_dir = optarg; break;
+	case OPT_SARIF_CATEGORY: o->sarif_category = optarg; break;
 	case OPT_COLOR:
 		if (!strcmp(optarg, "auto")) o->color = -1;
 		else if (!strcmp(optarg, "always")) o->color = 1;
@@ -312,9 +317,49 @@ static int cmd_scan(int argc, char **argv)
 	return rc;
 }
 
+/* getopt_long for a subcommand with only long options: every unknown
+ * option or stray argument is an error.  Returns the option code, -1 at
+ * the end, or -2 after printing a usage error. */
+static int next_option(int argc, char **argv, const struct option *opts, const char *cmd)
+{
+	int c = getopt_long(argc, argv, "h", opts, NULL);
+	if (c == 'h') {
+		fputs(usage_text, stdout);
+		exit(0);
+	}
+	if (c == '?')
+		return -2;
+	if (c == -1 && optind < argc) {
+		fprintf(stderr, "distsec %s: unexpected argument '%s'\n", cmd, argv[optind]);
+		return -2;
+	}
+	return c;
+}
+
 static int cmd_checks(int argc, char **argv)
 {
-	(void)argc, (void)argv;
+	static const struct option opts[] = {
+		{ "format", required_argument, 0, 'f' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	bool json = false;
+	int c;
+	optind = 1;
+	while ((c = next_option(argc, argv, opts, "checks")) != -1) {
+		if (c == -2)
+			return usage_error("%s", "checks takes only --format text|json");
+		if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+			return usage_error("checks --format takes text or json, not '%s'", optarg);
+		json = !strcmp(optarg, "json");
+	}
+	if (json) {
+		json_object *arr = json_object_new_array();
+		for (size_t i = 0; i < ds_nchecks; i++)
+			json_object_array_add(arr, ds_check_json(ds_checks[i]));
+		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
+		                                    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(arr);
+		return 0;
+	}
 	for (size_t i = 0; i < ds_nchecks; i++) {
 		const struct ds_check *c = ds_checks[i];
 		printf("%-26s %-8s %s%s\n", c->id, ds_severity_name(c->severity), c->summary,
@@ -323,16 +368,37 @@ static int cmd_checks(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_explain(int argc, char **argv)
+{
+	static const struct option opts[] = { { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 } };
+	optind = 1;
+	if (getopt_long(argc, argv, "h", opts, NULL) == 'h') {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (optind != argc - 1)
+		return usage_error("%s", "explain takes one check id (see 'distsec checks')");
+	const struct ds_check *c = ds_check_find(argv[optind]);
+	if (!c)
+		return usage_error("unknown check '%s' (see 'distsec checks')", argv[optind]);
+	char *text = ds_check_help(c, false);
+	fputs(text, stdout);
+	free(text);
+	return 0;
+}
+
 static int cmd_backends(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "root", required_argument, 0, 'r' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+	};
 	const char *root = "/";
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--root") && i + 1 < argc)
-			root = argv[++i];
-		else if (!strncmp(argv[i], "--root=", 7))
-			root = argv[i] + 7;
-		else
-			return usage_error("backends: unknown argument '%s' (only --root DIR)", argv[i]);
+	int c;
+	optind = 1;
+	while ((c = next_option(argc, argv, opts, "backends")) != -1) {
+		if (c == -2)
+			return usage_error("%s", "backends takes only --root DIR");
+		root = optarg;
 	}
 	const struct ds_backend_slot *slots;
 	size_t n = ds_backends_available(&slots);
@@ -360,6 +426,7 @@ static const struct {
 } commands[] = {
 	{ "scan", cmd_scan },
 	{ "checks", cmd_checks },
+	{ "explain", cmd_explain },
 	{ "backends", cmd_backends },
 };
 
@@ -372,7 +439,7 @@ int main(int argc, char **argv)
 	/* temporary files (the report's, a database copy) go with the run */
 	ds_cleanup_install();
 	if (argc < 2)
-		return usage_error("%s", "missing command (scan, checks or backends)");
+		return usage_error("%s", "missing command (scan, checks, explain or backends)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_text, stdout);
 		return 0;

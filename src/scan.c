@@ -172,6 +172,7 @@ static void finish(struct ds_scan *s)
 	}
 	s->stats.packages = ds_strmap_size(pkgs);
 	ds_strmap_free(pkgs);
+	ds_waivers_seal(s->priv->waivers, s->opt->quiet);
 	if (w)
 		qsort(m->findings, w, sizeof *m->findings, ds_finding_cmp);
 	ds_inputs_sort(s);

@@ -18,11 +18,15 @@
 
 struct ds_waiver {
 	char *check, *glob, *package, *reason;
+	char *where;            /* "FILE:LINE: the waiver", for the unused list */
+	size_t used;            /* findings it waived */
 };
 
 struct ds_waivers {
 	struct ds_waiver *items;
 	size_t n, cap;
+	const char **unused;    /* where of each waiver that waived nothing */
+	size_t nunused, unused_cap;
 };
 
 static char *trim(char *s)
@@ -70,8 +74,10 @@ void ds_waivers_free(struct ds_waivers *ws)
 		free(ws->items[i].glob);
 		free(ws->items[i].package);
 		free(ws->items[i].reason);
+		free(ws->items[i].where);
 	}
 	free(ws->items);
+	free(ws->unused);
 	free(ws);
 }
 
@@ -86,10 +92,18 @@ struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name)
 		char *t = trim(line);
 		if (!*t || *t == '#')
 			continue;
-		struct ds_waiver w;
+		struct ds_waiver w = { 0 };
+		char *text = ds_xstrdup(t);
+		text[strcspn(text, "#")] = '\0';
+		char *end = text + strlen(text);
+		while (end > text && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		w.where = ds_xasprintf("%s:%u: %s", name, lineno, text);
+		free(text);
 		const char *err = parse_line(t, &w);
 		if (err) {
 			ds_warn("waivers %s:%u: %s", name, lineno, err);
+			free(w.where);
 			free(line);
 			ds_waivers_free(ws);
 			return NULL;
@@ -120,14 +134,37 @@ static bool owned_by(const struct ds_owner *o, const char *pkg)
 	return false;
 }
 
-const char *ds_waiver_for(const struct ds_waivers *ws, const struct ds_finding *d)
+const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d)
 {
 	for (size_t i = 0; ws && i < ws->n; i++) {
-		const struct ds_waiver *w = &ws->items[i];
+		struct ds_waiver *w = &ws->items[i];
 		if ((!strcmp(w->check, "*") || !strcmp(w->check, d->check->id)) &&
 		    fnmatch(w->glob, d->path, 0) == 0 &&
-		    (!w->package || owned_by(&d->owner, w->package)))
+		    (!w->package || owned_by(&d->owner, w->package))) {
+			w->used++;
 			return w->reason;
+		}
 	}
 	return NULL;
+}
+
+/* Like lintian's unused-override: a waiver that matched nothing is stale
+ * (the problem is fixed, or the waiver has a typo) and is said so. */
+void ds_waivers_seal(struct ds_waivers *ws, bool quiet)
+{
+	for (size_t i = 0; ws && i < ws->n; i++) {
+		if (ws->items[i].used)
+			continue;
+		ds_push(&ws->unused, &ws->nunused, &ws->unused_cap, &ws->items[i].where,
+		        sizeof ws->items[i].where);
+		if (!quiet)
+			ds_warn("note: unused waiver %s", ws->items[i].where);
+	}
+}
+
+size_t ds_scan_unused_waivers(const struct ds_scan *s, const char *const **out)
+{
+	const struct ds_waivers *ws = s->priv ? s->priv->waivers : NULL;
+	*out = ws ? ws->unused : NULL;
+	return ws ? ws->nunused : 0;
 }

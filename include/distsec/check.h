@@ -68,6 +68,14 @@ struct ds_check {
 extern const struct ds_check *const ds_checks[];
 extern const size_t ds_nchecks;
 const struct ds_check *ds_check_find(const char *id);
+/* checkdoc.c: a check's documentation from its descriptor (malloc()ed).
+ * ds_check_help: the text `distsec explain` prints, or Markdown (SARIF). */
+char *ds_check_help(const struct ds_check *c, bool markdown);
+/* "always error", or the descriptor's severity_policy. */
+char *ds_check_severity_policy(const struct ds_check *c);
+/* The record `distsec checks --format json` lists. */
+json_object *ds_check_json(const struct ds_check *c);
+
 /* The pseudo-check for files that could not be read or parsed. */
 extern const struct ds_check ds_check_scan_unreadable;
 

@@ -38,6 +38,7 @@ struct ds_options {
 	const char *waivers;         /* --waivers FILE */
 	const char *report_dir;      /* --report-dir DIR */
 	const char *rules;           /* --rules FILE for file-stig */
+	const char *sarif_category;  /* --sarif-category: runAutomationDetails.id */
 	int color;                   /* 0 never, 1 always, -1 auto */
 	bool quiet, verbose, cross_mounts;
 };
@@ -110,6 +111,9 @@ void ds_scan_skip(struct ds_scan *s, const struct ds_check *c, const char *why);
 /* Does d count against --fail-on: at or above it, not waived, and (with
  * --baseline) new?  The exit status and every report's notion of failure. */
 bool ds_finding_gates(const struct ds_scan *s, const struct ds_finding *d);
+
+/* Waivers that matched no finding, each "FILE:LINE: check glob [package]". */
+size_t ds_scan_unused_waivers(const struct ds_scan *s, const char *const **out);
 
 /* Is the check enabled for this scan? */
 bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c);

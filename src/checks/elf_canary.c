@@ -112,5 +112,19 @@ const struct ds_check ds_check_elf_canary = {
 	.severity = DS_SEV_INFO,
 	.applies = DS_ON_ELF,
 	.summary = "buffer functions or a large stack frame but no stack protector (__stack_chk_fail)",
+	.help = {
+		.what = "Code built without a stack protector has no canary between local buffers and "
+		  "the return address, so a stack buffer overflow goes undetected.",
+		.detect = "A dynamically linked file that imports buffer functions (memcpy, read, fgets, "
+		  "sprintf, ...), or has a function with a stack buffer it fills itself, but "
+		  "neither __stack_chk_fail nor __stack_chk_guard.",
+		.limits = "A program whose functions have no arrays gets no canary even with "
+		  "-fstack-protector-strong; static binaries cannot be judged from symbols and "
+		  "are not reported.",
+		.fix = "Build with -fstack-protector-strong (dpkg-buildflags: "
+		  "hardening=+stackprotectorstrong, the default).",
+	},
+	.cwe = 121,
+	.precision = "medium",
 	.run = run,
 };

@@ -35,6 +35,18 @@ const struct ds_check ds_check_elf_cet = {
 	.severity = DS_SEV_INFO,
 	.applies = DS_ON_ELF,
 	.summary = "x86-64 ELF without CET (IBT/SHSTK) property bits",
+	.help = {
+		.what = "Intel CET (indirect branch tracking and shadow stacks) stops return- and "
+		  "jump-oriented programming on hardware that has it; a file built without it "
+		  "turns it off for the whole process.",
+		.detect = "The IBT and SHSTK bits of the GNU property note of x86-64 ELF files.",
+		.limits = "Opt-in: Debian 12 builds nothing with CET, so by default it would flag every "
+		  "file. Only x86-64 is judged.",
+		.fix = "Build with -fcf-protection=full (every object, including assembly, must carry "
+		  "the property).",
+	},
+	.cwe = 693,
+	.precision = "high",
 	.opt_in = true,
 	.run = run,
 };

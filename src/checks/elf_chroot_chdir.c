@@ -120,5 +120,16 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
 	.summary = "a chroot call not followed by chdir/fchdir in the same function",
+	.help = {
+		.what = "chroot() without chdir() leaves the working directory outside the new root, so "
+		  "relative paths (\"../\") still reach the real file system.",
+		.detect = "On the disassembled code (capstone): a call to chroot not followed by a "
+		  "call to chdir or fchdir in the same function.",
+		.limits = "Calls through function pointers, or a chdir made in another function, are "
+		  "not followed.",
+		.fix = "Call chdir(\"/\") right after chroot().",
+	},
+	.cwe = 243,
+	.precision = "high",
 	.run = run,
 };

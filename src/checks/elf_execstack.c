@@ -34,5 +34,19 @@ const struct ds_check ds_check_elf_execstack = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
 	.summary = "ELF with an executable stack (PF_X on PT_GNU_STACK, or no PT_GNU_STACK)",
+	.help = {
+		.what = "An executable stack lets injected shellcode run directly from the stack; one "
+		  "object file asking for it makes the whole process (and every library it loads) "
+		  "run with an executable stack.",
+		.detect = "PT_GNU_STACK with PF_X, or no PT_GNU_STACK at all (the kernel then defaults to "
+		  "an executable stack on most architectures). A writable and executable PT_LOAD "
+		  "is noted in the details.",
+		.limits = "Some JITs and nested-function trampolines need it; those need a waiver, not a "
+		  "rebuild.",
+		.fix = "Find the object that lacks a .note.GNU-stack section (often hand-written "
+		  "assembly) and add one, or link with -Wl,-z,noexecstack.",
+	},
+	.cwe = 693,
+	.precision = "very-high",
 	.run = run,
 };

@@ -69,5 +69,19 @@ const struct ds_check ds_check_elf_fortify = {
 	.severity = DS_SEV_INFO,
 	.applies = DS_ON_ELF,
 	.summary = "imports fortifiable libc calls but no __*_chk twin",
+	.help = {
+		.what = "_FORTIFY_SOURCE makes glibc check buffer sizes the compiler knows at run time; "
+		  "without it an overflow of a fixed-size buffer through memcpy, sprintf and "
+		  "friends goes unnoticed.",
+		.detect = "The file imports fortifiable libc calls but no __*_chk twin; printf-family "
+		  "calls writing to a stream are decisive, since _FORTIFY_SOURCE=2 always "
+		  "rewrites them.",
+		.limits = "Calls the compiler can prove safe stay unchecked even when fortified; a file "
+		  "whose only unchecked calls are of that kind is not reported.",
+		.fix = "Build with -O2 -D_FORTIFY_SOURCE=2 (or 3) (dpkg-buildflags: "
+		  "hardening=+fortify).",
+	},
+	.cwe = 120,
+	.precision = "medium",
 	.run = run,
 };

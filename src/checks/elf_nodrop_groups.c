@@ -185,5 +185,20 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
 	.summary = "changes gid to a user's without initgroups/setgroups before it",
+	.help = {
+		.what = "A program that changes its gid and uid but never calls initgroups() or "
+		  "setgroups() keeps the supplementary groups of root after \"dropping\" "
+		  "privileges.",
+		.detect = "On the disassembled code (capstone): a change of gid to a user's without "
+		  "a call to initgroups or setgroups before it.",
+		.limits = "Ids computed at run time, and calls through function pointers, are not "
+		  "followed.",
+		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
+		  "from root to a user.",
+	},
+	.least = DS_SEV_WARNING,
+	.severity_policy = "error for programs; warning for setuid/setgid programs and shared libraries",
+	.cwe = 273,
+	.precision = "medium",
 	.run = run,
 };

@@ -47,6 +47,25 @@ const struct ds_check ds_check_elf_pie = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
 	.summary = "executable not built as PIE (severity by program class)",
+	.help = {
+		.what = "An executable not built as a position-independent executable (PIE) is loaded "
+		  "at a fixed address, so address space layout randomisation (ASLR) cannot move "
+		  "its code and an attacker knows where every gadget is.",
+		.detect = "Read from the ELF header and dynamic section: ET_EXEC is not PIE; ET_DYN with "
+		  "PT_INTERP or DF_1_PIE is; ET_DYN with neither is a shared library and not "
+		  "judged. The severity follows the program class (daemon, setuid, network, ...).",
+		.limits = "Static non-PIE binaries are reported like dynamic ones; the class of a program "
+		  "comes from the package set and the file system and can miss a daemon started "
+		  "in an unusual way.",
+		.fix = "Build with -fPIE and link with -pie (dpkg-buildflags: hardening=+pie, the "
+		  "default on Debian and Fedora); check that the package does not override "
+		  "CFLAGS/LDFLAGS.",
+	},
+	.least = DS_SEV_INFO,
+	.severity_policy = "error for daemons, setuid/setgid/setcap and network programs; warning for "
+	  "network-local ones; info for the rest",
+	.cwe = 693,
+	.precision = "very-high",
 	.package_column = "pie",
 	.run = run,
 };

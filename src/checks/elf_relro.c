@@ -56,6 +56,23 @@ const struct ds_check ds_check_elf_relro = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_ELF,
 	.summary = "executable or library without (full) RELRO (severity by program class)",
+	.help = {
+		.what = "Without RELRO the global offset table and other relocated data stay writable "
+		  "for the whole life of the process, so a memory-corruption bug can redirect "
+		  "calls by overwriting a GOT entry. Partial RELRO protects little; full RELRO "
+		  "(with BIND_NOW) makes the GOT read-only after start-up.",
+		.detect = "No PT_GNU_RELRO segment: none. PT_GNU_RELRO without BIND_NOW (DT_BIND_NOW, "
+		  "DF_BIND_NOW or DF_1_NOW): partial. Both: full.",
+		.limits = "Judges what the loader will do, not whether the program has exploitable bugs; "
+		  "BIND_NOW alone is not RELRO.",
+		.fix = "Link with -Wl,-z,relro,-z,now (dpkg-buildflags: hardening=+bindnow; Fedora "
+		  "does it by default).",
+	},
+	.least = DS_SEV_WARNING,
+	.severity_policy = "no RELRO: error; partial RELRO: warning for daemons, setuid/setgid/setcap, "
+	  "network and network-local programs, fine for the rest",
+	.cwe = 693,
+	.precision = "very-high",
 	.package_column = "relro",
 	.run = run,
 };

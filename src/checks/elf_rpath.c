@@ -95,5 +95,21 @@ const struct ds_check ds_check_elf_rpath = {
 	.severity = DS_SEV_WARNING,
 	.applies = DS_ON_ELF,
 	.summary = "RPATH/RUNPATH present (warning: relative, empty, $ORIGIN in setuid, world-writable)",
+	.help = {
+		.what = "DT_RPATH/DT_RUNPATH make the loader search extra directories; an empty or "
+		  "relative entry is searched from the current directory, and a world-writable "
+		  "one lets anyone plant a library the program loads.",
+		.detect = "Each entry of DT_RPATH and DT_RUNPATH, $ORIGIN expanded to the file's own "
+		  "directory, checked inside the root.",
+		.limits = "Directories created only at run time are judged as they are in the scanned "
+		  "root.",
+		.fix = "Drop the RPATH (chrpath -d, or fix the build system's -Wl,-rpath); install "
+		  "private libraries in a directory only root can write.",
+	},
+	.least = DS_SEV_INFO,
+	.severity_policy = "info when present; warning when an entry is empty, relative, $ORIGIN in a "
+	  "setuid/setgid program, or a world-writable directory",
+	.cwe = 426,
+	.precision = "high",
 	.run = run,
 };

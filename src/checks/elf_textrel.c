@@ -22,5 +22,16 @@ const struct ds_check ds_check_elf_textrel = {
 	.severity = DS_SEV_WARNING,
 	.applies = DS_ON_ELF,
 	.summary = "ELF with text relocations (DT_TEXTREL / DF_TEXTREL)",
+	.help = {
+		.what = "Text relocations make the loader write into the code segment: code pages "
+		  "become writable at start-up (defeating W^X) and are not shared between "
+		  "processes.",
+		.detect = "DT_TEXTREL, or DF_TEXTREL in DT_FLAGS.",
+		.limits = "None known; the cause is usually non-PIC code in a shared library.",
+		.fix = "Build every object of the library with -fPIC; for hand-written assembly use "
+		  "PC-relative addressing.",
+	},
+	.cwe = 693,
+	.precision = "very-high",
 	.run = run,
 };

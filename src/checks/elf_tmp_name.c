@@ -275,5 +275,18 @@ const struct ds_check ds_check_elf_tmp_name = {
 	.severity = DS_SEV_WARNING,
 	.applies = DS_ON_ELF,
 	.summary = "fixed /tmp names used as file names (passed to open, fopen, mkdir, ...)",
+	.help = {
+		.what = "A fixed name under /tmp or /var/tmp lets another local user pre-create the "
+		  "file or a symlink there, and so read or clobber what the program writes.",
+		.detect = "On the disassembled code (capstone): literal \"/tmp/...\" and "
+		  "\"/var/tmp/...\" strings passed as the file name to open, fopen, mkdir and "
+		  "friends. Build-machine paths are listed as info.",
+		.limits = "Names built at run time (sprintf into a buffer) are not followed.",
+		.fix = "Use mkstemp(3)/mkdtemp(3), or $XDG_RUNTIME_DIR, instead of a fixed name.",
+	},
+	.least = DS_SEV_INFO,
+	.severity_policy = "warning for fixed /tmp names; info for build-machine paths",
+	.cwe = 377,
+	.precision = "low",
 	.run = run,
 };

@@ -169,6 +169,18 @@ const struct ds_check ds_check_file_hidden_exec = {
 	.applies = DS_ON_REGULAR,
 	.summary = "executable file with a hidden name, or hidden directory holding some (one finding each)",
 	.scan_begin = scan_begin,
+	.help = {
+		.what = "An executable file whose name, or a directory above it, starts with \".\" is "
+		  "hidden from ls and most file managers: rootkits and droppers hide there.",
+		.detect = "A regular file with an execute bit and a dot-name: one finding per hidden "
+		  "file, one per topmost hidden directory for the files under it (counted by "
+		  "kind, the first few named); the libmagic type is in the details.",
+		.limits = "Stray files with an x bit (photos copied from FAT media) are reported too; the "
+		  "type tells them apart at a glance.",
+		.fix = "Remove the file, or its execute bit; waive what is legitimate with the reason.",
+	},
+	.cwe = 506,
+	.precision = "low",
 	.run = run,
 	.scan_end = scan_end,
 };

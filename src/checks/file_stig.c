@@ -455,6 +455,20 @@ const struct ds_check ds_check_file_stig = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_REGULAR | DS_ON_DIR | DS_ON_DEVICE | DS_ON_SPECIAL,
 	.summary = "DISA UNIX STIG file ownership and permission rules (rules file, STIG ids)",
+	.help = {
+		.what = "The DISA UNIX STIG rules on ownership and permissions of system files: a file "
+		  "others can write, or owned by the wrong user, lets a local user change what "
+		  "root runs or reads.",
+		.detect = "Every scanned path is matched against the rules file (src/checks/stig-rules, "
+		  "or --rules FILE); owners and groups are resolved through the root's own "
+		  "etc/passwd and etc/group.",
+		.limits = "Only as complete as the rules file; owner and group rules are skipped when the "
+		  "root has no etc/passwd.",
+		.fix = "Change the owner or mode as the rule says (in the package: debian/rules or the "
+		  "spec's %attr), or waive it with the reason.",
+	},
+	.cwe = 732,
+	.precision = "high",
 	.scan_begin = scan_begin,
 	.run = run,
 	.scan_end = scan_end,

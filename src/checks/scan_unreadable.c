@@ -12,4 +12,13 @@ const struct ds_check ds_check_scan_unreadable = {
 	.severity = DS_SEV_ERROR,
 	.applies = 0,
 	.summary = "a file that could not be read or parsed (the scan continues)",
+	.help = {
+		.what = "A file that could not be opened, read or parsed was not judged by any check: "
+		  "the result is incomplete for it.",
+		.detect = "Reported by the core when opening, reading or parsing a file fails "
+		  "(permissions, a corrupt ELF or package member, a size over the caps).",
+		.limits = "Not a weakness of the file itself.",
+		.fix = "Re-run with the permissions to read it, or look at why the file is corrupt.",
+	},
+	.precision = "very-high",
 };

@@ -220,5 +220,15 @@ const struct ds_check ds_check_script_py_chroot_chdir = {
 	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_PYTHON,
 	.summary = "Python script calling os.chroot without os.chdir/os.fchdir",
+	.help = {
+		.what = "os.chroot() without os.chdir() leaves the working directory outside the jail, "
+		  "so relative paths still reach the real file system.",
+		.detect = "Calls of os.chroot and os.chdir/os.fchdir after comments and string literals "
+		  "are blanked out.",
+		.limits = "Calls through another name (from os import chroot as c) are not followed.",
+		.fix = "Call os.chdir(\"/\") right after os.chroot().",
+	},
+	.cwe = 243,
+	.precision = "high",
 	.run = run,
 };

@@ -238,6 +238,7 @@ static void scan_end(struct ds_scan *s, void *state)
 			shells[i], n, shells[i], n > 1 ? "s" : "");
 		ds_detail_str(d, "interpreter", shells[i]);
 		ds_detail_int(d, "scripts", (long long)n);
+		ds_detail_int(d, "not_checked", (long long)n);
 	}
 	free(missing);
 }
@@ -247,6 +248,20 @@ const struct ds_check ds_check_script_sh_syntax = {
 	.severity = DS_SEV_WARNING,
 	.applies = DS_ON_SHELL,
 	.summary = "shell script its interpreter's -n rejects (parse only, never run)",
+	.help = {
+		.what = "A shell script its own interpreter cannot parse fails at run time, often "
+		  "half-way (a maintainer script that aborts leaves a package half-configured).",
+		.detect = "The script is parsed by its own interpreter with -n (parse only, never run), "
+		  "fed on stdin with a clean environment, a new session and a 5 s limit.",
+		.limits = "Only interpreters installed on the scanning machine are used; a missing one is "
+		  "noted once. -n does not see errors that only appear at run time.",
+		.fix = "Fix the syntax error the message quotes; run the interpreter with -n in the "
+		  "package's tests.",
+	},
+	.least = DS_SEV_INFO,
+	.severity_policy = "warning for a parse error or a parser that does not finish; info when the "
+	  "interpreter cannot be started",
+	.precision = "high",
 	.scan_begin = scan_begin,
 	.run = run,
 	.scan_end = scan_end,

@@ -211,5 +211,17 @@ const struct ds_check ds_check_script_sh_tmp = {
 	.severity = DS_SEV_WARNING,
 	.applies = DS_ON_SHELL,
 	.summary = "shell script writing fixed /tmp names without mktemp",
+	.help = {
+		.what = "A shell script that writes to a fixed name under /tmp or /var/tmp can be made "
+		  "to clobber or disclose files through a symlink another user plants there.",
+		.detect = "Line by line, outside comments: redirections (>, >>) to /tmp/... or touch, cp, "
+		  "mv, tee, ln, install, mkdir with a /tmp/... argument, in a script that never "
+		  "calls mktemp or tempfile.",
+		.limits = "A heuristic: a name built from a mktemp result in another variable is fine, "
+		  "and a fixed name the script only reads is not reported.",
+		.fix = "Use \"$(mktemp)\" or \"$(mktemp -d)\" and remove the file with a trap.",
+	},
+	.cwe = 377,
+	.precision = "medium",
 	.run = run,
 };

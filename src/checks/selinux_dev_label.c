@@ -102,5 +102,17 @@ const struct ds_check ds_check_selinux_dev_label = {
 	.severity = DS_SEV_WARNING,
 	.applies = 0,
 	.summary = "device node in dev/ whose SELinux type differs from the policy",
+	.help = {
+		.what = "A device node whose SELinux type differs from what the policy expects (a disk "
+		  "left as the generic device_t) cannot be kept from confined domains.",
+		.detect = "Labels of the device nodes under dev/ compared with the root's policy "
+		  "(file_contexts of etc/selinux/config's SELINUXTYPE).",
+		.limits = "Skipped where there is no policy to compare with (SELinux disabled on a live "
+		  "root, no policy in an image).",
+		.fix = "restorecon the node, or fix the udev rule or file_contexts entry that creates "
+		  "it.",
+	},
+	.cwe = 732,
+	.precision = "high",
 	.scan_end = scan_end,
 };

@@ -92,5 +92,16 @@ const struct ds_check ds_check_selinux_unconfined_daemon = {
 	.severity = DS_SEV_WARNING,
 	.applies = 0,
 	.summary = "running daemon in an unconfined or initrc domain (live root only)",
+	.help = {
+		.what = "A daemon running in initrc_t, unconfined_service_t or unconfined_t is confined "
+		  "by no policy: a compromise gets every right its user has.",
+		.detect = "Running daemons (children of PID 1, or session leaders without a terminal) and "
+		  "their SELinux domains, reported on the executable with its owning package.",
+		.limits = "Only the live root has processes to look at; it is skipped for --root.",
+		.fix = "Ship or enable a policy module for the daemon, or label its executable with "
+		  "the right exec type.",
+	},
+	.cwe = 250,
+	.precision = "high",
 	.scan_end = scan_end,
 };

@@ -100,6 +100,12 @@ static json_object *summary(const struct ds_scan *s)
 		if (ds_check_ran(s, i))
 			json_object_array_add(ran, json_object_new_string(ds_checks[i]->id));
 	json_object_object_add(o, "checks_run", ran);
+	const char *const *unused;
+	size_t nunused = ds_scan_unused_waivers(s, &unused);
+	json_object *uw = json_object_new_array();
+	for (size_t i = 0; i < nunused; i++)
+		json_object_array_add(uw, ds_json_string(unused[i]));
+	json_object_object_add(o, "unused_waivers", uw);
 	return o;
 }
 

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sarif: SARIF 2.1.0, one run.  tool.driver.rules are the checks this scan
- * ran; each result names its rule, level (error/warning/note), the file
- * as a URI relative to the scanned root (uriBaseId ROOT), and carries the
- * owner, details and STIG rule in properties.  Waived findings carry a
- * suppression with the waiver's justification.
+ * sarif: SARIF 2.1.0, one run, as GitHub code scanning and OpenScanHub read
+ * it.  tool.driver.rules are the checks this scan enabled, each with its
+ * documentation (src/checkdoc.c), CWE tag, security-severity and precision;
+ * defaultConfiguration.level is the lowest level the check reports (its
+ * findings carry their own).  Each result names its rule, its level, the
+ * file as a URI relative to the scanned root (uriBaseId ROOT) with the line
+ * when a script check knows it, a partialFingerprint from check, path,
+ * package name and STIG rule (stable across runs and versions), and the
+ * owner and details in properties.  Waived findings carry a suppression.
+ * invocations[0] lists what the scan could not look at: skipped checks,
+ * unreadable files, files a check could not judge, unused waivers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +45,46 @@ static json_object *text_obj(const char *text)
 	return o;
 }
 
+static json_object *help_obj(const struct ds_check *c)
+{
+	json_object *o = json_object_new_object();
+	char *text = ds_check_help(c, false), *md = ds_check_help(c, true);
+	json_object_object_add(o, "text", json_object_new_string(text));
+	json_object_object_add(o, "markdown", json_object_new_string(md));
+	free(text);
+	free(md);
+	return o;
+}
+
+/* GitHub's scale: 9.0+ critical, 7.0+ high, 4.0+ medium, else low. */
+static const char *security_severity(enum ds_severity s)
+{
+	return s == DS_SEV_ERROR ? "7.5" : s == DS_SEV_WARNING ? "5.0" : "2.0";
+}
+
+static json_object *rule_properties(const struct ds_check *c)
+{
+	json_object *p = json_object_new_object();
+	json_object *tags = json_object_new_array();
+	json_object_array_add(tags, json_object_new_string("security"));
+	if (c->cwe) {
+		char tag[40];
+		snprintf(tag, sizeof tag, "external/cwe/cwe-%u", c->cwe);
+		json_object_array_add(tags, json_object_new_string(tag));
+		snprintf(tag, sizeof tag, "CWE-%u", c->cwe);
+		json_object_object_add(p, "cwe", json_object_new_string(tag));
+	}
+	json_object_object_add(p, "tags", tags);
+	json_object_object_add(p, "security-severity",
+	                       json_object_new_string(security_severity(c->severity)));
+	if (c->precision)
+		json_object_object_add(p, "precision", json_object_new_string(c->precision));
+	char *policy = ds_check_severity_policy(c);
+	json_object_object_add(p, "severity-policy", json_object_new_string(policy));
+	free(policy);
+	return p;
+}
+
 static json_object *rules(const struct ds_scan *s, int *index)
 {
 	json_object *arr = json_object_new_array();
@@ -50,18 +96,35 @@ static json_object *rules(const struct ds_scan *s, int *index)
 		const struct ds_check *c = ds_checks[i];
 		json_object *r = json_object_new_object();
 		json_object_object_add(r, "id", json_object_new_string(c->id));
+		json_object_object_add(r, "name", json_object_new_string(c->id));
 		json_object_object_add(r, "shortDescription", text_obj(c->summary));
-		json_object_object_add(r, "help", text_obj(c->summary));
+		json_object_object_add(r, "fullDescription",
+		                       text_obj(c->help.what ? c->help.what : c->summary));
+		json_object_object_add(r, "help", help_obj(c));
 		json_object *cfg = json_object_new_object();
-		json_object_object_add(cfg, "level", json_object_new_string(level_of(c->severity)));
+		json_object_object_add(cfg, "level", json_object_new_string(
+			level_of(c->least ? c->least : c->severity)));
 		json_object_object_add(r, "defaultConfiguration", cfg);
+		json_object_object_add(r, "properties", rule_properties(c));
 		json_object_array_add(arr, r);
 		index[i] = n++;
 	}
 	return arr;
 }
 
-static json_object *location(const char *path)
+/* The line a script check found it on: details.line, or details.lines[0]. */
+static int line_of(const struct ds_finding *d)
+{
+	json_object *v;
+	if (json_object_object_get_ex(d->details, "line", &v))
+		return json_object_get_int(v);
+	if (json_object_object_get_ex(d->details, "lines", &v) &&
+	    json_object_is_type(v, json_type_array) && json_object_array_length(v) > 0)
+		return json_object_get_int(json_object_array_get_idx(v, 0));
+	return 0;
+}
+
+static json_object *location(const char *path, int line)
 {
 	char *uri = uri_encode(path[0] == '/' ? path + 1 : path);
 	json_object *art = json_object_new_object();
@@ -70,11 +133,37 @@ static json_object *location(const char *path)
 	free(uri);
 	json_object *phys = json_object_new_object();
 	json_object_object_add(phys, "artifactLocation", art);
+	if (line > 0) {
+		json_object *region = json_object_new_object();
+		json_object_object_add(region, "startLine", json_object_new_int(line));
+		json_object_object_add(phys, "region", region);
+	}
 	json_object *loc = json_object_new_object();
 	json_object_object_add(loc, "physicalLocation", phys);
 	json_object *arr = json_object_new_array();
 	json_object_array_add(arr, loc);
 	return arr;
+}
+
+/* FNV-1a over check, path, package name and STIG rule: the same problem in
+ * the next build (another version, another run) has the same print, so
+ * code scanning updates an alert instead of opening a second one. */
+static json_object *fingerprint(const struct ds_finding *d)
+{
+	const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
+	const char *part[] = { d->check->id, d->path, p && p->name ? p->name : "", d->rule ? d->rule : "" };
+	uint64_t h = 0xcbf29ce484222325u;
+	for (size_t i = 0; i < 4; i++)
+		for (const unsigned char *c = (const unsigned char *)part[i]; ; c++) {
+			h = (h ^ *c) * 0x100000001b3u;   /* the NUL separates the parts */
+			if (!*c)
+				break;
+		}
+	char hex[17];
+	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "distsecFinding/v1", json_object_new_string(hex));
+	return o;
 }
 
 static json_object *result(const struct ds_finding *d, int rule_index)
@@ -87,7 +176,8 @@ static json_object *result(const struct ds_finding *d, int rule_index)
 		json_object_object_add(r, "kind", json_object_new_string("pass"));
 	json_object_object_add(r, "level", json_object_new_string(level_of(d->severity)));
 	json_object_object_add(r, "message", text_obj(d->message));
-	json_object_object_add(r, "locations", location(d->path));
+	json_object_object_add(r, "locations", location(d->path, line_of(d)));
+	json_object_object_add(r, "partialFingerprints", fingerprint(d));
 	json_object *props = json_object_new_object();
 	json_object_object_add(props, "owner", ds_owner_json(&d->owner));
 	json_object_object_add(props, "details", json_object_get(d->details));
@@ -103,6 +193,71 @@ static json_object *result(const struct ds_finding *d, int rule_index)
 		json_object_object_add(r, "suppressions", arr);
 	}
 	return r;
+}
+
+static json_object *notification(const char *level, const char *rule, const char *text,
+                                 const char *path)
+{
+	json_object *n = json_object_new_object();
+	json_object_object_add(n, "level", json_object_new_string(level));
+	json_object_object_add(n, "message", text_obj(text));
+	if (rule) {
+		json_object *ref = json_object_new_object();
+		json_object_object_add(ref, "id", json_object_new_string(rule));
+		json_object_object_add(n, "associatedRule", ref);
+	}
+	if (path)
+		json_object_object_add(n, "locations", location(path, 0));
+	return n;
+}
+
+/* Whatever the scan could not look at, so "no result" is never mistaken
+ * for "clean": skipped checks, files that could not be read, files a check
+ * could not judge (details.not_checked: a missing interpreter), and
+ * waivers that matched nothing. */
+static json_object *invocations(const struct ds_scan *s)
+{
+	json_object *notes = json_object_new_array();
+	for (size_t i = 0; i < s->nskipped; i++) {
+		char *text = ds_xasprintf("%s skipped: %s", s->skipped[i].check->id, s->skipped[i].why);
+		json_object_array_add(notes, notification("note", s->skipped[i].check->id, text, NULL));
+		free(text);
+	}
+	for (size_t i = 0; i < s->nfindings; i++) {
+		const struct ds_finding *d = s->findings[i];
+		json_object *v;
+		if (d->check == &ds_check_scan_unreadable)
+			json_object_array_add(notes, notification("warning", d->check->id, d->message,
+			                                          d->path));
+		else if (json_object_object_get_ex(d->details, "not_checked", &v))
+			json_object_array_add(notes, notification("warning", d->check->id, d->message,
+			                                          NULL));
+	}
+	const char *const *unused;
+	size_t nunused = ds_scan_unused_waivers(s, &unused);
+	for (size_t i = 0; i < nunused; i++) {
+		char *text = ds_xasprintf("unused waiver %s", unused[i]);
+		json_object_array_add(notes, notification("note", NULL, text, NULL));
+		free(text);
+	}
+	json_object *inv = json_object_new_object();
+	json_object_object_add(inv, "executionSuccessful", json_object_new_boolean(1));
+	json_object_object_add(inv, "toolExecutionNotifications", notes);
+	json_object *arr = json_object_new_array();
+	json_object_array_add(arr, inv);
+	return arr;
+}
+
+/* GitHub keys a run on its category (the id up to the last '/'): two
+ * scans of one commit (a root and a set of packages) need two. */
+static json_object *automation(const struct ds_scan *s)
+{
+	const char *cat = s->opt->sarif_category ? s->opt->sarif_category : "distsec";
+	char *id = ds_xasprintf("%s%s", cat, cat[0] && cat[strlen(cat) - 1] == '/' ? "" : "/");
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "id", ds_json_string(id));
+	free(id);
+	return o;
 }
 
 static int render(const struct ds_scan *s, FILE *out)
@@ -138,6 +293,8 @@ static int render(const struct ds_scan *s, FILE *out)
 
 	json_object *run = json_object_new_object();
 	json_object_object_add(run, "tool", tool);
+	json_object_object_add(run, "automationDetails", automation(s));
+	json_object_object_add(run, "invocations", invocations(s));
 	json_object_object_add(run, "originalUriBaseIds", bases);
 	json_object_object_add(run, "results", results);
 	json_object *props = json_object_new_object();

@@ -2,9 +2,10 @@
 /*
  * text: `SEVERITY  check-id  path  [package]  message`, one line a finding,
  * severity coloured, then a summary line.  With --group-by, a header per
- * package (or maintainer) and its findings under it.  Control characters
- * and invalid UTF-8 in paths are escaped so a hostile name cannot forge
- * lines or terminal sequences.
+ * package (or maintainer) and its findings under it; a table of counts per
+ * check and severity at the end.  Control characters (C0 and C1), bidi
+ * overrides and invalid UTF-8 in paths are escaped so a hostile name
+ * cannot forge lines, terminal sequences or its own spelling.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +14,20 @@
 
 static const char *const colours[] = { "\033[32m", "\033[34m", "\033[33m", "\033[31m" };
 
+/* C1 controls (U+0080..U+009F: some terminals act on them) and the bidi
+ * overrides and isolates (U+202A..U+202E, U+2066..U+2069: "Trojan
+ * Source", a name shown in another order than it is) */
+static bool hidden(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 static void put_escaped(FILE *out, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p;) {
 		size_t n;
+		uint32_t cp;
 		if (*p == '\\') {
 			fputs("\\\\", out);
 			p++;
@@ -30,8 +41,11 @@ static void put_escaped(FILE *out, const char *s)
 			fprintf(out, "\\x%02x", *p++);
 		} else if (*p < 0x80) {
 			fputc(*p++, out);
-		} else if ((n = ds_utf8_len(p)) != 0) {
-			fwrite(p, 1, n, out);
+		} else if ((n = ds_utf8_decode(p, &cp)) != 0) {
+			if (hidden(cp))
+				fprintf(out, "\\u%04X", (unsigned)cp);
+			else
+				fwrite(p, 1, n, out);
 			p += n;
 		} else {
 			fprintf(out, "\\x%02x", *p++);
@@ -103,6 +117,32 @@ static void print_line(FILE *out, const struct ds_scan *s, const struct ds_findi
 	fputc('\n', out);
 }
 
+/* Counts per check and severity (waived apart), checks with findings only. */
+static void print_table(FILE *out, const struct ds_scan *s)
+{
+	size_t (*n)[5] = ds_xcalloc(ds_nchecks + 1, sizeof *n);   /* pass unused, 4: waived */
+	for (size_t i = 0; i < s->nfindings; i++) {
+		const struct ds_finding *d = s->findings[i];
+		if (d->severity == DS_SEV_PASS)
+			continue;
+		size_t c = 0;
+		while (c < ds_nchecks && ds_checks[c] != d->check)
+			c++;
+		size_t col = d->waiver ? 4 : (size_t)d->severity;
+		n[c][col]++;
+		n[ds_nchecks][col]++;
+	}
+	if (n[ds_nchecks][1] + n[ds_nchecks][2] + n[ds_nchecks][3] + n[ds_nchecks][4]) {
+		fprintf(out, "\n%-26s %7s %8s %5s %6s\n", "check", "errors", "warnings", "info", "waived");
+		for (size_t c = 0; c <= ds_nchecks; c++)
+			if (n[c][1] + n[c][2] + n[c][3] + n[c][4])
+				fprintf(out, "%-26s %7zu %8zu %5zu %6zu\n",
+				        c < ds_nchecks ? ds_checks[c]->id : "total",
+				        n[c][DS_SEV_ERROR], n[c][DS_SEV_WARNING], n[c][DS_SEV_INFO], n[c][4]);
+	}
+	free(n);
+}
+
 static void print_summary(FILE *out, const struct ds_scan *s, bool any)
 {
 	const struct ds_stats *st = &s->stats;
@@ -116,6 +156,10 @@ static void print_summary(FILE *out, const struct ds_scan *s, bool any)
 	        st->by_severity[DS_SEV_INFO]);
 	if (st->waived)
 		fprintf(out, ", %zu waived", st->waived);
+	const char *const *unused;
+	size_t nunused = ds_scan_unused_waivers(s, &unused);
+	if (nunused)
+		fprintf(out, ", %zu unused waiver%s", nunused, nunused == 1 ? "" : "s");
 	fputc('\n', out);
 }
 
@@ -140,6 +184,7 @@ static int render(const struct ds_scan *s, FILE *out)
 			}
 	}
 	ds_groups_free(g, ng);
+	print_table(out, s);
 	print_summary(out, s, n > 0);
 	return ferror(out) ? -1 : 0;
 }

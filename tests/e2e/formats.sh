@@ -82,6 +82,58 @@ expect_line 'error: /usr/bin/e\xed\xa0\x80f: no RELRO'
 run_distsec scan --root "$work/odd" --backend none --format json --check elf-relro
 $V json "$work/out" >/dev/null || fail "JSON with an overlong form or a surrogate is not strict UTF-8"
 
+# SARIF as GitHub code scanning reads it: documented rules, fingerprints,
+# lines of script findings, a category, and what the scan could not see
+mkdir -p "$root/usr/share/fx"
+printf '#!/bin/sh\necho start\necho x > /tmp/fixed-name\n' >"$root/usr/share/fx/writer"
+chmod 755 "$root/usr/share/fx/writer"
+printf 'elf-relro /usr/bin/nothing-here # stale\n' >"$work/stale-waivers"
+run_distsec scan --root "$root" --backend none --format sarif --sarif-category ci/root --waivers "$work/stale-waivers"
+$V sarif "$work/out" >/dev/null || fail "SARIF with script findings does not validate"
+python3 - "$work/out" <<'PY' || fail "SARIF lacks what code scanning needs"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+for r in rules.values():
+    assert r["fullDescription"]["text"] and r["help"]["text"] and r["help"]["markdown"], r["id"]
+    p = r["properties"]
+    assert "security" in p["tags"] and float(p["security-severity"]) > 0 and p["precision"], r["id"]
+assert "external/cwe/cwe-693" in rules["elf-relro"]["properties"]["tags"]
+assert rules["elf-relro"]["properties"]["cwe"] == "CWE-693"
+assert rules["elf-pie"]["defaultConfiguration"]["level"] == "note"       # info for plain programs
+assert rules["elf-execstack"]["defaultConfiguration"]["level"] == "error"  # always error
+assert run["automationDetails"]["id"] == "ci/root/"
+res = [r for r in run["results"] if r["ruleId"] == "script-sh-tmp"]
+assert len(res) == 1, res
+loc = res[0]["locations"][0]["physicalLocation"]
+assert loc["artifactLocation"]["uri"] == "usr/share/fx/writer" and loc["region"]["startLine"] == 3, loc
+assert res[0]["level"] == "warning"
+prints = [r["partialFingerprints"]["distsecFinding/v1"] for r in run["results"]]
+assert len(set(prints)) == len(prints), "fingerprints collide"
+inv = run["invocations"][0]
+assert inv["executionSuccessful"] is True
+notes = [n["message"]["text"] for n in inv["toolExecutionNotifications"]]
+assert any(n.startswith("selinux-dev-label skipped: ") for n in notes), notes
+assert any(n.endswith("stale-waivers:1: elf-relro /usr/bin/nothing-here") and n.startswith("unused waiver ") for n in notes), notes
+PY
+grep -q 'note: unused waiver .*stale-waivers:1: elf-relro /usr/bin/nothing-here' "$work/err" || fail "unused waiver not noted on stderr"
+# the fingerprint names the check, path, package name and rule, nothing that
+# changes between builds: the same file in another root prints the same
+run_distsec scan --root "$work/odd" --backend none --format sarif --check elf-relro -j1
+cp "$work/out" "$work/sarif.b"
+place nopie-norelro "usr/bin/a$(printf '\357\277\276')b"
+run_distsec scan --root "$root" --backend none --format sarif --check elf-relro
+python3 - "$work/sarif.b" "$work/out" <<'PY' || fail "fingerprints differ between runs over different roots"
+import json, sys
+def prints(f):
+    return {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r["partialFingerprints"]["distsecFinding/v1"]
+            for r in json.load(open(f))["runs"][0]["results"]}
+a, b = prints(sys.argv[1]), prints(sys.argv[2])
+key = "usr/bin/a%EF%BF%BEb"
+assert a[key] == b[key], (a[key], b[key])
+PY
+rm -f "$root/usr/bin/a$(printf '\357\277\276')b" "$root/usr/share/fx/writer"
+
 # waivers: waived findings are listed, counted, and do not fail the run
 cat >"$work/waivers" <<'W'
 # distsec waivers

@@ -1,0 +1,67 @@
+#!/bin/sh
+# The command line: every subcommand rejects what it does not know;
+# `distsec explain` and `distsec checks --format json` come from the check
+# descriptors; text escapes C1 controls and bidi overrides; the JSON summary
+# says which checks ran and which waivers matched nothing.
+. "$(dirname "$0")/lib.sh"
+
+for args in "checks extra" "checks --bogus" "checks --format xml" "explain" "explain elf-pie elf-relro" \
+	"explain no-such-check" "backends extra" "backends --bogus" "scan --bogus" "frobnicate"; do
+	run_distsec $args
+	[ "$rc" = 2 ] || fail "'distsec $args' exited $rc, expected 2"
+	[ -s "$work/err" ] || fail "'distsec $args' gave no message"
+done
+
+run_distsec explain elf-relro
+expect_rc 0
+expect_line "elf-relro: executable or library without (full) RELRO (severity by program class)"
+expect_line "How to fix: Link with -Wl,-z,relro,-z,now"
+expect_line "Severity: no RELRO: error; partial RELRO: warning for"
+expect_line "CWE: CWE-693 (https://cwe.mitre.org/data/definitions/693.html)"
+run_distsec explain elf-execstack
+expect_line "Severity: always error"
+
+distsec checks | cut -d' ' -f1 >"$work/ids"
+distsec checks --format json >"$work/checks.json"
+python3 - "$work/checks.json" "$work/ids" <<'PY' || fail "checks --format json is not the registry"
+import json, sys
+checks = json.load(open(sys.argv[1]))
+ids = open(sys.argv[2]).read().split()
+assert [c["id"] for c in checks] == ids, ids
+for c in checks:
+    assert c["severity"] in ("error", "warning", "info"), c
+    assert c["severity_policy"] and c["summary"] and c["precision"], c["id"]
+    for k in ("what", "detect", "limits", "fix"):
+        assert c["help"][k], (c["id"], k)
+relro = next(c for c in checks if c["id"] == "elf-relro")
+assert relro["cwe"] == 693 and relro["precision"] == "very-high"
+PY
+
+# hostile names: C1 controls and bidi overrides are escaped in text
+place nopie-norelro "usr/bin/a$(printf '\342\200\256')gpj.exe"
+place nopie-norelro "usr/bin/b$(printf '\302\205')c"
+place pie-full usr/bin/fine
+run_distsec scan --root "$root" --backend none --color never --check elf-relro
+expect_rc 1
+expect_line 'error    elf-relro                 /usr/bin/a\u202Egpj.exe  [unknown]'
+expect_line 'error    elf-relro                 /usr/bin/b\u0085c  [unknown]'
+expect_line 'elf-relro                        2        0     0      0'
+
+# checks_run names what ran (skipped and disabled checks are not in it);
+# a waiver that matched nothing is counted, listed and noted
+printf 'elf-relro /usr/bin/a* # tracked\nelf-relro /usr/sbin/* # stale\n' >"$work/waivers"
+run_distsec scan --root "$root" --backend none --format json --check elf-relro,elf-pie,selinux-dev-label \
+	--waivers "$work/waivers"
+expect_rc 1
+python3 - "$work/out" "$work/waivers" <<'PY' || fail "JSON summary: checks_run or unused_waivers wrong"
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+assert s["checks_run"] == ["elf-pie", "elf-relro"], s["checks_run"]
+assert [k["check"] for k in s["skipped_checks"]] == ["selinux-dev-label"], s["skipped_checks"]
+assert s["unused_waivers"] == [sys.argv[2] + ":2: elf-relro /usr/sbin/*"], s["unused_waivers"]
+PY
+grep -qF "distsec: note: unused waiver $work/waivers:2: elf-relro /usr/sbin/*" "$work/err" || fail "no note for the unused waiver"
+run_distsec scan --root "$root" --backend none --color never --check elf-relro --waivers "$work/waivers" -q
+expect_line "1 errors, 0 warnings, 0 info, 1 waived, 1 unused waiver"
+[ ! -s "$work/err" ] || fail "-q still notes on stderr"
+echo "cli: ok"
