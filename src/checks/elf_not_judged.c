@@ -12,4 +12,15 @@ const struct ds_check ds_check_elf_not_judged = {
 	.severity = DS_SEV_PASS,
 	.applies = 0,
 	.summary = "an ELF file the scanned system would not run, so not judged (passes, with -v)",
+	.help = {
+		.what = "An ELF file the scanned system would not run (another architecture's code, "
+		  "bytecode, an object file, a separate debug file) gets no hardening verdict: "
+		  "its flags say nothing about what runs.",
+		.detect = "The core compares the file's machine and type with the architectures of "
+		  "the scanned system (the package database's, else the root's /bin/sh; a "
+		  "package file's own).",
+		.limits = "A pass, shown with -v; the JSON summary counts them.",
+		.fix = "Nothing to fix; scan the system that runs the file to judge it.",
+	},
+	.precision = "very-high",
 };
