@@ -97,22 +97,25 @@ python3 "$SRCDIR/e2e/validate.py" json "$work/rd/sub/Fix_Er__fix_example.org_.js
 	fail "per-maintainer report does not validate"
 grep -q '"maintainer":"../../../tmp/evil/x <a@b>"' "$work/rd/sub/index.json" || fail "index lacks the maintainer"
 
-# JUnit per package: keyed on name, version and architecture (fixc's two
-# architectures, as package files, are two reports), clean packages
-# included (fixd)
+# JUnit per package: keyed on name, version and architecture (two versions
+# of fixa, as package files, are two reports), clean packages included (fixd)
 run_distsec scan --root "$root" --color never --group-by package --report-dir "$work/rj" --format junit
-run_distsec scan --color never --group-by package --report-dir "$work/rj" --format junit \
-	"$work/fixc-amd64.deb" "$work/fixc-i386.deb"
-ls "$work/rj" >"$work/names"
-for f in fixa_1.0-1_amd64.xml fixc_1.0-1_amd64.xml fixc_1.0-1_i386.xml fixd_1.0-1_amd64.xml _not-owned_.xml; do
+cp -r "$work/pkg-fixa-amd64" "$work/pkg-fixa2"
+sed -i 's/^Version: 1.0-1$/Version: 2.0-1/' "$work/pkg-fixa2/DEBIAN/control"
+dpkg-deb --root-owner-group -b "$work/pkg-fixa2" "$work/fixa2.deb" >/dev/null
+run_distsec scan --color never --group-by package --report-dir "$work/rj2" --format junit \
+	"$work/fixa-amd64.deb" "$work/fixa2.deb"
+ls "$work/rj" "$work/rj2" >"$work/names"
+for f in fixa_1.0-1_amd64.xml fixc_1.0-1_amd64.xml fixd_1.0-1_amd64.xml _not-owned_.xml fixa_2.0-1_amd64.xml; do
 	grep -qxF "$f" "$work/names" || { cat "$work/names"; fail "no JUnit report $f"; }
-	python3 "$SRCDIR/e2e/validate.py" junit "$work/rj/$f" >/dev/null || fail "$f does not validate"
+	python3 "$SRCDIR/e2e/validate.py" junit "$work/rj/$f" >/dev/null 2>&1 ||
+		python3 "$SRCDIR/e2e/validate.py" junit "$work/rj2/$f" >/dev/null || fail "$f does not validate"
 done
 grep -q '<failure' "$work/rj/fixd_1.0-1_amd64.xml" && fail "clean fixd has a failure"
-grep -qF '<testsuite name="fixc 1.0-1 i386"' "$work/rj/fixc_1.0-1_i386.xml" || fail "fixc:i386 suite misnamed"
-python3 -c 'import json,sys; sys.exit({"package": "fixc", "version": "1.0-1", "arch": "i386",
-	"file": "fixc_1.0-1_i386.xml", "error": 1, "warning": 0, "info": 1} not in json.load(open(sys.argv[1])))' \
-	"$work/rj/index.json" || { cat "$work/rj/index.json"; fail "index.json lacks fixc:i386"; }
+grep -qF '<testsuite name="fixa 2.0-1 amd64"' "$work/rj2/fixa_2.0-1_amd64.xml" || fail "fixa 2.0-1 suite misnamed"
+python3 -c 'import json,sys; sys.exit({"package": "fixa", "version": "2.0-1", "arch": "amd64",
+	"file": "fixa_2.0-1_amd64.xml", "error": 1, "warning": 0, "info": 3} not in json.load(open(sys.argv[1])))' \
+	"$work/rj2/index.json" || { cat "$work/rj2/index.json"; fail "index.json lacks fixa 2.0-1"; }
 
 # a bare directory picks none, whose owners are unknown
 mkdir -p "$work/bare/usr/bin"
