@@ -35,5 +35,17 @@ const struct ds_check ds_check_elf_static = {
 	.severity = DS_SEV_INFO,
 	.applies = DS_ON_ELF,
 	.summary = "statically linked program: libraries frozen at build time, no ASLR unless static-pie",
+	.help = {
+		.what = "A statically linked program carries its libraries inside: a security fix in "
+		  "them reaches it only by a rebuild; a static non-PIE one also loads at a fixed "
+		  "address, out of ASLR's reach.",
+		.detect = "An executable without PT_INTERP; static-pie when it is ET_DYN.",
+		.limits = "Some static programs are meant to be (rescue shells, Go tools); RELRO and "
+		  "BIND_NOW are not claimed for them (elf-relro).",
+		.fix = "Link dynamically where the distribution allows it; otherwise build with "
+		  "-static-pie and rebuild whenever an embedded library gets a fix.",
+	},
+	.cwe = 1104,
+	.precision = "very-high",
 	.run = run,
 };
