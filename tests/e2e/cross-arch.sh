@@ -38,7 +38,8 @@ mkdeb() {
 	dpkg-deb --root-owner-group -b "$d" "$work/$n.deb" >/dev/null
 }
 # only: the finding lines, spaces squeezed
-only() { grep -v '^$' "$work/out" | grep -v ' files (' | sed 's/  */ /g' >"$work/got"; }
+# the findings: the lines before the first blank one (the table and the summary follow)
+only() { sed -n '/^$/q;p' "$work/out" | sed 's/  */ /g' >"$work/got"; }
 
 # 1. a package file of arm64, scanned on x86-64: its aarch64 program is judged
 mkdeb fixa64 arm64 a64-norelro=usr/bin/tool x64-norelro=usr/lib/fixa64/host-helper

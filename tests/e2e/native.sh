@@ -43,6 +43,10 @@ cat >"$work/want" <<WANT
 info elf-fortify /usr/bin/hello [fixnative:$arch] not fortified: 1 fortifiable call (printf) and no checked twin; build with -D_FORTIFY_SOURCE=2
 info elf-static /usr/bin/static [fixnative:$arch] statically linked, not PIE: loaded at a fixed address (no ASLR), and the libraries in it are frozen at build time
 info elf-static /usr/bin/static-pie [fixnative:$arch] statically linked (static-pie): the libraries in it are frozen at build time, fixed only by a rebuild
+check errors warnings info waived
+elf-fortify 0 0 1 0
+elf-static 0 0 2 0
+total 0 0 3 0
 8 files (8 ELF, 5 not run here, 0 scripts), 1 packages, backend none: 0 errors, 0 warnings, 3 info
 WANT
 diff "$work/want" "$work/got" || fail "findings differ"
