@@ -196,8 +196,9 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},
-	.least = DS_SEV_WARNING,
-	.severity_policy = "error for programs; warning for setuid/setgid programs and shared libraries",
+	.least = DS_SEV_INFO,
+	.severity_policy = "error for programs; warning for setuid/setgid programs; info for shared "
+	  "libraries, temporary switches that keep a root id, and calls it cannot follow",
 	.cwe = 273,
 	.precision = "medium",
 	.run = run,
