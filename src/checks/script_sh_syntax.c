@@ -189,9 +189,19 @@ static void run(struct ds_file *f, void *state)
 		return;
 	}
 	bool extglob = !strcmp(interp, "bash") && ds_sh_wants_extglob((const char *)data, len);
-	size_t parsed = ds_sh_launcher_end((const char *)data, len);
+	/* the whole script first; a launcher's shell part alone only when
+	 * that fails (an exec in column 0 may still sit inside an if) */
 	char errbuf[2048];
-	int rc = run_parser(shell, extglob, data, parsed, errbuf, sizeof errbuf);
+	size_t parsed = len;
+	int rc = run_parser(shell, extglob, data, len, errbuf, sizeof errbuf);
+	size_t cut = rc > 0 ? ds_sh_launcher_end((const char *)data, len) : len;
+	if (cut < len) {
+		char cutbuf[2048];
+		if (run_parser(shell, extglob, data, cut, cutbuf, sizeof cutbuf) == 0) {
+			rc = 0;
+			parsed = cut;
+		}
+	}
 	struct ds_finding *d;
 	if (rc == -1) {
 		d = ds_report(f, DS_SEV_INFO, "%s -n could not be started", shell);
