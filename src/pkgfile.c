@@ -82,7 +82,17 @@ void ds_report_input_error(struct ds_worker *w, const char *path, const char *fm
 	char *why = ds_xvasprintf(fmt, ap);
 	va_end(ap);
 	ds_warn("%s: %s", path, why);
-	struct ds_finding *d = unreadable_finding(path, "package file unreadable: %s", why);
+	/* a finding's path is absolute; the message keeps the name as given */
+	char *abs = path[0] == '/' ? NULL : realpath(path, NULL);
+	char *cwd = path[0] == '/' || abs ? NULL : getcwd(NULL, 0);
+	char *joined = cwd ? ds_xasprintf("%s/%s", cwd, path) : NULL;
+	char *norm = joined ? ds_path_normalize(joined) : NULL;
+	struct ds_finding *d = unreadable_finding(abs ? abs : norm ? norm : path,
+	                                          "package file unreadable: %s", why);
+	free(abs);
+	free(cwd);
+	free(joined);
+	free(norm);
 	ds_detail_str(d, "reason", why);
 	ds_worker_add(w, d);
 	atomic_fetch_add(&w->scan->priv->pkg_broken, 1);

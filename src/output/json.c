@@ -27,7 +27,29 @@ json_object *ds_finding_json(const struct ds_finding *d)
 		json_object_object_add(o, "waived", json_object_new_boolean(1));
 		json_object_object_add(o, "waiver", ds_json_string(d->waiver));
 	}
+	if (d->input)
+		json_object_object_add(o, "input", ds_json_string(d->input->path));
 	return o;
+}
+
+/* Provenance: each package file read, as findings name it in "input". */
+static json_object *inputs(const struct ds_scan *s)
+{
+	json_object *list = json_object_new_array();
+	for (size_t i = 0; i < s->ninputs; i++) {
+		const struct ds_input *in = s->inputs[i];
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "path", ds_json_string(in->path));
+		json_object_object_add(o, "size", json_object_new_int64(in->size));
+		json_object_object_add(o, "sha256", json_object_new_string(in->sha256));
+		json_object_object_add(o, "format", json_object_new_string(in->format));
+		json_object_object_add(o, "package", ds_owner_json(&(struct ds_owner){
+			.status = DS_OWNER_PACKAGE, .npkgs = 1, .pkgs = { &in->pkg } }));
+		if (in->via)
+			json_object_object_add(o, "via", ds_json_string(in->via));
+		json_object_array_add(list, o);
+	}
+	return list;
 }
 
 /* One verdict: "yes", or "no" with the class of the first bad file. */
@@ -123,6 +145,8 @@ static int render(const struct ds_scan *s, FILE *out)
 		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)
 			json_object_array_add(list, ds_finding_json(s->findings[i]));
 	json_object_object_add(doc, "findings", list);
+	if (s->ninputs)
+		json_object_object_add(doc, "inputs", inputs(s));
 	json_object_object_add(doc, "summary", summary(s));
 	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 	                                                  JSON_C_TO_STRING_NOSLASHESCAPE);

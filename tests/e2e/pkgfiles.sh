@@ -117,7 +117,7 @@ expect_line "pass     elf-relro                 /usr/bin/fixb-tool  [fixb:amd64]
 sed "s/^ [0-9a-f]* \([0-9]*\) fixb/ $(printf '%064d' 1) \1 fixb/" "$work/fix_1.0-1_amd64.changes" >"$work/bad.changes"
 run_distsec scan --color never ./bad.changes
 expect_rc 1
-expect_line "error    scan-unreadable           ./fixb_1.0-1_amd64.deb  [unknown]  package file unreadable: sha256 $(sha256sum "$fixb" | cut -d' ' -f1), ./bad.changes lists $(printf '%064d' 1)"
+expect_line "error    scan-unreadable           $work/fixb_1.0-1_amd64.deb  [unknown]  package file unreadable: sha256 $(sha256sum "$fixb" | cut -d' ' -f1), ./bad.changes lists $(printf '%064d' 1)"
 grep -q fixb-tool "$work/out" && fail "a package file that does not match its .changes was scanned"
 printf 'Format: 1.8\n' >"$work/empty.changes"
 run_distsec scan ./empty.changes
@@ -184,5 +184,24 @@ SPEC
 	grep -q "^info     elf-pie                   /usr/bin/plain  \[fixcaps" "$work/out" || fail "rpm: plain is not info"
 else
 	echo "SKIP (part): rpmbuild not installed, rpm %caps not tested"
+fi
+
+# 6. provenance: the JSON lists each package file read and each finding
+#    names its input
+run_distsec scan --format json ./fix_1.0-1_amd64.changes
+python3 - "$work/out" "$(sha256sum "$fixa" | cut -d' ' -f1)" "$(stat -c %s "$fixa")" <<'PY' || fail "JSON inputs"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+got = [(i["path"], i["size"], i["sha256"], i["format"], i["package"]["name"],
+        i["package"]["version"], i["package"]["arch"], i["via"]) for i in doc["inputs"]]
+want = [("./fixa_1.0-1_amd64.deb", int(sys.argv[3]), sys.argv[2], "dpkg", "fixa", "1.0-1", "amd64",
+         "./fix_1.0-1_amd64.changes")]
+assert got[0] == want[0] and len(got) == 2 and got[1][4] == "fixb", got
+ins = {f["path"]: f.get("input") for f in doc["findings"]}
+assert ins["/usr/bin/fixa-tool"] == "./fixa_1.0-1_amd64.deb", ins
+PY
+if python3 -c 'import jsonschema' 2>/dev/null; then
+	python3 "$SRCDIR/e2e/validate.py" json "$work/out" ||
+		fail "the JSON with inputs does not match the schema"
 fi
 echo "pkgfiles: ok"
