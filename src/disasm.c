@@ -394,6 +394,8 @@ struct wanted {
 	size_t nstubs, nslots;
 	const struct ds_range *refs;
 	size_t nrefs;
+	uint64_t ref_lo, ref_hi;   /* bounds of all refs: most bytes stop there */
+	bool abs_refs;             /* position-dependent code: imm32 addresses */
 };
 
 static bool in_list(const uint64_t *v, size_t n, uint64_t a)
@@ -403,6 +405,8 @@ static bool in_list(const uint64_t *v, size_t n, uint64_t a)
 
 static bool in_refs(const struct wanted *w, uint64_t a)
 {
+	if (a < w->ref_lo || a >= w->ref_hi)
+		return false;
 	for (size_t i = 0; i < w->nrefs; i++)
 		if (a >= w->refs[i].lo && a < w->refs[i].hi)
 			return true;
@@ -454,7 +458,19 @@ static void scan_x86(struct ds_code *c, const struct wanted *w, const unsigned c
                      size_t len, uint64_t addr, struct cands *k)
 {
 	bool x64 = c->arch == DIS_X64;
+	/* the opcodes looked at; every other byte is skipped at one load */
+	unsigned char pick[256] = { 0 };
+	pick[0xe8] = pick[0xe9] = pick[0xff] = 1;
+	if (w->nrefs) {
+		pick[0x8d] = 1;
+		if (w->abs_refs) {
+			pick[0x68] = pick[0xc7] = 1;
+			memset(pick + 0xb8, 1, 8);
+		}
+	}
 	for (size_t i = 0; i + 6 <= len; i++) {
+		if (!pick[b[i]])
+			continue;
 		uint64_t at = addr + i;
 		if (b[i] == 0xe8 || b[i] == 0xe9) {
 			uint64_t t = at + 5 + (uint64_t)(int64_t)(int32_t)le32(b + i + 1);
@@ -476,9 +492,9 @@ static void scan_x86(struct ds_code *c, const struct wanted *w, const unsigned c
 			ref = at + 6 + (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
 		else if (!x64 && b[i] == 0x8d && (b[i + 1] & 0xc0) == 0x80 && (b[i + 1] & 7) != 4)
 			ref = (c->gotbase + (uint64_t)(int64_t)(int32_t)le32(b + i + 2)) & 0xffffffffu;
-		else if (b[i] == 0x68 || (b[i] >= 0xb8 && b[i] <= 0xbf))
+		else if (w->abs_refs && (b[i] == 0x68 || (b[i] >= 0xb8 && b[i] <= 0xbf)))
 			ref = le32(b + i + 1);
-		else if (b[i] == 0xc7 && i + 6 <= len)
+		else if (w->abs_refs && b[i] == 0xc7)
 			ref = le32(b + i + 2);
 		if (ref && in_refs(w, ref))
 			add_cand(c, &k->ref, &k->nref, &k->capr, at);
@@ -620,7 +636,12 @@ int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
 {
 	if (!c->stubs_done)
 		find_stubs(c);
-	struct wanted w = { .refs = refs, .nrefs = nrefs };
+	struct wanted w = { .refs = refs, .nrefs = nrefs, .ref_lo = UINT64_MAX,
+	                    .abs_refs = c->v->type == ET_EXEC };
+	for (size_t i = 0; i < nrefs; i++) {
+		w.ref_lo = refs[i].lo < w.ref_lo ? refs[i].lo : w.ref_lo;
+		w.ref_hi = refs[i].hi > w.ref_hi ? refs[i].hi : w.ref_hi;
+	}
 	wanted_addrs(c->stubs, c->nstubs, names, &w.stubs, &w.nstubs);
 	wanted_addrs(c->slots, c->nslots, names, &w.slots, &w.nslots);
 	struct cands k = { 0 };
