@@ -31,7 +31,8 @@ static void take_errors(char *err, unsigned long errlen)
 	snprintf(err, errlen, "%s", msg.empty() ? "libapt-pkg failed" : msg.c_str());
 }
 
-static struct ds_apt *shim_open(const char *root, char *err, unsigned long errlen)
+static struct ds_apt *shim_open(const char *root, const char *status, const char *lists,
+                                const char *etc, char *err, unsigned long errlen)
 {
 	std::string r = strcmp(root, "/") == 0 ? "" : root;
 	if (!pkgInitConfig(*_config)) {
@@ -39,7 +40,9 @@ static struct ds_apt *shim_open(const char *root, char *err, unsigned long errle
 		return nullptr;
 	}
 	_config->Set("Dir", r + "/");
-	_config->Set("Dir::State::status", r + "/var/lib/dpkg/status");
+	_config->Set("Dir::State::status", status);
+	_config->Set("Dir::State::Lists", std::string(lists) + "/");
+	_config->Set("Dir::Etc", std::string(etc) + "/");
 	// Never write: build the cache in memory instead of pkgcache.bin.
 	_config->Set("Dir::Cache::pkgcache", "");
 	_config->Set("Dir::Cache::srcpkgcache", "");

@@ -14,15 +14,17 @@ extern "C" {
 
 #define DS_APT_SHIM_FILE "apt-shim.so"
 #define DS_APT_SHIM_ENTRY "distsec_apt_shim_entry"
-#define DS_APT_SHIM_ABI 1
+#define DS_APT_SHIM_ABI 2
 
 struct ds_apt;
 
 struct ds_apt_shim {
 	unsigned abi;
-	/* Reads the root's apt configuration, lists and dpkg status, in
-	 * memory only (no cache file is written).  NULL with err filled. */
-	struct ds_apt *(*open)(const char *root, char *err, unsigned long errlen);
+	/* Reads the apt configuration (etc: the root's etc/apt), lists and
+	 * the dpkg status file given, in memory only (no cache file is
+	 * written).  NULL with err filled. */
+	struct ds_apt *(*open)(const char *root, const char *status, const char *lists,
+	                       const char *etc, char *err, unsigned long errlen);
 	/* For an installed package: *origin gets e.g. "Debian/bookworm/main"
 	 * (or "local" when only the dpkg status knows the version), *candidate
 	 * the version apt would install; both malloc()ed, NULL if unknown. */

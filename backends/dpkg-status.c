@@ -17,32 +17,18 @@
 #include <unistd.h>
 
 #include "dpkg-status.h"
+#include "distsec/rootfile.h"
 #include "distsec/util.h"
 
 #define STATUS_MAX (256u << 20)  /* every package of a Debian release lists ~60 MiB */
 #define LIST_MAX (64u << 20)
 
-/* root/rel opened for reading when it is a regular file of at most max
- * bytes (never a FIFO or device a hostile root put there); NULL with errno. */
+/* root/rel opened below the root, symlinks resolved inside it, when it
+ * is a regular file of at most max bytes (never a FIFO or device a hostile
+ * root put there); NULL with errno. */
 static FILE *open_regular(const char *root, const char *rel, size_t max)
 {
-	char *p = ds_xasprintf("%s/%s", strcmp(root, "/") ? root : "", rel);
-	int fd = open(p, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	free(p);
-	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) != 0) {
-		close(fd);
-		return NULL;
-	}
-	if (fd >= 0 && (!S_ISREG(st.st_mode) || (size_t)st.st_size > max)) {
-		close(fd);
-		errno = S_ISREG(st.st_mode) ? EFBIG : EINVAL;
-		return NULL;
-	}
-	FILE *fp = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!fp && fd >= 0)
-		close(fd);
-	return fp;
+	return ds_root_fopen(root, rel, max);
 }
 
 /* "Status: want flag status": installed enough for dpkg to list files
@@ -111,7 +97,7 @@ int ds_dpkg_status_probe(const char *root, struct ds_dpkg_status *out, char *err
 	memset(out, 0, sizeof *out);
 	FILE *fp = open_regular(root, "var/lib/dpkg/status", STATUS_MAX);
 	if (!fp) {
-		snprintf(err, errlen, "var/lib/dpkg/status: %s", strerror(errno));
+		snprintf(err, errlen, "var/lib/dpkg/status: %s", ds_root_strerror(errno));
 		return -1;
 	}
 	struct stanza s = { 0 };

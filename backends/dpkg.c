@@ -18,16 +18,24 @@
 #include <dpkg/dpkg.h>
 #include <dpkg/arch.h>
 #include <dpkg/dpkg-db.h>
+#include <dpkg/db-ctrl.h>
 #include <dpkg/db-fsys.h>
 #include <dpkg/ehandle.h>
 #include <dpkg/fsys.h>
 #include <dpkg/pkg-list.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <archive.h>
@@ -35,9 +43,11 @@
 
 #include "apt-shim.h"
 #include "archive-members.h"
+#include "dpkg-copy.h"
 #include "dpkg-status.h"
 #include "distsec/backend.h"
 #include "distsec/pkgtable.h"
+#include "distsec/rootfile.h"
 #include "distsec/util.h"
 
 struct dpkg_db_state {
@@ -51,12 +61,6 @@ struct dpkg_db_state {
 
 static struct dpkg_db_state *cached;
 static char load_error[512];
-
-static void record_error(const char *msg, const void *data)
-{
-	(void)data;
-	snprintf(load_error, sizeof load_error, "%s", msg);
-}
 
 static char *dup_or_null(const char *s)
 {
@@ -141,12 +145,25 @@ static const struct ds_apt_shim *find_shim(void)
 }
 
 /* Origin and candidate version from apt, when the shim is there; without
- * it (or without apt lists) those fields stay unknown. */
-static void add_apt_facts(struct dpkg_db_state *st)
+ * it (or without apt lists) those fields stay unknown.  libapt-pkg reads
+ * the private copy of the status file, and the root's lists and etc/apt
+ * only when nothing in them is a symlink, FIFO or device. */
+static void add_apt_facts(struct dpkg_db_state *st, const char *admindir)
 {
 	const struct ds_apt_shim *shim = find_shim();
 	char err[256];
-	struct ds_apt *apt = shim ? shim->open(st->root, err, sizeof err) : NULL;
+	char *lists = NULL, *etc = NULL;
+	char *status = ds_xasprintf("%s/status", admindir);
+	struct ds_apt *apt = NULL;
+	char *absent = ds_xasprintf("%s/absent", admindir);
+	if (shim && ds_apt_dirs(st->root, absent, &lists, &etc, err, sizeof err) == 0)
+		apt = shim->open(st->root, status, lists, etc, err, sizeof err);
+	else if (shim)
+		fprintf(stderr, "distsec: apt origins not read: %s\n", err);
+	free(absent);
+	free(status);
+	free(lists);
+	free(etc);
 	if (!apt)
 		return;
 	for (size_t i = 0; i < st->t.npkgs; i++) {
@@ -211,43 +228,68 @@ static void load_arches(struct dpkg_db_state *st)
 			add_arch(st, a->name, &cap);
 }
 
-/* Loads the database of root through libdpkg; NULL with load_error set. */
-static struct dpkg_db_state *load(const char *root)
+/* ---- loading, in a child process ------------------------------------
+ *
+ * libdpkg calls exit(2) on some malformed files (an empty line in a .list,
+ * a garbled diversions file: "unrecoverable fatal error") and opens files
+ * by name.  So it reads a private copy of the database (dpkg-copy.c) in a
+ * child process, which sends the index back through a pipe: records of a
+ * type byte and NUL-terminated strings.  The parent names the file being
+ * read when the child failed, and a child that takes over LOAD_TIMEOUT is
+ * killed.  Measured on this machine's 863-package database: see README. */
+#define LOAD_TIMEOUT_MS (300 * 1000)
+#define INDEX_MAX ((size_t)512 << 20)
+
+static FILE *to_parent;        /* the child's end of the pipe */
+static const char *copy_dir;   /* in the child: where the copy is */
+
+static void put_record(char type, const char *const *v, size_t n)
 {
-	if (cached && strcmp(cached->root, root) == 0)
-		return cached;
-	static int initialised;
-	if (!initialised) {
-		dpkg_set_progname("distsec");
-		initialised = 1;
+	fputc(type, to_parent);
+	for (size_t i = 0; i < n; i++) {
+		fputs(v[i] ? v[i] : "", to_parent);
+		fputc('\0', to_parent);
 	}
-	if (cached) {
-		/* another root: drop libdpkg's in-memory database first */
-		modstatdb_shutdown();
-		pkg_hash_reset();
-		fsys_hash_reset();
-	}
+}
+
+/* Which file the child reads now, named as in the root. */
+static void progress(const char *path)
+{
+	size_t n = strlen(copy_dir);
+	char *rel = !strncmp(path, copy_dir, n) ? ds_xasprintf("var/lib/dpkg%s", path + n)
+	                                         : ds_xstrdup(path);
+	put_record('M', (const char *[]){ rel }, 1);
+	fflush(to_parent);
+	free(rel);
+}
+
+static void child_error(const char *msg, const void *data)
+{
+	(void)data;
+	fprintf(stderr, "%s\n", msg);
+}
+
+/* In the child: libdpkg loads the copy; the table is sent whole. */
+static int child_load(const char *root, const char *admindir, unsigned flags)
+{
+	dpkg_set_progname("distsec");
 	struct dpkg_db_state *st = ds_xcalloc(1, sizeof *st);
 	st->root = ds_xstrdup(root);
 	ds_pkgtable_init(&st->t);
-	char *admindir = ds_xasprintf("%s/var/lib/dpkg", strcmp(root, "/") ? root : "");
 	jmp_buf jump;
-	struct pkginfo **all = NULL;
-	load_error[0] = '\0';
-	if (setjmp(jump)) {
-		pop_error_context(ehflag_bombout);
-		free(admindir);
-		free(all);
-		free_state(st);
-		return NULL;
-	}
-	push_error_context_jump(&jump, record_error, "loading the dpkg database");
+	if (setjmp(jump))
+		return 1;
+	push_error_context_jump(&jump, child_error, "loading the dpkg database");
 	dpkg_fsys_set_dir(root);
 	dpkg_db_set_dir(admindir);
+	copy_dir = admindir;
+	progress(ds_xasprintf("%s/status", admindir));
 	modstatdb_open(msdbrw_readonly);
+	progress(ds_xasprintf("%s/diversions", admindir));
 	ensure_diversions();
 	/* Sorted so package ids, and with them every report, are stable. */
 	size_t n = 0, cap = 0;
+	struct pkginfo **all = NULL;
 	struct pkg_hash_iter *it = pkg_hash_iter_new();
 	struct pkginfo *pkg;
 	while ((pkg = pkg_hash_iter_next_pkg(it)) != NULL)
@@ -256,12 +298,227 @@ static struct dpkg_db_state *load(const char *root)
 	pkg_hash_iter_free(it);
 	if (n)
 		qsort(all, n, sizeof *all, cmp_pkg);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		progress(pkg_infodb_get_file(all[i], &all[i]->installed, LISTFILE));
 		add_package(st, all[i]);
-	free(all);
+	}
+	progress(ds_xasprintf("%s/arch", admindir));
 	load_arches(st);
 	pop_error_context(ehflag_normaltidy);
-	free(admindir);
+	if (flags & DS_OPEN_ORIGINS) {
+		progress("var/lib/apt");
+		add_apt_facts(st, admindir);
+	}
+	for (size_t i = 0; i < st->t.npkgs; i++) {
+		const struct ds_pkg *p = &st->t.pkgs[i];
+		put_record('P', (const char *[]){ p->name, p->version, p->arch, p->source,
+		                                  p->maintainer, p->origin, p->candidate }, 7);
+		for (size_t k = 0; k < st->t.files[i].n; k++)
+			put_record('F', (const char *[]){ st->t.files[i].paths[k] }, 1);
+	}
+	for (size_t i = 0; i < st->narches; i++)
+		put_record('A', &st->arches[i], 1);
+	put_record('Z', NULL, 0);
+	return fflush(to_parent) == 0 ? 0 : 1;
+}
+
+/* Everything the child wrote, until it closes the pipe or the deadline. */
+static char *read_all(int fd, size_t *len, bool *timed_out)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = ds_xmalloc(cap);
+	struct timespec t0, t;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		long left = LOAD_TIMEOUT_MS - ((t.tv_sec - t0.tv_sec) * 1000 +
+		                               (t.tv_nsec - t0.tv_nsec) / 1000000);
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = left > 0 ? poll(&p, 1, (int)left) : 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			*timed_out = r == 0;
+			break;
+		}
+		if (n == cap) {
+			if (cap >= INDEX_MAX)
+				break;
+			cap *= 2;
+			buf = ds_xrealloc(buf, cap);
+		}
+		ssize_t got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	*len = n;
+	return buf;
+}
+
+static const char *next_str(const char **p, const char *end)
+{
+	const char *s = *p;
+	const char *z = memchr(s, '\0', (size_t)(end - s));
+	if (!z)
+		return NULL;
+	*p = z + 1;
+	return s;
+}
+
+/* The child's records into st; the last file it named in *marker.  0 when
+ * the stream ended with 'Z'. */
+static int parse_records(struct dpkg_db_state *st, const char *buf, size_t len,
+                         const char **marker)
+{
+	const char *p = buf, *end = buf + len;
+	size_t acap = 0;
+	ds_pkgid id = 0;
+	bool have_pkg = false;
+	while (p < end) {
+		char type = *p++;
+		const char *v[7] = { 0 };
+		size_t nv = type == 'P' ? 7 : type == 'Z' ? 0 : 1;
+		for (size_t i = 0; i < nv; i++)
+			if (!(v[i] = next_str(&p, end)))
+				return -1;
+		if (type == 'Z')
+			return 0;
+		if (type == 'M') {
+			*marker = v[0];
+		} else if (type == 'P') {
+			struct ds_pkg pkg = {
+				ds_xstrdup(v[0]), ds_xstrdup(v[1]), ds_field_dup(v[2]), ds_field_dup(v[3]),
+				ds_field_dup(v[4]), ds_field_dup(v[5]), ds_field_dup(v[6]),
+			};
+			id = ds_pkgtable_add(&st->t, &pkg);
+			have_pkg = true;
+		} else if (type == 'F' && have_pkg) {
+			ds_pkgtable_add_file(&st->t, id, v[0]);
+		} else if (type == 'A') {
+			char *a = ds_xstrdup(v[0]);
+			ds_push(&st->arches, &st->narches, &acap, &a, sizeof a);
+		}
+	}
+	return -1;
+}
+
+/* The last non-empty line the child wrote to stderr (libdpkg's reason). */
+static void last_line(const char *text, char *out, size_t outlen)
+{
+	const char *best = NULL;
+	size_t bestn = 0;
+	for (const char *l = text; *l; ) {
+		size_t n = strcspn(l, "\n");
+		size_t skip = strspn(l, " ");
+		if (n > skip) {
+			best = l + skip;
+			bestn = n - skip;
+		}
+		l += n + (l[n] == '\n');
+	}
+	snprintf(out, outlen, "%.*s", best ? (int)bestn : 0, best ? best : "");
+}
+
+/* libdpkg names the files of the copy: name them as in the root. */
+static char *unprivate(char *text, const char *copy)
+{
+	size_t n = strlen(copy), hits = 0;
+	for (const char *p = text; (p = strstr(p, copy)) != NULL; p += n)
+		hits++;
+	if (!hits)
+		return text;
+	char *out = ds_xmalloc(strlen(text) + hits * 16 + 1), *o = out;
+	const char *p = text, *q;
+	while ((q = strstr(p, copy)) != NULL) {
+		memcpy(o, p, (size_t)(q - p));
+		o += q - p;
+		o = stpcpy(o, "var/lib/dpkg");
+		p = q + n;
+	}
+	strcpy(o, p);
+	free(text);
+	return out;
+}
+
+static char *read_memfd(int fd)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	size_t n = size > 0 ? (size_t)size : 0;
+	if (n > 65536)
+		n = 65536;
+	char *text = ds_xmalloc(n + 1);
+	ssize_t got = pread(fd, text, n, 0);
+	text[got > 0 ? got : 0] = '\0';
+	return text;
+}
+
+/* Loads the database of root: copy, child, index; NULL with load_error. */
+static struct dpkg_db_state *load(const char *root, unsigned flags)
+{
+	bool origins = flags & DS_OPEN_ORIGINS;
+	if (cached && strcmp(cached->root, root) == 0 && (cached->have_origins || !origins))
+		return cached;
+	load_error[0] = '\0';
+	char *copy = ds_dpkg_private_copy(root, load_error, sizeof load_error);
+	if (!copy)
+		return NULL;
+	int pipefd[2] = { -1, -1 };
+	int errfd = memfd_create("distsec-dpkg-stderr", MFD_CLOEXEC);
+	fflush(NULL);   /* nothing buffered is written twice by the child's exit() */
+	pid_t pid = errfd >= 0 && pipe2(pipefd, O_CLOEXEC) == 0 ? fork() : -1;
+	if (pid == 0) {
+		close(pipefd[0]);
+		dup2(errfd, STDERR_FILENO);
+		to_parent = fdopen(pipefd[1], "w");
+		_exit(to_parent ? child_load(root, copy, flags) : 1);
+	}
+	if (pid < 0) {
+		snprintf(load_error, sizeof load_error, "cannot start the loader: %s", strerror(errno));
+		ds_dpkg_private_remove(copy);
+		if (errfd >= 0)
+			close(errfd);
+		return NULL;
+	}
+	close(pipefd[1]);
+	size_t len;
+	bool timed_out = false;
+	char *buf = read_all(pipefd[0], &len, &timed_out);
+	close(pipefd[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	char *messages = unprivate(read_memfd(errfd), copy);
+	ds_dpkg_private_remove(copy);
+	close(errfd);
+	struct dpkg_db_state *st = ds_xcalloc(1, sizeof *st);
+	st->root = ds_xstrdup(root);
+	st->have_origins = origins;
+	ds_pkgtable_init(&st->t);
+	const char *marker = NULL;
+	int rc = parse_records(st, buf, len, &marker);
+	if (rc != 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		char why[300];
+		last_line(messages, why, sizeof why);
+		if (timed_out)
+			snprintf(why, sizeof why, "no answer in %d s", LOAD_TIMEOUT_MS / 1000);
+		else if (WIFSIGNALED(status))
+			snprintf(why, sizeof why, "libdpkg crashed (signal %d)", WTERMSIG(status));
+		snprintf(load_error, sizeof load_error, "%s: %s", marker ? marker : "var/lib/dpkg",
+		         why[0] ? why : "libdpkg failed");
+		free_state(st);
+		st = NULL;
+	} else if (!(flags & DS_OPEN_QUIET) && messages[0]) {
+		fputs(messages, stderr);   /* libdpkg's warnings */
+	}
+	free(messages);
+	free(buf);
+	if (!st)
+		return NULL;
 	if (cached && cached->refs == 0)
 		free_state(cached);
 	cached = st;
@@ -273,8 +530,8 @@ static struct dpkg_db_state *load(const char *root)
 static int dpkg_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
-	char *status = ds_xasprintf("%s/var/lib/dpkg/status", strcmp(root, "/") ? root : "");
-	int present = access(status, R_OK) == 0;
+	char *status = ds_root_resolve(root, "var/lib/dpkg/status");   /* as the walk sees it */
+	int present = status != NULL;
 	free(status);
 	if (!present) {
 		snprintf(out->detail, sizeof out->detail, "no var/lib/dpkg/status");
@@ -283,7 +540,9 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 	struct ds_dpkg_status st;
 	char err[200];
 	if (ds_dpkg_status_probe(root, &st, err, sizeof err) != 0) {
+		/* said, rather than the scan silently going on without owners */
 		snprintf(out->detail, sizeof out->detail, "var/lib/dpkg unreadable: %s", err);
+		out->unreadable = 1;
 		return 0;
 	}
 	out->packages = st.installed;
@@ -299,16 +558,10 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 
 static void *dpkg_open(const char *root, unsigned flags, char *err, size_t errlen)
 {
-	struct dpkg_db_state *st = load(root);
+	struct dpkg_db_state *st = load(root, flags);
 	if (!st) {
 		snprintf(err, errlen, "%s", load_error[0] ? load_error : "cannot load");
 		return NULL;
-	}
-	/* libapt-pkg builds its cache in memory (~0.5 s on a full system):
-	 * only when the report will show origins. */
-	if ((flags & DS_OPEN_ORIGINS) && !st->have_origins) {
-		add_apt_facts(st);
-		st->have_origins = 1;
 	}
 	st->refs++;
 	return st;

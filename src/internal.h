@@ -170,13 +170,9 @@ const char *ds_elf_not_judged(struct ds_file *f, char *buf, size_t len);
 /* The pseudo-check whose passes say why an ELF file was not judged. */
 extern const struct ds_check ds_check_elf_not_judged;
 
-/* pathres.c: opening and resolving paths without leaving the root */
-int ds_open_beneath(int rootfd, const char *path, int flags);
-/* Canonical absolute path inside the root of `path`, symlinks resolved
- * inside the root (as if the root were /).  NULL with errno on failure. */
-char *ds_resolve_in_root(int rootfd, const char *path);
-/* "/a//b/./c" → "/a/b/c" (no symlink resolution). */
-char *ds_path_normalize(const char *path);
+/* pathres.c: opening and resolving paths without leaving the root (see
+ * distsec/rootfile.h) */
+#include "distsec/rootfile.h"
 
 /* backend.c */
 struct ds_backend_slot {

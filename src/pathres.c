@@ -20,7 +20,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "distsec/rootfile.h"
+#include "distsec/util.h"
 
 /* -1 unknown, 0 no (ENOSYS/EPERM: seccomp), 1 yes; set by any thread */
 static atomic_int have_openat2 = -1;
@@ -182,4 +183,67 @@ char *ds_resolve_in_root(int rootfd, const char *path)
 	}
 	free(todo);
 	return ds_xstrdup(dlen ? done : "/");
+}
+
+int ds_root_open(const char *root, const char *rel, uint64_t max)
+{
+	int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return -1;
+	char *resolved = ds_resolve_in_root(rootfd, rel);
+	int fd = resolved ? ds_open_beneath(rootfd, resolved,
+	                                    O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) : -1;
+	int saved = errno;
+	free(resolved);
+	close(rootfd);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) != 0)
+		saved = errno;
+	else if (fd >= 0 && !S_ISREG(st.st_mode))
+		saved = EINVAL;
+	else if (fd >= 0 && (uint64_t)st.st_size > max)
+		saved = EFBIG;
+	else if (fd >= 0 && fcntl(fd, F_SETFL, O_RDONLY) == 0)   /* a regular file: blocking reads */
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
+	return -1;
+}
+
+FILE *ds_root_fopen(const char *root, const char *rel, uint64_t max)
+{
+	int fd = ds_root_open(root, rel, max);
+	FILE *fp = fd >= 0 ? fdopen(fd, "re") : NULL;
+	if (!fp && fd >= 0)
+		close(fd);
+	return fp;
+}
+
+char *ds_root_resolve(const char *root, const char *rel)
+{
+	int rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return NULL;
+	char *resolved = ds_resolve_in_root(rootfd, rel);
+	int saved = errno;
+	close(rootfd);
+	if (!resolved) {
+		errno = saved;
+		return NULL;
+	}
+	char *host = ds_xasprintf("%s%s", strcmp(root, "/") ? root : "",
+	                          strcmp(resolved, "/") ? resolved : (strcmp(root, "/") ? "" : "/"));
+	free(resolved);
+	return host;
+}
+
+const char *ds_root_strerror(int err)
+{
+	switch (err) {
+	case EINVAL: return "not a regular file (a FIFO, device or directory)";
+	case EFBIG: return "larger than the size cap";
+	case EXDEV: return "a path leaving the root";
+	default: return strerror(err);
+	}
 }

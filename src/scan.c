@@ -203,6 +203,31 @@ static int open_root(struct ds_scan *s)
 	return 0;
 }
 
+/* A broken database is said, on stderr and in the report, and the scan
+ * goes on without owners (backend none) rather than not at all. */
+static void fall_back(struct ds_scan *s, const char *err)
+{
+	char *w = ds_xasprintf("backend %s: %s", s->backend->name, err[0] ? err : "unknown error");
+	/* a backend named with --backend is what the user asked for: no substitute */
+	bool named = s->opt->backend && strcmp(s->opt->backend, "auto") != 0;
+	char why[320], none_err[128];
+	const struct ds_backend *none = named ? NULL
+	                                      : ds_backend_select("none", s->root, why, sizeof why, NULL, NULL);
+	void *h = none ? none->open(s->root, 0, none_err, sizeof none_err) : NULL;
+	ds_warn("%s%s", w, h ? "; going on with backend none (no owners)" : "");
+	if (!h) {
+		free(w);
+		s->priv->backend_rc = -1;
+		return;
+	}
+	size_t cap = s->nwarnings;   /* the array is exactly full: ds_push grows it */
+	ds_push(&s->warnings, &s->nwarnings, &cap, &w, sizeof w);
+	snprintf(s->backend_why, sizeof s->backend_why, "the %s database is unreadable",
+	         s->backend->name);
+	s->backend = none;
+	s->bh = h;
+}
+
 static void *open_backend(void *arg)
 {
 	struct ds_scan *s = arg;
@@ -210,12 +235,11 @@ static void *open_backend(void *arg)
 	/* text without grouping never shows origins; the other reports do */
 	bool origins = ds_output_find(s->opt->format)->wants_origins || s->opt->group_by;
 	unsigned flags = origins ? DS_OPEN_ORIGINS : 0;
+	if (s->opt->quiet)
+		flags |= DS_OPEN_QUIET;
 	s->bh = s->backend->open(s->root, flags, err, sizeof err);
-	if (!s->bh) {
-		ds_warn("backend %s: cannot open the database in %s: %s",
-		        s->backend->name, s->root, err[0] ? err : "unknown error");
-		s->priv->backend_rc = -1;
-	}
+	if (!s->bh)
+		fall_back(s, err);
 	atomic_store(&s->priv->backend_ready, true);
 	return NULL;
 }

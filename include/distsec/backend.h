@@ -55,6 +55,7 @@ struct ds_probe {
 
 /* open() flags */
 #define DS_OPEN_ORIGINS 1u  /* fill ds_pkg.origin and .candidate (may cost time) */
+#define DS_OPEN_QUIET 2u    /* -q: the libraries' own warnings are not shown */
 
 /* One member of a package file's payload: a small one in memory, a large
  * one in an unlinked temporary file (in_file, fd), so no member is ever

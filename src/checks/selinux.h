@@ -29,7 +29,9 @@ bool ds_selinux_unconfined(const char *context);
 extern int (*ds_selinux_get_label)(const char *path, char **label);
 extern int (*ds_selinux_enabled)(void);
 
-/* The root's file_contexts (etc/selinux/config's SELINUXTYPE), or NULL. */
-char *ds_selinux_contexts_path(const char *root);
+/* The root's file_contexts (etc/selinux/config's SELINUXTYPE) as a path
+ * for libselinux ("/proc/self/fd/N"; close *fd after selabel_open), or
+ * NULL. */
+char *ds_selinux_contexts_path(const char *root, int *fd);
 
 #endif

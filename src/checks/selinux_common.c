@@ -6,7 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "distsec/rootfile.h"
 #include "distsec/util.h"
+
+#define CONFIG_MAX (1u << 20)
+#define CONTEXTS_MAX (64u << 20)   /* Fedora's: 0.4 MiB */
 #include "selinux.h"
 
 int (*ds_selinux_get_label)(const char *path, char **label) = lgetfilecon_raw;
@@ -52,12 +56,14 @@ bool ds_selinux_unconfined(const char *context)
 	return false;
 }
 
-char *ds_selinux_contexts_path(const char *root)
+/* Both files are opened below the root (symlinks resolved inside it,
+ * FIFOs and devices refused); libselinux gets the checked file_contexts
+ * as /proc/self/fd/N, so it never opens a path of the image itself (and
+ * reads neither a .bin nor a .local beside it). */
+char *ds_selinux_contexts_path(const char *root, int *fd)
 {
-	const char *r = strcmp(root, "/") ? root : "";
-	char *cfg = ds_xasprintf("%s/etc/selinux/config", r);
-	FILE *fp = fopen(cfg, "re");
-	free(cfg);
+	*fd = -1;
+	FILE *fp = ds_root_fopen(root, "etc/selinux/config", CONFIG_MAX);
 	if (!fp)
 		return NULL;
 	char line[256], type[128] = "";
@@ -65,12 +71,10 @@ char *ds_selinux_contexts_path(const char *root)
 		if (sscanf(line, " SELINUXTYPE = %127s", type) == 1)
 			break;
 	fclose(fp);
-	if (!type[0] || strchr(type, '/'))
+	if (!type[0] || strchr(type, '/') || !strcmp(type, ".."))
 		return NULL;
-	char *p = ds_xasprintf("%s/etc/selinux/%s/contexts/files/file_contexts", r, type);
-	if (access(p, R_OK) != 0) {
-		free(p);
-		return NULL;
-	}
-	return p;
+	char *rel = ds_xasprintf("etc/selinux/%s/contexts/files/file_contexts", type);
+	*fd = ds_root_open(root, rel, CONTEXTS_MAX);
+	free(rel);
+	return *fd >= 0 ? ds_xasprintf("/proc/self/fd/%d", *fd) : NULL;
 }

@@ -8,6 +8,8 @@
  * compare with (SELinux disabled on a live root, no policy in an image).
  */
 #include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
 #include <fcntl.h>
 #include <selinux/selinux.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "distsec/check.h"
+#include "distsec/rootfile.h"
 #include "distsec/scan.h"
 #include "distsec/util.h"
 #include "selinux.h"
@@ -80,7 +83,16 @@ static void scan_end(struct ds_scan *s, void *state)
 		ds_scan_skip(s, &ds_check_selinux_dev_label, "SELinux is disabled on this system");
 		return;
 	}
-	char *contexts = ds_selinux_contexts_path(s->root);
+	int fd;
+	errno = 0;
+	char *contexts = ds_selinux_contexts_path(s->root, &fd);
+	if (!contexts && errno && errno != ENOENT) {
+		char why[160];
+		snprintf(why, sizeof why, "the root's SELinux config or file_contexts: %s",
+		         ds_root_strerror(errno));
+		ds_scan_skip(s, &ds_check_selinux_dev_label, why);
+		return;
+	}
 	if (!contexts) {
 		ds_scan_skip(s, &ds_check_selinux_dev_label,
 		             "the root has no SELinux policy (etc/selinux/config and its file_contexts)");
@@ -88,6 +100,7 @@ static void scan_end(struct ds_scan *s, void *state)
 	}
 	struct selinux_opt opt = { SELABEL_OPT_PATH, contexts };
 	struct selabel_handle *h = selabel_open(SELABEL_CTX_FILE, &opt, 1);
+	close(fd);
 	if (!h)
 		ds_scan_skip(s, &ds_check_selinux_dev_label, "the root's file_contexts cannot be read");
 	else
