@@ -203,8 +203,9 @@ static int open_root(struct ds_scan *s)
 	return 0;
 }
 
-/* A broken database is said, on stderr and in the report, and the scan
- * goes on without owners (backend none) rather than not at all. */
+/* A broken database is said, on stderr and in the report, and a scan
+ * that chose its backend itself goes on without owners (backend none)
+ * rather than not at all. */
 static void fall_back(struct ds_scan *s, const char *err)
 {
 	char *w = ds_xasprintf("backend %s: %s", s->backend->name, err[0] ? err : "unknown error");
