@@ -126,7 +126,7 @@ static int cmp_pkg(const void *a, const void *b)
 
 static const struct ds_apt_shim *find_shim(void)
 {
-	const char *dirs[3];
+	const char *dirs[DS_SEARCH_DIRS];
 	size_t n = ds_module_dirs(dirs);
 	for (size_t i = 0; i < n; i++) {
 		char *path = ds_xasprintf("%s/%s", dirs[i], DS_APT_SHIM_FILE);
@@ -789,6 +789,7 @@ const struct ds_backend ds_backend_dpkg = {
 	.name = "dpkg",
 	.summary = "Debian/Ubuntu dpkg database (libdpkg)",
 	.order = 20,
+	.profile = "debian",
 	.probe = dpkg_probe,
 	.open = dpkg_open,
 	.owner_of = dpkg_owner_of,

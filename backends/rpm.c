@@ -752,6 +752,7 @@ static const struct ds_backend rpm_backend = {
 	.name = "rpm",
 	.summary = "rpm database (librpm): Fedora, RHEL, openSUSE",
 	.order = 10,
+	.profile = "fedora",
 	.probe = rpm_probe,
 	.open = rpm_open,
 	.owner_of = rpm_owner_of,

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -95,7 +96,7 @@ static void load_all(void)
 	loaded = 1;
 	for (size_t i = 0; ds_builtin_backends[i]; i++)
 		add_slot(ds_builtin_backends[i], "built in");
-	const char *dirs[3];
+	const char *dirs[DS_SEARCH_DIRS];
 	size_t n = ds_module_dirs(dirs);
 	for (size_t i = 0; i < n; i++)
 		load_dir(dirs[i]);
@@ -106,6 +107,30 @@ size_t ds_backends_available(const struct ds_backend_slot **out)
 	load_all();
 	*out = slots;
 	return nslots;
+}
+
+extern const char *const ds_built_modules[]; /* generated */
+
+void ds_backends_print_missing(FILE *out)
+{
+	const char *dirs[DS_SEARCH_DIRS];
+	size_t nd = ds_module_dirs(dirs);
+	for (size_t i = 0; ds_built_modules[i]; i++) {
+		size_t k;
+		for (k = 0; k < nd; k++) {
+			char *p = ds_xasprintf("%s/%s", dirs[k], ds_built_modules[i]);
+			bool there = access(p, F_OK) == 0;
+			free(p);
+			if (there)
+				break;
+		}
+		if (k < nd)
+			continue;
+		fprintf(out, "  missing: module %s (built with this program); looked in:\n",
+		        ds_built_modules[i]);
+		for (k = 0; k < nd; k++)
+			fprintf(out, "           %s\n", dirs[k]);
+	}
 }
 
 size_t ds_backend_failures(const char *const **out)

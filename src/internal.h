@@ -52,6 +52,7 @@ struct ds_scan_private {
 	struct ds_strmap *daemons;     /* ELF paths started by units / init scripts */
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
 	struct ds_waivers *waivers;
+	struct ds_profile *profile;
 	bool classify;                 /* an enabled check wants file kinds */
 	size_t skipped_cap;
 	atomic_size_t reported;        /* findings so far, for the progress line */
@@ -180,6 +181,9 @@ struct ds_backend_slot {
 	const char *where;             /* "built in" or the module's path */
 };
 size_t ds_backends_available(const struct ds_backend_slot **out);
+/* For `distsec backends`: each module this build made that no module
+ * directory holds, with the directories looked in. */
+void ds_backends_print_missing(FILE *out);
 /* Failed module loads, for `distsec backends`. */
 size_t ds_backend_failures(const char *const **out);
 /* Picks the backend per --backend; on failure prints why and returns NULL. */

@@ -11,6 +11,7 @@
 
 #include "distsec/output.h"
 #include "internal.h"
+#include "profile.h"
 
 static const char usage_text[] =
 	"usage: distsec scan [OPTIONS] [PATH | PACKAGE-FILE | UPLOAD.changes]...\n"
@@ -19,6 +20,7 @@ static const char usage_text[] =
 	"       distsec checks [--format text|json]  list the checks and what they look for\n"
 	"       distsec explain ID      what a check finds, how, its limits and the fix\n"
 	"       distsec backends [--root DIR]  list backends and which one the root would use\n"
+	"       distsec profiles        list the profiles --profile takes\n"
 	"       distsec --version | --help\n"
 	"\n"
 	"Scan options:\n"
@@ -46,6 +48,8 @@ static const char usage_text[] =
 	"  --report-dir DIR       with --group-by: one report per package or maintainer in\n"
 	"                         DIR, plus index.json\n"
 	"  --rules FILE           STIG rules file for file-stig\n"
+	"  --profile NAME|FILE    judge findings by this profile (default: the one the\n"
+	"                         package files' or the root's package manager names)\n"
 	"  --color WHEN           auto (default: terminal and no NO_COLOR), always, never\n"
 	"  --cross-mounts         descend into other file systems below the root\n"
 	"  -q, --quiet            no progress or notes on stderr\n"
@@ -126,7 +130,8 @@ static int exit_status(const struct ds_scan *s)
 
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
        OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_WAIVERS,
-       OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY };
+       OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY,
+       OPT_PROFILE };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
@@ -144,6 +149,7 @@ static const struct option scan_options[] = {
 	{ "fail-on", required_argument, 0, OPT_FAIL },
 	{ "jobs", required_argument, 0, 'j' },
 	{ "rules", required_argument, 0, OPT_RULES },
+	{ "profile", required_argument, 0, OPT_PROFILE },
 	{ "waivers", required_argument, 0, OPT_WAIVERS },
 	{ "report-dir", required_argument, 0, OPT_REPORT_DIR },
 	{ "sarif-category", required_argument, 0, OPT_SARIF_CATEGORY },
@@ -249,6 +255,7 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 		break;
 	}
 	case OPT_RULES: o->rules = optarg; break;
+	case OPT_PROFILE: o->profile = optarg; break;
 	case OPT_WAIVERS: o->waivers = optarg; break;
 	case OPT_REPORT_DIR: o->report_dir = optarg; break;
 	case OPT_SARIF_CATEGORY: o->sarif_category = optarg; break;
@@ -414,10 +421,18 @@ static int cmd_backends(int argc, char **argv)
 	size_t nf = ds_backend_failures(&fails);
 	for (size_t i = 0; i < nf; i++)
 		printf("  unavailable: %s\n", fails[i]);
+	ds_backends_print_missing(stdout);
 	char why[320];
 	const struct ds_backend *b = ds_backend_select("auto", root, why, sizeof why, NULL, NULL);
 	printf("root %s would use: %s (%s)\n", root, b ? b->name : "nothing", why);
 	return 0;
+}
+
+static int cmd_profiles(int argc, char **argv)
+{
+	if (argc > 1)
+		return usage_error("profiles: unknown argument '%s'", argv[1]);
+	return ds_profiles_list(stdout) == 0 ? 0 : 2;
 }
 
 static const struct {
@@ -428,6 +443,7 @@ static const struct {
 	{ "checks", cmd_checks },
 	{ "explain", cmd_explain },
 	{ "backends", cmd_backends },
+	{ "profiles", cmd_profiles },
 };
 
 int main(int argc, char **argv)
@@ -439,7 +455,7 @@ int main(int argc, char **argv)
 	/* temporary files (the report's, a database copy) go with the run */
 	ds_cleanup_install();
 	if (argc < 2)
-		return usage_error("%s", "missing command (scan, checks, explain or backends)");
+		return usage_error("%s", "missing command (scan, checks, explain, backends or profiles)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_text, stdout);
 		return 0;

@@ -20,6 +20,7 @@
 #include "distsec/elfview.h"
 #include "distsec/output.h"
 #include "internal.h"
+#include "profile.h"
 
 bool ds_warn_silent;
 
@@ -162,7 +163,11 @@ static void finish(struct ds_scan *s)
 			continue;
 		}
 		m->findings[w++] = d;
-		if (d->severity != DS_SEV_PASS && (d->waiver = ds_waiver_for(s->priv->waivers, d)))
+		const char *vendor = ds_profile_judge(s->priv->profile, d);
+		if (d->severity != DS_SEV_PASS &&
+		    (d->waiver = ds_waiver_for(s->priv->waivers, d)) == NULL)
+			d->waiver = vendor;
+		if (d->waiver)
 			s->stats.waived++;
 		else if (d->severity != DS_SEV_PASS)
 			s->stats.by_severity[d->severity]++;
@@ -392,9 +397,57 @@ static int begin_checks(struct ds_scan *s)
 	return 0;
 }
 
+static int load_profile(struct ds_scan *s, const char *spec, const char *why)
+{
+	if (!(s->priv->profile = ds_profile_load(spec)))
+		return -1;
+	s->profile = ds_profile_name(s->priv->profile);
+	snprintf(s->profile_why, sizeof s->profile_why, "%s", why);
+	return 0;
+}
+
+/* The profile the backends that read the package files name ("stig" for
+ * one that names none); *mixed when they name different ones. */
+static const char *inputs_profile(const struct ds_scan *s, bool *mixed)
+{
+	const struct ds_backend_slot *slots;
+	size_t n = ds_backends_available(&slots);
+	const char *found = NULL;
+	for (size_t i = 0; i < s->ninputs; i++)
+		for (size_t k = 0; k < n; k++) {
+			const struct ds_backend *b = slots[k].b;
+			if (!s->inputs[i]->format || strcmp(b->name, s->inputs[i]->format) != 0)
+				continue;
+			const char *p = b->profile ? b->profile : "stig";
+			*mixed |= found && strcmp(found, p) != 0;
+			found = p;
+		}
+	return found;
+}
+
+/* Without --profile: the profile the package files' backend names (all
+ * of them naming the same one), else the one the root's backend names,
+ * else the strict one. */
+static int choose_profile(struct ds_scan *s)
+{
+	if (s->priv->profile)
+		return 0;
+	bool mixed = false;
+	const char *files = inputs_profile(s, &mixed);
+	if (mixed)
+		return load_profile(s, "stig", "package files of several formats");
+	if (files)
+		return load_profile(s, files, "the package files' format");
+	if (s->backend->profile)
+		return load_profile(s, s->backend->profile, "the root's package database");
+	return load_profile(s, "stig", "no package database");
+}
+
 int ds_scan_open(struct ds_scan *s)
 {
 	if (s->opt->waivers && !(s->priv->waivers = ds_waivers_load(s->opt->waivers)))
+		return -1;
+	if (s->opt->profile && load_profile(s, s->opt->profile, "--profile") != 0)
 		return -1;
 	if (open_root(s) != 0)
 		return -1;
@@ -454,7 +507,7 @@ int ds_scan_run(struct ds_scan *s)
 		rc = -1;
 	end_checks(s);
 	ds_jobs_free(j);
-	if (rc != 0)
+	if (rc != 0 || choose_profile(s) != 0)
 		return -1;
 	finish(s);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -491,6 +544,7 @@ void ds_scan_free(struct ds_scan *s)
 		free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
 		ds_waivers_free(s->priv->waivers);
+		ds_profile_free(s->priv->profile);
 		free(s->priv->states);
 		free(s->priv->begun);
 		free(s->priv);

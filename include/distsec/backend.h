@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 1
+#define DS_BACKEND_ABI 2
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -80,6 +80,9 @@ struct ds_backend {
 	const char *name;
 	const char *summary;   /* one line for `distsec backends` */
 	int order;             /* tie-break of last resort: lower wins */
+	/* The profile (`distsec profiles`) that judges this manager's roots and
+	 * package files unless --profile says otherwise; NULL: the strict one. */
+	const char *profile;
 
 	/* Cheap look at a root; must not print.  Returns 0, or -1 on a hard error. */
 	int (*probe)(const char *root, struct ds_probe *out);

@@ -39,6 +39,7 @@ struct ds_options {
 	const char *report_dir;      /* --report-dir DIR */
 	const char *rules;           /* --rules FILE for file-stig */
 	const char *sarif_category;  /* --sarif-category: runAutomationDetails.id */
+	const char *profile;         /* --profile NAME|FILE, or NULL: chosen from what is scanned */
 	int color;                   /* 0 never, 1 always, -1 auto */
 	bool quiet, verbose, cross_mounts;
 };
@@ -76,6 +77,8 @@ struct ds_scan {
 	                              * present but unreadable): on stderr and in the
 	                              * JSON summary */
 	size_t nwarnings;
+	const char *profile;         /* name of the profile the findings were judged by */
+	char profile_why[96];        /* why that one */
 	bool *enabled;               /* per ds_checks[] index */
 
 	struct ds_skip {             /* checks that could not run here, and why */

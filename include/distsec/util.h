@@ -53,12 +53,16 @@ size_t ds_utf8_decode(const unsigned char *p, uint32_t *cp);
 /* Valid UTF-8 copy of s (malloc()ed): each invalid byte becomes "\xNN". */
 char *ds_utf8_clean(const char *s);
 
+#define DS_SEARCH_DIRS 4
 /* Directories loadable modules are searched in, in order: only
  * $DISTSEC_BACKEND_DIR when set; else backends/ beside the program (the
- * build tree), then the installed directory.  Returns how many. */
-size_t ds_module_dirs(const char *dirs[3]);
-/* A data file (the STIG rules): $DISTSEC_DATA_DIR, beside the program
- * (the build tree), then the installed data directory.  NULL if absent. */
+ * build tree), the installed layout relative to the program (a relocated
+ * prefix), then the configured directory.  Returns how many. */
+size_t ds_module_dirs(const char *dirs[DS_SEARCH_DIRS]);
+/* Data directories (the STIG rules, profiles/), in order: $DISTSEC_DATA_DIR,
+ * beside the program, the relocated prefix, the configured directory. */
+size_t ds_data_dirs(const char *dirs[DS_SEARCH_DIRS]);
+/* The first data directory holding name; NULL if none does. */
 const char *ds_data_file(const char *name, char *buf, size_t len);
 
 #endif

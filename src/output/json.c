@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json: one document, built with json-c (CONVENTIONS.md "Result record"):
- * {"tool", "root", "backend", "findings": [...], "summary": {...}}.
+ * {"tool", "root", "backend", "profile", "findings": [...], "summary": {...}}.
  * summary.checks_run names the checks that ran, so a converter can tell a
  * clean result from one never looked for.
  * Passes are included only with --verbose.  The per-package summary
@@ -140,6 +140,7 @@ static int render(const struct ds_scan *s, FILE *out)
 	json_object_object_add(doc, "tool", tool);
 	json_object_object_add(doc, "root", ds_json_string(s->root));
 	json_object_object_add(doc, "backend", json_object_new_string(s->backend->name));
+	json_object_object_add(doc, "profile", ds_json_string(s->profile));
 	json_object *list = json_object_new_array();
 	for (size_t i = 0; i < s->nfindings; i++)
 		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)

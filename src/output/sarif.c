@@ -299,6 +299,7 @@ static int render(const struct ds_scan *s, FILE *out)
 	json_object_object_add(run, "results", results);
 	json_object *props = json_object_new_object();
 	json_object_object_add(props, "backend", json_object_new_string(s->backend->name));
+	json_object_object_add(props, "profile", ds_json_string(s->profile));
 	json_object_object_add(run, "properties", props);
 	json_object *runs = json_object_new_array();
 	json_object_array_add(runs, run);

@@ -149,9 +149,9 @@ static void print_summary(FILE *out, const struct ds_scan *s, bool any)
 	fprintf(out, "%s%zu files (%zu ELF", any ? "\n" : "", st->files, st->elf);
 	if (st->elf_not_judged)
 		fprintf(out, ", %zu not run here", st->elf_not_judged);
-	fprintf(out, ", %zu scripts), %zu packages, backend %s: "
+	fprintf(out, ", %zu scripts), %zu packages, backend %s, profile %s: "
 	        "%zu errors, %zu warnings, %zu info",
-	        st->scripts, st->packages, s->backend->name,
+	        st->scripts, st->packages, s->backend->name, s->profile ? s->profile : "none",
 	        st->by_severity[DS_SEV_ERROR], st->by_severity[DS_SEV_WARNING],
 	        st->by_severity[DS_SEV_INFO]);
 	if (st->waived)

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Profiles (profile.c): a distribution's policy over the findings. */
+#ifndef DISTSEC_PROFILE_H
+#define DISTSEC_PROFILE_H
+
+#include <stdio.h>
+
+#include "distsec/finding.h"
+
+struct ds_profile;
+
+/* A NAME (no '/': profiles/NAME in the data directories) or a FILE.
+ * NULL with a message on stderr. */
+struct ds_profile *ds_profile_load(const char *spec);
+/* Parses an open profile; path names it in messages.  NULL on a bad line. */
+struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path);
+void ds_profile_free(struct ds_profile *p);
+const char *ds_profile_name(const struct ds_profile *p);
+const char *ds_profile_description(const struct ds_profile *p);
+const char *ds_profile_path(const struct ds_profile *p);
+/* Re-grades d by the profile's severities; returns the reason of the
+ * first waiver that matches it, or NULL.  Passes are left alone. */
+const char *ds_profile_judge(const struct ds_profile *p, struct ds_finding *d);
+/* `distsec profiles`: each profile found, its description, the backends
+ * that pick it, its file.  -1 (and where it looked) when there are none. */
+int ds_profiles_list(FILE *out);
+
+#endif
