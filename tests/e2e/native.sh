@@ -47,7 +47,7 @@ check errors warnings info waived
 elf-fortify 0 0 1 0
 elf-static 0 0 2 0
 total 0 0 3 0
-8 files (8 ELF, 5 not run here, 0 scripts), 1 packages, backend none: 0 errors, 0 warnings, 3 info
+8 files (8 ELF, 5 not run here, 0 scripts), 1 packages, backend none, profile debian: 0 errors, 0 warnings, 3 info
 WANT
 diff "$work/want" "$work/got" || fail "findings differ"
 
