@@ -54,9 +54,7 @@ static void free_entry(struct entry *e)
 {
 	free(e->check);
 	free(e->rule);
-	for (size_t i = 0; e->globs && e->globs[i]; i++)
-		free(e->globs[i]);
-	free(e->globs);
+	ds_list_free(e->globs);
 	for (size_t i = 0; i < e->nconds; i++) {
 		free(e->conds[i].key);
 		free(e->conds[i].value);
@@ -101,21 +99,6 @@ static const char *parse_target(struct entry *e, const char *word)
 	if (slash && slash[1])
 		e->rule = ds_xstrdup(slash + 1);
 	return ds_check_find(e->check) ? NULL : "unknown check id";
-}
-
-static char **split_globs(const char *s)
-{
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-	char *copy = ds_xstrdup(s), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *g = ds_xstrdup(t);
-		ds_push(&v, &n, &cap, &g, sizeof g);
-	}
-	char *end = NULL;
-	ds_push(&v, &n, &cap, &end, sizeof end);
-	free(copy);
-	return v;
 }
 
 static const char *parse_cond(struct entry *e, char *word)
@@ -168,7 +151,7 @@ static const char *parse_entry(struct ds_profile *p, struct entry *e, char *rest
 	}
 	if (!arg)
 		return "waive takes CHECK[/RULE] GLOB[,GLOB...] [conditions]";
-	e->globs = split_globs(arg);
+	e->globs = ds_split_list(arg);
 	for (char *w = strtok_r(NULL, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
 		if ((err = parse_cond(e, w)) != NULL)
 			return err;

@@ -156,3 +156,24 @@ char *ds_field_dup(const char *s)
 	return s ? ds_field_dupn(s, strnlen(s, DS_FIELD_MAX + 1)) : NULL;
 }
 
+char **ds_split_list(const char *s)
+{
+	char **v = NULL;
+	size_t n = 0, cap = 0;
+	char *copy = ds_xstrdup(s), *save = NULL;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *item = ds_xstrdup(t);
+		ds_push(&v, &n, &cap, &item, sizeof item);
+	}
+	char *end = NULL;
+	ds_push(&v, &n, &cap, &end, sizeof end);
+	free(copy);
+	return v;
+}
+
+void ds_list_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}

@@ -53,6 +53,11 @@ size_t ds_utf8_decode(const unsigned char *p, uint32_t *cp);
 /* Valid UTF-8 copy of s (malloc()ed): each invalid byte becomes "\xNN". */
 char *ds_utf8_clean(const char *s);
 
+/* The fields of a comma list, as a NULL-ended vector (empty fields
+ * dropped); ds_list_free frees it. */
+char **ds_split_list(const char *s);
+void ds_list_free(char **v);
+
 #define DS_SEARCH_DIRS 4
 /* Directories loadable modules are searched in, in order: only
  * $DISTSEC_BACKEND_DIR when set; else backends/ beside the program (the

@@ -50,28 +50,6 @@ static const char *const type_names[] = {
 	"file", "dir", "any", "device", "wwdir-sticky", "wwdir-owner", "nouser", "nogroup", NULL,
 };
 
-static char **split_list(const char *s)
-{
-	char **v = NULL;
-	size_t n = 0, cap = 0;
-	char *copy = ds_xstrdup(s), *save = NULL;
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		char *item = ds_xstrdup(t);
-		ds_push(&v, &n, &cap, &item, sizeof item);
-	}
-	char *end = NULL;
-	ds_push(&v, &n, &cap, &end, sizeof end);
-	free(copy);
-	return v;
-}
-
-static void free_list(char **v)
-{
-	for (size_t i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* The list a key fills, or NULL when key names no list-> */
 static char ***list_of(struct rule *r, const char *key)
 {
@@ -121,7 +99,7 @@ static const char *parse_rule(char *line, struct rule *r)
 		} else if ((list = list_of(r, kv)) != NULL) {
 			if (*list)
 				return "a key given twice";
-			*list = split_list(v);
+			*list = ds_split_list(v);
 		} else if (!strcmp(kv, "mode")) {
 			char *end;
 			long m = strtol(v, &end, 8);
@@ -143,10 +121,10 @@ static void free_rule(struct rule *r)
 {
 	free(r->id);
 	free(r->reason);
-	free_list(r->paths);
-	free_list(r->except);
-	free_list(r->owners);
-	free_list(r->groups);
+	ds_list_free(r->paths);
+	ds_list_free(r->except);
+	ds_list_free(r->owners);
+	ds_list_free(r->groups);
 }
 
 static void free_rules(struct ds_stig *st)
