@@ -2,7 +2,7 @@
 /*
  * Finding the backends (built in, or dlopen()ed modules) and choosing one
  * for a root.  Selection is libarchive-style bidding: every backend probes
- * the root, and the tie-break rules of CONVENTIONS.md compare the bids.
+ * the root, and the tie-break rules of docs/DESIGN.md ("Backend") compare the bids.
  */
 #include <dirent.h>
 #include <dlfcn.h>

@@ -18,7 +18,6 @@ struct ds_worker {
 	struct ds_scan *scan;
 	magic_t magic;                 /* libmagic handles are not thread-safe */
 	const struct ds_check *current;/* the check whose run() is executing */
-	struct ds_file *file;          /* the file being scanned */
 	struct ds_finding **findings;
 	size_t nfindings, cap;
 	struct ds_stats stats;
@@ -136,16 +135,9 @@ void ds_pool_start(struct ds_scan *s, struct ds_jobs *j, struct ds_pool *p);
 void ds_pool_join(struct ds_scan *s, struct ds_pool *p);
 /* Opens and checks one path inside the root. */
 void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type);
-
-/* The first half of ds_scan_run: root, backend, checks' scan_begin; no
- * walking.  The fuzz targets scan buffers through ds_scan_file after it. */
-int ds_scan_open(struct ds_scan *s);
-
-/* Waits for the package database the scan opens in the background; 0 when
- * s->bh is usable.  Anything that touches s->bh calls it first. */
-int ds_scan_backend_wait(const struct ds_scan *s);
-/* Without waiting: is the open over? */
-bool ds_scan_backend_ready(const struct ds_scan *s);
+void ds_worker_init(struct ds_worker *w, struct ds_scan *s);
+/* Runs every enabled check that applies to f, then releases f. */
+void ds_scan_file(struct ds_worker *w, struct ds_file *f);
 
 /* finding.c */
 struct ds_finding *ds_finding_new(const struct ds_check *c, enum ds_severity sev,
@@ -251,9 +243,15 @@ struct ds_scan *ds_scan_new(const struct ds_options *opt);
 /* What c's scan_begin returned for this scan (tests, fuzz targets). */
 void *ds_scan_check_state(const struct ds_scan *s, const struct ds_check *c);
 int ds_scan_run(struct ds_scan *s);
-void ds_worker_init(struct ds_worker *w, struct ds_scan *s);
-/* Runs every enabled check that applies to f, then releases f. */
-void ds_scan_file(struct ds_worker *w, struct ds_file *f);
+/* The first half of ds_scan_run: root, backend, checks' scan_begin; no
+ * walking.  The fuzz targets scan buffers through ds_scan_file after it. */
+int ds_scan_open(struct ds_scan *s);
+
+/* Waits for the package database the scan opens in the background; 0 when
+ * s->bh is usable.  Anything that touches s->bh calls it first. */
+int ds_scan_backend_wait(const struct ds_scan *s);
+/* Without waiting: is the open over? */
+bool ds_scan_backend_ready(const struct ds_scan *s);
 /* Ends the checks still begun, closes everything, frees s (NULL is fine). */
 void ds_scan_free(struct ds_scan *s);
 

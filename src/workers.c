@@ -69,7 +69,6 @@ static bool elf_judged(struct ds_worker *w, struct ds_file *f)
 void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 {
 	struct ds_scan *s = w->scan;
-	w->file = f;
 	w->owner_done = false;
 	f->worker = w;
 	/* Reading the first bytes costs an open: only when a check wants kinds */
@@ -133,7 +132,6 @@ void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type)
 			if (f.pfd >= 0)
 				close(f.pfd);
 			f.pfd = -1;
-			w->file = &f;
 			w->owner_done = false;
 			ds_report_unreadable(&f, err == ENOENT ? "vanished during the scan" : "cannot open",
 			                     strerror(err));

@@ -45,7 +45,7 @@ struct ds_elfview {
 	const char *skipped;      /* a section over its size cap, not read (why), else NULL */
 };
 
-/* Kinds the PIE/library decision gives (CONVENTIONS.md). */
+/* Kinds the PIE/library decision gives (docs/DESIGN.md, "Severity policy"). */
 enum ds_elf_pie { DS_ELF_NOT_PIE, DS_ELF_PIE, DS_ELF_SHLIB, DS_ELF_OTHER };
 enum ds_elf_relro { DS_RELRO_NONE, DS_RELRO_PARTIAL, DS_RELRO_FULL };
 /* A program without PT_INTERP loads no library: static (ET_EXEC: Go, Free

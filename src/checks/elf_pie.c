@@ -10,7 +10,7 @@
 #include "distsec/check.h"
 #include "distsec/elfview.h"
 
-/* CONVENTIONS.md: not PIE is an error for important classes, a warning
+/* docs/DESIGN.md, "Severity policy": not PIE is an error for important classes, a warning
  * for network-local programs, info for the rest. */
 static enum ds_severity severity_for(enum ds_class c)
 {

@@ -12,7 +12,7 @@
 #include "distsec/check.h"
 #include "distsec/elfview.h"
 
-/* CONVENTIONS.md: none is always an error; partial is a warning for
+/* docs/DESIGN.md, "Severity policy": none is always an error; partial is a warning for
  * important and network-local programs and fine for the rest. */
 static enum ds_severity severity_for(enum ds_class c, enum ds_elf_relro r)
 {

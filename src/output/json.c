@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * json: one document, built with json-c (CONVENTIONS.md "Result record"):
+ * json: one document, built with json-c (docs/DESIGN.md, "Result schema"):
  * {"tool", "root", "backend", "profile", "findings": [...], "summary": {...}}.
  * summary.checks_run names the checks that ran, so a converter can tell a
  * clean result from one never looked for.
@@ -159,7 +159,7 @@ static int render(const struct ds_scan *s, FILE *out)
 
 const struct ds_output ds_output_json = {
 	.name = "json",
-	.summary = "one JSON document (json-c), the result record of CONVENTIONS.md",
+	.summary = "one JSON document (json-c), the result record of docs/DESIGN.md",
 	.ext = "json",
 	.wants_origins = true,
 	.render = render,
