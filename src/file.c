@@ -81,6 +81,10 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
 	if (f->data_state == 0) {
 		f->data_state = -1;
 		if ((size_t)f->size > limit) {
+			char why[64];
+			snprintf(why, sizeof why, "%lld bytes, over the %zu MiB a check reads",
+			         (long long)f->size, limit >> 20);
+			ds_report_unreadable(f, "not read", why);
 			errno = EFBIG;
 			return NULL;
 		}
@@ -91,6 +95,7 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
 		f->data = ds_xmalloc((size_t)f->size + 1);
 		ssize_t r = read_at(f, f->data, (size_t)f->size, 0);
 		if (r < 0) {
+			ds_report_unreadable(f, "cannot read", strerror(errno));
 			free(f->data);
 			f->data = NULL;
 			return NULL;
@@ -152,9 +157,8 @@ const char *ds_file_magic(struct ds_file *f)
 	return f->magic;
 }
 
-static const char *const shells[] = {
-	"sh", "bash", "dash", "ksh", "ksh93", "mksh", "lksh", "pdksh", "zsh",
-	"ash", "posh", "busybox", NULL,
+const char *const ds_shells[DS_NSHELLS + 1] = {
+	"sh", "bash", "dash", "ksh", "ksh93", "mksh", "lksh", "pdksh", "zsh", "ash", "posh", NULL,
 };
 
 static bool in_list(const char *s, const char *const *list)
@@ -189,6 +193,10 @@ static void parse_shebang(struct ds_file *f)
 		return;
 	const char *base = strrchr(tok, '/');
 	base = base ? base + 1 : tok;
+	/* "#!/bin/busybox sh": busybox's sh applet is ash */
+	const char *applet = !strcmp(base, "busybox") ? strtok_r(NULL, " \t\r", &save) : NULL;
+	if (applet && (!strcmp(applet, "sh") || !strcmp(applet, "ash")))
+		base = "ash";
 	snprintf(f->interp, sizeof f->interp, "%s", base);
 }
 
@@ -204,7 +212,7 @@ void ds_classify(struct ds_file *f)
 	base = base ? base + 1 : f->path;
 	if (f->head_len >= 2 && f->head[0] == '#' && f->head[1] == '!') {
 		parse_shebang(f);
-		if (in_list(f->interp, shells))
+		if (in_list(f->interp, ds_shells))
 			f->kind = DS_KIND_SHELL;
 		else if (strncmp(f->interp, "python", 6) == 0)
 			f->kind = DS_KIND_PYTHON;

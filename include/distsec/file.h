@@ -38,6 +38,14 @@ enum ds_class {
 };
 
 #define DS_HEAD_MAX 512
+/* The most of a script any check reads; a bigger one is reported
+ * scan-unreadable by ds_file_data. */
+#define DS_SCRIPT_MAX (8u << 20)
+
+/* The shell interpreters a DS_KIND_SHELL file's interp names (one list for
+ * classification and for script-sh-syntax), NULL-terminated. */
+#define DS_NSHELLS 11
+extern const char *const ds_shells[DS_NSHELLS + 1];
 
 struct ds_file {
 	const char *path;        /* absolute, as seen inside the root */
@@ -74,7 +82,9 @@ struct ds_file {
  * (so the file cannot be swapped for another); -1 if it cannot be read,
  * in which case a scan-unreadable finding has been reported once. */
 int ds_file_fd(struct ds_file *f);
-/* Whole contents (up to limit bytes; more = error).  NULL with errno set. */
+/* Whole contents (up to limit bytes).  NULL with errno set when the file is
+ * bigger (EFBIG) or cannot be read; a scan-unreadable finding is then
+ * reported once. */
 const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len);
 /* The ELF view, or NULL when the file is not a well-formed ELF (a
  * scan-unreadable finding is then reported once by the core). */

@@ -15,7 +15,6 @@
 #include "distsec/check.h"
 #include "distsec/util.h"
 
-#define SCRIPT_MAX (8u << 20)
 
 /* A copy of the source with comments and string literals replaced by
  * spaces (newlines kept, so line numbers stay right). */
@@ -196,7 +195,7 @@ static void run(struct ds_file *f, void *state)
 {
 	(void)state;
 	size_t len;
-	const unsigned char *data = ds_file_data(f, SCRIPT_MAX, &len);
+	const unsigned char *data = ds_file_data(f, DS_SCRIPT_MAX, &len);
 	if (!data || !memmem(data, len, "chroot", 6) || memchr(data, '\0', len))
 		return;
 	char *code = code_only((const char *)data, len);

@@ -27,27 +27,21 @@
 #include "distsec/util.h"
 #include "sh_syntax.h"
 
-#define SCRIPT_MAX (8u << 20)
 
 int ds_sh_timeout_ms = 5000;
 const char *const *ds_sh_dirs = (const char *const[]){ "/usr/bin", "/bin", "/usr/sbin", "/sbin", NULL };
 
-static const char *const shells[] = {
-	"sh", "bash", "dash", "ksh", "ksh93", "mksh", "lksh", "pdksh", "zsh", "ash", "posh", NULL,
-};
-
-#define NSHELLS (sizeof shells / sizeof shells[0] - 1)
 
 /* The scan's state: scripts per interpreter not installed here, counted
  * by the workers, reported once by scan_end. */
 struct missing {
-	atomic_size_t scripts[NSHELLS];
+	atomic_size_t scripts[DS_NSHELLS];
 };
 
 static int shell_index(const char *name)
 {
-	for (int i = 0; shells[i]; i++)
-		if (!strcmp(shells[i], name))
+	for (int i = 0; ds_shells[i]; i++)
+		if (!strcmp(ds_shells[i], name))
 			return i;
 	return -1;
 }
@@ -166,7 +160,7 @@ static void run(struct ds_file *f, void *state)
 	if (shell_index(f->interp) < 0)
 		return;
 	size_t len;
-	const unsigned char *data = ds_file_data(f, SCRIPT_MAX, &len);
+	const unsigned char *data = ds_file_data(f, DS_SCRIPT_MAX, &len);
 	if (!data)
 		return;
 	/* without "#!" the name and content say which shell it is written
@@ -230,7 +224,7 @@ static void *scan_begin(struct ds_scan *s)
 {
 	(void)s;
 	struct missing *m = ds_xcalloc(1, sizeof *m);
-	for (size_t i = 0; i < NSHELLS; i++)
+	for (size_t i = 0; i < DS_NSHELLS; i++)
 		atomic_init(&m->scripts[i], 0);
 	return m;
 }
@@ -239,14 +233,14 @@ static void *scan_begin(struct ds_scan *s)
 static void scan_end(struct ds_scan *s, void *state)
 {
 	struct missing *missing = state;
-	for (size_t i = 0; i < NSHELLS; i++) {
+	for (size_t i = 0; i < DS_NSHELLS; i++) {
 		size_t n = atomic_load(&missing->scripts[i]);
 		if (!n)
 			continue;
 		struct ds_finding *d = ds_scan_report(s, &ds_check_script_sh_syntax, "/", DS_SEV_INFO,
 			"%s is not installed on the scanning machine: %zu %s script%s not checked",
-			shells[i], n, shells[i], n > 1 ? "s" : "");
-		ds_detail_str(d, "interpreter", shells[i]);
+			ds_shells[i], n, ds_shells[i], n > 1 ? "s" : "");
+		ds_detail_str(d, "interpreter", ds_shells[i]);
 		ds_detail_int(d, "scripts", (long long)n);
 		ds_detail_int(d, "not_checked", (long long)n);
 	}

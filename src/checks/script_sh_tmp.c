@@ -16,7 +16,6 @@
 
 #include "distsec/check.h"
 
-#define SCRIPT_MAX (8u << 20)
 #define MAX_LINES 10
 
 /* A /tmp/ or /var/tmp/ name starting at p, which begins a word (so
@@ -163,7 +162,7 @@ static void run(struct ds_file *f, void *state)
 {
 	(void)state;
 	size_t len;
-	const unsigned char *data = ds_file_data(f, SCRIPT_MAX, &len);
+	const unsigned char *data = ds_file_data(f, DS_SCRIPT_MAX, &len);
 	if (!data || !memmem(data, len, "/tmp/", 5))
 		return;
 	unsigned lines[MAX_LINES];

@@ -38,6 +38,9 @@ static void test_shebangs(void **state)
 	expect("/x", "#!/usr/bin/env python3\n", 0644, DS_KIND_PYTHON, "python3");
 	expect("/x", "#!/usr/bin/perl -w\n", 0755, DS_KIND_OTHER, "perl");
 	expect("/x", "#!\n", 0755, DS_KIND_OTHER, "");
+	/* busybox's sh applet is ash: parsed by script-sh-syntax like one */
+	expect("/x", "#!/bin/busybox sh\n", 0755, DS_KIND_SHELL, "ash");
+	expect("/x", "#!/bin/busybox awk -f\n", 0755, DS_KIND_OTHER, "busybox");
 }
 
 static void test_magic_bytes_and_names(void **state)

@@ -215,11 +215,34 @@ static void test_sh_timeout(void **state)
 	free(r), free(bin), free(pidfile), free(fake);
 }
 
+/* A script over DS_SCRIPT_MAX is not read, and says so (even without -v). */
+static void test_oversized_script(void **state)
+{
+	(void)state;
+	char *r = make_root();
+	size_t n = DS_SCRIPT_MAX + 2;
+	char *text = ds_xmalloc(n + 1);
+	memset(text, '#', n);
+	memcpy(text, "#!/bin/sh\n", 10);
+	text[n] = '\0';
+	write_into(r, "usr/bin/huge", text, 0755);
+	free(text);
+	struct ds_scan *s = scan_root(r, "script-sh-syntax,script-sh-tmp,scan-unreadable");
+	const struct ds_finding *d = must_record(s, "/usr/bin/huge", "scan-unreadable", DS_SEV_INFO);
+	assert_non_null(strstr(detail_str(d, "reason"), "over the 8 MiB a check reads"));
+	assert_int_equal(count_findings(s, "scan-unreadable"), 1);
+	assert_null(record_of(s, "/usr/bin/huge", "script-sh-syntax"));
+	scan_done(s);
+	rm_rf(r);
+	free(r);
+}
+
 int main(void)
 {
 	elf_version(EV_CURRENT);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sh_syntax),
+		cmocka_unit_test(test_oversized_script),
 		cmocka_unit_test(test_sh_timeout),
 		cmocka_unit_test(test_missing_interpreter_once),
 		cmocka_unit_test(test_sh_tmp),
