@@ -81,10 +81,6 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
 	if (f->data_state == 0) {
 		f->data_state = -1;
 		if ((size_t)f->size > limit) {
-			char why[64];
-			snprintf(why, sizeof why, "%lld bytes, over the %zu MiB a check reads",
-			         (long long)f->size, limit >> 20);
-			ds_report_unreadable(f, "not read", why);
 			errno = EFBIG;
 			return NULL;
 		}
@@ -95,7 +91,6 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
 		f->data = ds_xmalloc((size_t)f->size + 1);
 		ssize_t r = read_at(f, f->data, (size_t)f->size, 0);
 		if (r < 0) {
-			ds_report_unreadable(f, "cannot read", strerror(errno));
 			free(f->data);
 			f->data = NULL;
 			return NULL;
@@ -106,6 +101,19 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
 	}
 	*len = f->data_len;
 	return f->data_state > 0 ? f->data : NULL;
+}
+
+const unsigned char *ds_file_script(struct ds_file *f, size_t *len)
+{
+	bool first = !f->mem && f->data_state == 0;
+	const unsigned char *data = ds_file_data(f, DS_SCRIPT_MAX, len);
+	if (!data && first && errno == EFBIG) {
+		char why[80];
+		snprintf(why, sizeof why, "%lld bytes, over the %u MiB a check reads",
+		         (long long)f->size, DS_SCRIPT_MAX >> 20);
+		ds_report_unreadable(f, "not read", why);
+	}
+	return data;
 }
 
 void ds_report_unreadable(struct ds_file *f, const char *what, const char *why)

@@ -38,8 +38,7 @@ enum ds_class {
 };
 
 #define DS_HEAD_MAX 512
-/* The most of a script any check reads; a bigger one is reported
- * scan-unreadable by ds_file_data. */
+/* The most of a script any check reads (ds_file_script). */
 #define DS_SCRIPT_MAX (8u << 20)
 
 /* The shell interpreters a DS_KIND_SHELL file's interp names (one list for
@@ -82,10 +81,11 @@ struct ds_file {
  * (so the file cannot be swapped for another); -1 if it cannot be read,
  * in which case a scan-unreadable finding has been reported once. */
 int ds_file_fd(struct ds_file *f);
-/* Whole contents (up to limit bytes).  NULL with errno set when the file is
- * bigger (EFBIG) or cannot be read; a scan-unreadable finding is then
- * reported once. */
+/* Whole contents (up to limit bytes; more = error).  NULL with errno set. */
 const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len);
+/* A script's contents (up to DS_SCRIPT_MAX): a bigger one is reported
+ * scan-unreadable once, whichever script check asks first. */
+const unsigned char *ds_file_script(struct ds_file *f, size_t *len);
 /* The ELF view, or NULL when the file is not a well-formed ELF (a
  * scan-unreadable finding is then reported once by the core). */
 const struct ds_elfview *ds_file_elf(struct ds_file *f);
