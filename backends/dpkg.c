@@ -455,6 +455,11 @@ static char *read_memfd(int fd)
 	return text;
 }
 
+static void child_exit_now(void)
+{
+	_exit(2);
+}
+
 /* Loads the database of root: copy, child, index; NULL with load_error. */
 static struct dpkg_db_state *load(const char *root, unsigned flags)
 {
@@ -470,6 +475,10 @@ static struct dpkg_db_state *load(const char *root, unsigned flags)
 	fflush(NULL);   /* nothing buffered is written twice by the child's exit() */
 	pid_t pid = errfd >= 0 && pipe2(pipefd, O_CLOEXEC) == 0 ? fork() : -1;
 	if (pid == 0) {
+		/* libdpkg's fatal errors call exit(2): end at once, running none of
+		 * the parent's atexit handlers (nor LeakSanitizer's, which would turn
+		 * libdpkg's unfreed memory into an abort) in this child. */
+		atexit(child_exit_now);
 		close(pipefd[0]);
 		dup2(errfd, STDERR_FILENO);
 		to_parent = fdopen(pipefd[1], "w");

@@ -22,6 +22,17 @@
 #include "internal.h"
 #include "profile.h"
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define DS_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define DS_SANITIZED 1
+#endif
+#endif
+#ifndef DS_SANITIZED
+#define DS_SANITIZED 0
+#endif
+
 bool ds_warn_silent;
 
 void ds_warn(const char *fmt, ...)
@@ -272,7 +283,11 @@ static int start_backend(struct ds_scan *s)
 		         "only package files are scanned: the root's database is not read "
 		         "(--installed-state reads it)");
 	struct ds_scan_private *p = s->priv;
-	if (pthread_create(&p->backend_thread, NULL, open_backend, s) == 0)
+	/* A backend may fork() a loader child (docs/DESIGN.md, threading).  The
+	 * sanitizer runtimes' allocators are not fork-safe while other threads
+	 * allocate (seen: ASan child hung in malloc), so sanitizer builds load the
+	 * database before any thread starts; plain glibc builds overlap it. */
+	if (!DS_SANITIZED && pthread_create(&p->backend_thread, NULL, open_backend, s) == 0)
 		atomic_store(&p->backend_pending, true);
 	else
 		open_backend(s);
