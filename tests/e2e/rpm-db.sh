@@ -114,7 +114,11 @@ rm -rf "${root:?}/$db"
 # a TMPDIR that cannot take the copy
 mv "$work/db.good" "$root/$db"
 tmp="$work/none"
+# valgrind cannot start without a TMPDIR of its own: this case runs bare
+wrapper=${DISTSEC_WRAPPER:-}
+DISTSEC_WRAPPER=
 unreadable "$db" rpmdb.sqlite "cannot read $db/rpmdb.sqlite: no temporary directory for a copy ($work/none/distsec-rpmdb-"
+DISTSEC_WRAPPER=$wrapper
 tmp="$work/tmp"
 # an initialised database without packages is read: no warning
 rm -rf "${root:?}/$db"
