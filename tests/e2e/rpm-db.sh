@@ -129,17 +129,17 @@ python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["summary"]["wa
 	fail "an empty database gave a warning in the JSON summary"
 rm -rf "${root:?}/$db" && cp -a "$work/db.orig" "$root/$db"
 
-# a signal during the copy (strace holds the copy for 1 s) or while -o's
+# a signal during the copy (strace holds the copy for 3 s: room for a loaded machine) or while -o's
 # temporary report is being made: the temporary files go, the status tells
 if command -v strace >/dev/null; then
 	# killed SIGNAL SYSCALLS DIR ARGS...: distsec scan ARGS under strace,
-	# held 1 s at SYSCALLS' entry, killed with SIGNAL once DIR holds a file
+	# held 3 s at SYSCALLS' entry, killed with SIGNAL once DIR holds a file
 	killed() {
 		sig=$1 calls=$2 watch=$3
 		shift 3
 		# (a background job of sh starts with SIGINT ignored: undo that)
 		TMPDIR="$tmp" strace -f -qq --seccomp-bpf -o /dev/null -e trace="$calls" \
-			-e inject="$calls":delay_enter=1000000 \
+			-e inject="$calls":delay_enter=3000000 \
 			env --default-signal=INT "$DISTSEC" scan --root "$root" "$@" >/dev/null 2>"$work/err" &
 		tracer=$!
 		i=0
