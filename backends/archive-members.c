@@ -245,7 +245,7 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 			archive_entry_mode(e), (unsigned)archive_entry_uid(e),
 			(unsigned)archive_entry_gid(e), archive_entry_dev(e), archive_entry_ino64(e),
 		};
-		ds_push(&p->pending, &p->npending, &p->pending_cap, &l, sizeof l);
+		ds_push(p->pending, p->npending, p->pending_cap, l);
 	}
 	free(p->path);
 	p->path = member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : "");

@@ -184,7 +184,7 @@ static void add_arch(struct dpkg_db_state *st, const char *name, size_t *cap)
 		if (strcmp(st->arches[i], name) == 0)
 			return;
 	char *copy = ds_xstrdup(name);
-	ds_push(&st->arches, &st->narches, cap, &copy, sizeof copy);
+	ds_push(st->arches, st->narches, *cap, copy);
 }
 
 /* A root without dpkg installed (a chroot made by hand): the architecture
@@ -294,7 +294,7 @@ static int child_load(const char *root, const char *admindir, unsigned flags)
 	struct pkginfo *pkg;
 	while ((pkg = pkg_hash_iter_next_pkg(it)) != NULL)
 		if (pkg->status >= PKG_STAT_HALFINSTALLED)
-			ds_push(&all, &n, &cap, &pkg, sizeof pkg);
+			ds_push(all, n, cap, pkg);
 	pkg_hash_iter_free(it);
 	if (n)
 		qsort(all, n, sizeof *all, cmp_pkg);
@@ -399,7 +399,7 @@ static int parse_records(struct dpkg_db_state *st, const char *buf, size_t len,
 			ds_pkgtable_add_file(&st->t, id, v[0]);
 		} else if (type == 'A') {
 			char *a = ds_xstrdup(v[0]);
-			ds_push(&st->arches, &st->narches, &acap, &a, sizeof a);
+			ds_push(st->arches, st->narches, acap, a);
 		}
 	}
 	return -1;

@@ -29,7 +29,7 @@ static void add(struct ds_args *a, const char *path, enum ds_arg_kind kind, cons
 {
 	struct ds_arg arg = { .path = ds_xstrdup(path), .kind = kind,
 	                      .error = error ? ds_xstrdup(error) : NULL };
-	ds_push(&a->v, &a->n, &a->cap, &arg, sizeof arg);
+	ds_push(a->v, a->n, a->cap, arg);
 	if (kind == DS_ARG_ROOT_PATH)
 		a->nroot++;
 	else if (kind == DS_ARG_PKGFILE)

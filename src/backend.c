@@ -34,27 +34,27 @@ static void add_slot(const struct ds_backend *b, const char *where)
 	if (find_loaded(b->name))
 		return;
 	struct ds_backend_slot s = { b, where };
-	ds_push(&slots, &nslots, &slots_cap, &s, sizeof s);
+	ds_push(slots, nslots, slots_cap, s);
 }
 
-static void fail(const char *fmt, const char *a, const char *b)
+static void fail(const char *path, const char *why)
 {
-	char *msg = ds_xasprintf(fmt, a, b);
-	ds_push(&failures, &nfailures, &failures_cap, &msg, sizeof msg);
+	char *msg = ds_xasprintf("%s: %s", path, why);
+	ds_push(failures, nfailures, failures_cap, msg);
 }
 
 static void load_module(const char *path)
 {
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		fail("%s: %s", path, dlerror());
+		fail(path, dlerror());
 		return;
 	}
 	ds_backend_entry_fn entry;
 	*(void **)&entry = dlsym(h, DS_BACKEND_ENTRY);
 	const struct ds_backend *b = entry ? entry() : NULL;
 	if (!b || b->abi != DS_BACKEND_ABI) {
-		fail("%s: %s", path, b ? "built for another backend ABI" : "not a distsec backend");
+		fail(path, b ? "built for another backend ABI" : "not a distsec backend");
 		dlclose(h);
 		return;
 	}
@@ -78,7 +78,7 @@ static void load_dir(const char *dir)
 		if (strncmp(e->d_name, "distsec-", 8) == 0 && len > 3 &&
 		    strcmp(e->d_name + len - 3, ".so") == 0) {
 			char *p = ds_xasprintf("%s/%s", dir, e->d_name);
-			ds_push(&names, &n, &cap, &p, sizeof p);
+			ds_push(names, n, cap, p);
 		}
 	}
 	closedir(d);
@@ -194,7 +194,7 @@ static const struct ds_backend *select_auto(const char *root, char *why, size_t 
 		int rc = b->probe(root, &p);
 		if (rc == 0 && p.unreadable && warnings) {
 			char *w = ds_xasprintf("backend %s: %s", b->name, p.detail);
-			ds_push(warnings, nwarnings, &wcap, &w, sizeof w);
+			ds_push(*warnings, *nwarnings, wcap, w);
 		}
 		if (rc == 0 && p.usable && n < 16) {
 			cand[n] = b;

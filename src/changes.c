@@ -57,7 +57,7 @@ static int add_listed(const char *changes, const char *line, struct ds_args *out
 	e->via = ds_xstrdup(changes);
 	struct ds_arg arg = { .path = ds_xasprintf("%.*s%s", dirlen, changes, name),
 	                      .kind = DS_ARG_PKGFILE, .expect = e };
-	ds_push(&out->v, &out->n, &out->cap, &arg, sizeof arg);
+	ds_push(out->v, out->n, out->cap, arg);
 	out->npkg++;
 	return 0;
 }

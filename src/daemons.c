@@ -78,7 +78,7 @@ static size_t list_dir(int rootfd, const char *dir, char ***names)
 		if (e->d_name[0] == '.')
 			continue;
 		char *name = ds_xstrdup(e->d_name);
-		ds_push(names, &n, &cap, &name, sizeof name);
+		ds_push(*names, n, cap, name);
 	}
 	closedir(d);
 	return n;
@@ -116,16 +116,16 @@ static size_t dropin_dirs(const char *unit, char ***out)
 	size_t n = 0, cap = 0;
 	*out = NULL;
 	char *d = ds_xasprintf("%s.d", unit);
-	ds_push(out, &n, &cap, &d, sizeof d);
+	ds_push(*out, n, cap, d);
 	const char *dot = strrchr(unit, '.');
 	for (const char *p = dot; p && p > unit; p--) {
 		if (p[-1] != '-' || p == dot)
 			continue;
 		d = ds_xasprintf("%.*s%s.d", (int)(p - unit), unit, dot);
-		ds_push(out, &n, &cap, &d, sizeof d);
+		ds_push(*out, n, cap, d);
 	}
 	d = ds_xasprintf("%s.d", dot ? dot + 1 : unit);
-	ds_push(out, &n, &cap, &d, sizeof d);
+	ds_push(*out, n, cap, d);
 	return n;
 }
 
@@ -157,7 +157,7 @@ static size_t dropins(int rootfd, const struct ds_strmap *present, const char *u
 				if (len > 5 && !strcmp(names[j] + len - 5, ".conf") && !*slot) {
 					*slot = 1;
 					char *p = ds_xasprintf("%s/%s", dir, names[j]);
-					ds_push(out, &n, &cap, &p, sizeof p);
+					ds_push(*out, n, cap, p);
 				}
 			}
 			free_names(names, nn);

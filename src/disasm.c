@@ -102,22 +102,14 @@ static void add_start(struct ds_code *c, uint64_t a, size_t *cap)
 {
 	if (c->nstarts >= STARTS_MAX || !span_of(c, a))
 		return;
-	if (c->nstarts == *cap) {
-		*cap = *cap ? *cap * 2 : 1024;
-		c->starts = ds_xrealloc(c->starts, *cap * sizeof *c->starts);
-	}
-	c->starts[c->nstarts++] = a;
+	ds_push(c->starts, c->nstarts, *cap, a);
 }
 
 static void add_slot(struct ds_code *c, uint64_t addr, const char *name, size_t *cap)
 {
 	if (c->nslots >= SLOTS_MAX)
 		return;
-	if (c->nslots == *cap) {
-		*cap = *cap ? *cap * 2 : 256;
-		c->slots = ds_xrealloc(c->slots, *cap * sizeof *c->slots);
-	}
-	c->slots[c->nslots++] = (struct dis_slot){ addr, name };
+	ds_push(c->slots, c->nslots, *cap, ((struct dis_slot){ addr, name }));
 }
 
 /* Function starts from a symbol table (function symbols in code). */
@@ -204,12 +196,9 @@ static void read_sections(struct ds_code *c)
 		if (sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_EXECINSTR) &&
 		    (sh.sh_flags & SHF_ALLOC) && sh.sh_offset <= c->v->file_size &&
 		    sh.sh_size <= c->v->file_size - sh.sh_offset && c->nspans < 64) {
-			if (c->nspans == spcap) {
-				spcap = spcap ? spcap * 2 : 8;
-				c->spans = ds_xrealloc(c->spans, spcap * sizeof *c->spans);
-			}
-			c->spans[c->nspans++] = (struct dis_span){ sh.sh_addr, sh.sh_offset, sh.sh_size,
+			struct dis_span span = { sh.sh_addr, sh.sh_offset, sh.sh_size,
 				strncmp(name, ".plt", 4) == 0 || strcmp(name, ".iplt") == 0 };
+			ds_push(c->spans, c->nspans, spcap, span);
 		}
 		if (strcmp(name, ".got.plt") == 0 || (!c->gotbase && strcmp(name, ".got") == 0))
 			c->gotbase = sh.sh_addr;
@@ -331,8 +320,7 @@ static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_f
 				c->capped = true;
 				break;
 			}
-			cap = cap ? cap * 2 : 256;
-			f->in = ds_xrealloc(f->in, cap * sizeof *f->in);
+			ds_grow(f->in, f->n + 1, cap);
 		}
 		if (!cs_disasm_iter(c->cs, &p, &left, &addr, c->ci)) {
 			/* data or padding inside the code: skip a unit and go on */
@@ -370,18 +358,9 @@ static void find_stubs(struct ds_code *c)
 			if (c->arch != DIS_A64 && i > 0 && f.in[i - 1].kind == K_OTHER &&
 			    in->addr - f.in[i - 1].addr == 4)
 				at = f.in[i - 1].addr;   /* endbr64 / endbr32 */
-			if (c->nstubs == cap) {
-				cap = cap ? cap * 2 : 64;
-				c->stubs = ds_xrealloc(c->stubs, cap * sizeof *c->stubs);
-			}
-			c->stubs[c->nstubs++] = (struct dis_slot){ at, in->callee };
-			if (at != in->addr && c->arch != DIS_A64) {
-				if (c->nstubs == cap) {
-					cap *= 2;
-					c->stubs = ds_xrealloc(c->stubs, cap * sizeof *c->stubs);
-				}
-				c->stubs[c->nstubs++] = (struct dis_slot){ in->addr, in->callee };
-			}
+			ds_push(c->stubs, c->nstubs, cap, ((struct dis_slot){ at, in->callee }));
+			if (at != in->addr && c->arch != DIS_A64)
+				ds_push(c->stubs, c->nstubs, cap, ((struct dis_slot){ in->addr, in->callee }));
 		}
 		free(f.in);
 	}
@@ -440,11 +419,7 @@ static void add_cand(struct ds_code *c, size_t **v, size_t *n, size_t *cap, uint
 		c->capped = true;
 		return;
 	}
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		*v = ds_xrealloc(*v, *cap * sizeof **v);
-	}
-	(*v)[(*n)++] = fi;
+	ds_push(*v, *n, *cap, fi);
 }
 
 static uint32_t le32(const unsigned char *p)
@@ -597,13 +572,12 @@ static bool name_in(const char *name, const char *const *names)
 static void wanted_addrs(const struct dis_slot *v, size_t n, const char *const *names,
                          uint64_t **out, size_t *nout)
 {
+	size_t cap = 0;
 	*out = NULL;
 	*nout = 0;
 	for (size_t i = 0; i < n; i++)
-		if (name_in(v[i].name, names)) {
-			*out = ds_xrealloc(*out, (*nout + 1) * sizeof **out);
-			(*out)[(*nout)++] = v[i].addr;
-		}
+		if (name_in(v[i].name, names))
+			ds_push(*out, *nout, cap, v[i].addr);
 	if (*nout)
 		qsort(*out, *nout, sizeof **out, cmp_u64);
 }

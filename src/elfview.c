@@ -184,11 +184,7 @@ static void scan_dynsym(struct ds_elfview *v)
 		const char *name = elf_strptr(v->elf, sh.sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		if (v->nimports == cap) {
-			cap = cap ? cap * 2 : 64;
-			v->imports = ds_xrealloc(v->imports, cap * sizeof *v->imports);
-		}
-		v->imports[v->nimports++] = ds_xstrdup(name);
+		ds_push(v->imports, v->nimports, cap, ds_xstrdup(name));
 	}
 	if (!v->nimports)
 		return;

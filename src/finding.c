@@ -50,7 +50,7 @@ void ds_finding_free(struct ds_finding *d)
 
 void ds_worker_add(struct ds_worker *w, struct ds_finding *d)
 {
-	ds_push(&w->findings, &w->nfindings, &w->cap, &d, sizeof d);
+	ds_push(w->findings, w->nfindings, w->cap, d);
 }
 
 const struct ds_owner *ds_file_owner(struct ds_file *f)

@@ -142,7 +142,8 @@ void ds_scan_file(struct ds_worker *w, struct ds_file *f);
 /* finding.c */
 struct ds_finding *ds_finding_new(const struct ds_check *c, enum ds_severity sev,
                                   const char *path, const struct ds_owner *owner,
-                                  const char *fmt, va_list ap);
+                                  const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
 void ds_finding_free(struct ds_finding *f);
 void ds_worker_add(struct ds_worker *w, struct ds_finding *f);
 /* f's owner; NULL while the database is still loading (the finding's

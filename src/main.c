@@ -2,6 +2,7 @@
 /* distsec: the command table (git-style) and the scan command line. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,10 +59,14 @@ static const char usage_text[] =
 	"Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage or\n"
 	"fatal error.\n";
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_error(const char *fmt, ...)
 {
+	va_list ap;
+	va_start(ap, fmt);
 	fputs("distsec: ", stderr);
-	fprintf(stderr, fmt, arg);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\nTry 'distsec --help'.\n", stderr);
 	return 2;
 }
@@ -198,7 +203,7 @@ static int read_files_from(struct scan_lists *l)
 		if (!line[0])
 			continue;
 		char *copy = ds_xstrdup(line);
-		ds_push(&l->lines, &l->nlines, &l->linecap, &copy, sizeof copy);
+		ds_push(l->lines, l->nlines, l->linecap, copy);
 	}
 	free(line);
 	int err = ferror(fp);
@@ -217,11 +222,11 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 	case OPT_ROOT: o->root = optarg; break;
 	case OPT_BACKEND: o->backend = optarg; break;
 	case OPT_PACKAGE:
-		ds_push(&l->pkgs, &o->npackages, &l->pkgcap, &optarg, sizeof optarg);
+		ds_push(l->pkgs, o->npackages, l->pkgcap, optarg);
 		o->packages = l->pkgs;
 		break;
 	case OPT_PKGFILE:
-		ds_push(&l->pkgfiles, &o->npackage_files, &l->pfcap, &optarg, sizeof optarg);
+		ds_push(l->pkgfiles, o->npackage_files, l->pfcap, optarg);
 		o->package_files = l->pkgfiles;
 		break;
 	case OPT_FILES_FROM: l->files_from = optarg; break;
@@ -288,9 +293,9 @@ static int cmd_scan(int argc, char **argv)
 	while (rc == 0 && (c = getopt_long(argc, argv, "o:j:qvh", scan_options, NULL)) != -1)
 		rc = parse_scan_option(c, &o, &lists);
 	if (rc == 0 && o.all_packages && o.npackages)
-		rc = usage_error("%s", "--package and --all-packages exclude each other");
+		rc = usage_error("--package and --all-packages exclude each other");
 	if (rc == 0 && o.report_dir && o.group_by == DS_GROUP_NONE)
-		rc = usage_error("%s", "--report-dir needs --group-by package or maintainer");
+		rc = usage_error("--report-dir needs --group-by package or maintainer");
 	if (rc == 0 && lists.files_from)
 		rc = read_files_from(&lists);
 	if (rc) {
@@ -298,9 +303,9 @@ static int cmd_scan(int argc, char **argv)
 		return rc;
 	}
 	for (int i = optind; i < argc; i++)
-		ds_push(&lists.paths, &lists.npaths, &lists.pathcap, &argv[i], sizeof argv[i]);
+		ds_push(lists.paths, lists.npaths, lists.pathcap, argv[i]);
 	for (size_t i = 0; i < lists.nlines; i++)
-		ds_push(&lists.paths, &lists.npaths, &lists.pathcap, &lists.lines[i], sizeof lists.lines[i]);
+		ds_push(lists.paths, lists.npaths, lists.pathcap, lists.lines[i]);
 	o.paths = lists.paths;
 	o.npaths = lists.npaths;
 
@@ -353,7 +358,7 @@ static int cmd_checks(int argc, char **argv)
 	optind = 1;
 	while ((c = next_option(argc, argv, opts, "checks")) != -1) {
 		if (c == -2)
-			return usage_error("%s", "checks takes only --format text|json");
+			return usage_error("checks takes only --format text|json");
 		if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 			return usage_error("checks --format takes text or json, not '%s'", optarg);
 		json = !strcmp(optarg, "json");
@@ -384,7 +389,7 @@ static int cmd_explain(int argc, char **argv)
 		return 0;
 	}
 	if (optind != argc - 1)
-		return usage_error("%s", "explain takes one check id (see 'distsec checks')");
+		return usage_error("explain takes one check id (see 'distsec checks')");
 	const struct ds_check *c = ds_check_find(argv[optind]);
 	if (!c)
 		return usage_error("unknown check '%s' (see 'distsec checks')", argv[optind]);
@@ -404,7 +409,7 @@ static int cmd_backends(int argc, char **argv)
 	optind = 1;
 	while ((c = next_option(argc, argv, opts, "backends")) != -1) {
 		if (c == -2)
-			return usage_error("%s", "backends takes only --root DIR");
+			return usage_error("backends takes only --root DIR");
 		root = optarg;
 	}
 	const struct ds_backend_slot *slots;
@@ -455,7 +460,7 @@ int main(int argc, char **argv)
 	/* temporary files (the report's, a database copy) go with the run */
 	ds_cleanup_install();
 	if (argc < 2)
-		return usage_error("%s", "missing command (scan, checks, explain, backends or profiles)");
+		return usage_error("missing command (scan, checks, explain, backends or profiles)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_text, stdout);
 		return 0;

@@ -41,7 +41,7 @@ void ds_pathindex_add(struct ds_pathindex *x, const char *path, ds_pkgid id)
 	uintptr_t *slot = ds_strmap_put(x->map, path);
 	if (!*slot) {
 		struct owners o = { .one = id, .n = 1 };
-		ds_push(&x->lists, &x->n, &x->cap, &o, sizeof o);
+		ds_push(x->lists, x->n, x->cap, o);
 		*slot = x->n;
 		return;
 	}
@@ -50,15 +50,12 @@ void ds_pathindex_add(struct ds_pathindex *x, const char *path, ds_pkgid id)
 	for (size_t i = 0; i < o->n; i++)
 		if (cur[i] == id)
 			return;
-	if (!o->cap) {
+	if (!o->cap) {   /* the one inline id moves to a small array */
 		o->cap = 4;
 		o->ids = ds_xmalloc(o->cap * sizeof *o->ids);
 		o->ids[0] = o->one;
-	} else if (o->n == o->cap) {
-		o->cap *= 2;
-		o->ids = ds_xrealloc(o->ids, o->cap * sizeof *o->ids);
 	}
-	o->ids[o->n++] = id;
+	ds_push(o->ids, o->n, o->cap, id);
 }
 
 size_t ds_pathindex_get(const struct ds_pathindex *x, const char *path, const ds_pkgid **ids)

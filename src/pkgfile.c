@@ -63,6 +63,8 @@ void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct d
 }
 
 static struct ds_finding *unreadable_finding(const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static struct ds_finding *unreadable_finding(const char *path, const char *fmt, ...)
 {
 	struct ds_owner none = { .status = DS_OWNER_UNKNOWN };
 	va_list ap;
@@ -148,7 +150,7 @@ static struct ds_input *keep_input(struct ds_scan *s, struct ds_input *in)
 	struct ds_input *kept = ds_xmalloc(sizeof *kept);
 	*kept = *in;
 	pthread_mutex_lock(&p->inputs_lock);
-	ds_push(&s->inputs, &s->ninputs, &p->inputs_cap, &kept, sizeof kept);
+	ds_push(s->inputs, s->ninputs, p->inputs_cap, kept);
 	pthread_mutex_unlock(&p->inputs_lock);
 	return kept;
 }

@@ -15,9 +15,9 @@ void ds_pkgtable_init(struct ds_pkgtable *t)
 ds_pkgid ds_pkgtable_add(struct ds_pkgtable *t, const struct ds_pkg *p)
 {
 	size_t cap = t->cap;
-	ds_push(&t->pkgs, &t->npkgs, &t->cap, p, sizeof *p);
+	ds_push(t->pkgs, t->npkgs, t->cap, *p);
 	if (t->cap != cap) {
-		t->files = ds_xrealloc(t->files, t->cap * sizeof *t->files);
+		t->files = ds_xrealloc(t->files, ds_st_mult(t->cap, sizeof *t->files));
 		memset(t->files + cap, 0, (t->cap - cap) * sizeof *t->files);
 	}
 	return (ds_pkgid)(t->npkgs - 1);
@@ -27,7 +27,7 @@ void ds_pkgtable_add_file(struct ds_pkgtable *t, ds_pkgid id, const char *path)
 {
 	struct ds_pkgfiles *f = &t->files[id];
 	char *copy = ds_xstrdup(path);
-	ds_push(&f->paths, &f->n, &f->cap, &copy, sizeof copy);
+	ds_push(f->paths, f->n, f->cap, copy);
 	ds_pathindex_add(t->index, path, id);
 }
 

@@ -123,7 +123,7 @@ static const char *parse_cond(struct entry *e, char *word)
 		return "a condition needs a key";
 	}
 	c.key = ds_xstrdup(word);
-	ds_push(&e->conds, &e->nconds, &e->conds_cap, &c, sizeof c);
+	ds_push(e->conds, e->nconds, e->conds_cap, c);
 	return NULL;
 }
 
@@ -192,7 +192,7 @@ static const char *parse_line(struct ds_profile *p, char *line)
 		free_entry(&e);
 		return err;
 	}
-	ds_push(&p->e, &p->n, &p->cap, &e, sizeof e);
+	ds_push(p->e, p->n, p->cap, e);
 	return NULL;
 }
 

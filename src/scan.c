@@ -58,7 +58,7 @@ bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c)
 void ds_scan_skip(struct ds_scan *s, const struct ds_check *c, const char *why)
 {
 	struct ds_skip k = { c, ds_xstrdup(why) };
-	ds_push(&s->skipped, &s->nskipped, &s->priv->skipped_cap, &k, sizeof k);
+	ds_push(s->skipped, s->nskipped, s->priv->skipped_cap, k);
 	if (!s->opt->quiet)
 		ds_warn("%s skipped: %s", c->id, why);
 }
@@ -131,7 +131,7 @@ static void load_aliases(struct ds_scan *s)
 		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) &&
 		    strcmp(target, "/") != 0 && strcmp(target, link) != 0) {
 			struct ds_alias a = { link, target };
-			ds_push(&p->aliases, &p->naliases, &cap, &a, sizeof a);
+			ds_push(p->aliases, p->naliases, cap, a);
 			link = target = NULL;
 		}
 		if (fd >= 0)
@@ -238,7 +238,7 @@ static void fall_back(struct ds_scan *s, const char *err)
 		return;
 	}
 	size_t cap = s->nwarnings;   /* the array is exactly full: ds_push grows it */
-	ds_push(&s->warnings, &s->nwarnings, &cap, &w, sizeof w);
+	ds_push(s->warnings, s->nwarnings, cap, w);
 	snprintf(s->backend_why, sizeof s->backend_why, "the %s database is unreadable",
 	         s->backend->name);
 	s->backend = none;

@@ -52,7 +52,7 @@ static const char *arena_copy(struct ds_strmap *m, const char *key)
 	if (len > m->arena_left) {
 		size_t block = len > 65536 ? len : 65536;
 		char *b = ds_xmalloc(block);
-		ds_push(&m->arena, &m->narena, &m->arena_cap, &b, sizeof b);
+		ds_push(m->arena, m->narena, m->arena_cap, b);
 		m->arena_pos = b;
 		m->arena_left = block;
 	}

@@ -109,7 +109,7 @@ static void parse_exec(struct ds_unit *u, const char *value)
 		if (!*path)
 			continue;
 		char *prog = ds_xstrdup(path);
-		ds_push(&u->exec, &u->nexec, &u->cap, &prog, sizeof prog);
+		ds_push(u->exec, u->nexec, u->cap, prog);
 	}
 }
 

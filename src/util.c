@@ -66,15 +66,23 @@ char *ds_xasprintf(const char *fmt, ...)
 	return s;
 }
 
-void ds_push(void *arr, size_t *n, size_t *cap, const void *item, size_t sz)
+size_t ds_st_mult(size_t a, size_t b)
 {
-	char **a = arr;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		*a = ds_xrealloc(*a, *cap * sz);
+	size_t r;
+	if (__builtin_mul_overflow(a, b, &r)) {
+		fputs("distsec: array size overflow\n", stderr);
+		abort();
 	}
-	memcpy(*a + *n * sz, item, sz);
-	(*n)++;
+	return r;
+}
+
+size_t ds_grow_cap(size_t cap, size_t need, size_t sz)
+{
+	size_t next = cap ? ds_st_mult(cap, 2) : 16;
+	if (next < need)
+		next = need;
+	ds_st_mult(next, sz);   /* aborts before the caller's realloc would wrap */
+	return next;
 }
 
 /* Valid UTF-8 copy of s: each invalid byte becomes the text \xNN, so a
@@ -163,10 +171,10 @@ char **ds_split_list(const char *s)
 	char *copy = ds_xstrdup(s), *save = NULL;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		char *item = ds_xstrdup(t);
-		ds_push(&v, &n, &cap, &item, sizeof item);
+		ds_push(v, n, cap, item);
 	}
 	char *end = NULL;
-	ds_push(&v, &n, &cap, &end, sizeof end);
+	ds_push(v, n, cap, end);
 	free(copy);
 	return v;
 }

@@ -108,7 +108,7 @@ struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name)
 			ds_waivers_free(ws);
 			return NULL;
 		}
-		ds_push(&ws->items, &ws->n, &ws->cap, &w, sizeof w);
+		ds_push(ws->items, ws->n, ws->cap, w);
 	}
 	free(line);
 	return ws;
@@ -155,8 +155,7 @@ void ds_waivers_seal(struct ds_waivers *ws, bool quiet)
 	for (size_t i = 0; ws && i < ws->n; i++) {
 		if (ws->items[i].used)
 			continue;
-		ds_push(&ws->unused, &ws->nunused, &ws->unused_cap, &ws->items[i].where,
-		        sizeof ws->items[i].where);
+		ds_push(ws->unused, ws->nunused, ws->unused_cap, ws->items[i].where);
 		if (!quiet)
 			ds_warn("note: unused waiver %s", ws->items[i].where);
 	}

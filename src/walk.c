@@ -133,7 +133,7 @@ static void walk(struct ds_scan *s, struct ds_jobs *j, const char *start, dev_t 
 	char **stack = NULL;
 	size_t n = 0, cap = 0;
 	char *first = ds_xstrdup(start);
-	ds_push(&stack, &n, &cap, &first, sizeof first);
+	ds_push(stack, n, cap, first);
 	while (n) {
 		char *dir = stack[--n];
 		int dfd = ds_open_beneath(s->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -164,7 +164,7 @@ static void walk(struct ds_scan *s, struct ds_jobs *j, const char *start, dev_t 
 			}
 			add_job(j, child, type);
 			if (type == DT_DIR && !(whole_root && is_pseudo_fs(child)))
-				ds_push(&stack, &n, &cap, &child, sizeof child);
+				ds_push(stack, n, cap, child);
 			else
 				free(child);
 		}

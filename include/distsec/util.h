@@ -16,10 +16,31 @@ void *ds_xrealloc(void *p, size_t n);
 char *ds_xstrdup(const char *s);
 char *ds_xstrndup(const char *s, size_t n);
 char *ds_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-char *ds_xvasprintf(const char *fmt, va_list ap);
+char *ds_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
-/* Appends item to a growable array (*arr, *n, *cap) of elements of size sz. */
-void ds_push(void *arr, size_t *n, size_t *cap, const void *item, size_t sz);
+/* a * b; aborts when the product does not fit a size_t (git's st_mult). */
+size_t ds_st_mult(size_t a, size_t b);
+/* The capacity to grow an array of cap elements of size sz to when it
+ * must hold need: twice cap (16 at first), at least need; aborts when
+ * the array's bytes would overflow a size_t. */
+size_t ds_grow_cap(size_t cap, size_t need, size_t sz);
+
+/*
+ * Growable arrays (git's ALLOC_GROW): arr is a T * lvalue, n and cap
+ * size_t lvalues; each is evaluated more than once, so they must have no
+ * side effects.  ds_grow makes room for need elements; ds_push appends
+ * item, which the compiler checks is assignable to a T.
+ */
+#define ds_grow(arr, need, cap) do { \
+	if ((need) > (cap)) { \
+		(cap) = ds_grow_cap((cap), (need), sizeof *(arr)); \
+		(arr) = ds_xrealloc((arr), ds_st_mult((cap), sizeof *(arr))); \
+	} \
+} while (0)
+#define ds_push(arr, n, cap, item) do { \
+	ds_grow((arr), (n) + 1, (cap)); \
+	(arr)[(n)++] = (item); \
+} while (0)
 
 /*
  * String → value map, open addressing.  Keys are copied into the map's own

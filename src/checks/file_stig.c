@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,7 +160,7 @@ int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name)
 			break;
 		}
 		r.line = lineno;
-		ds_push(&st->rules, &st->n, &st->cap, &r, sizeof r);
+		ds_push(st->rules, st->n, st->cap, r);
 	}
 	free(line);
 	return rc;
@@ -206,7 +207,7 @@ static bool load_ids(const char *root, const char *rel, struct ds_strmap *map,
 		uintptr_t *slot = ds_strmap_put(map, key);
 		if (!*slot) {
 			char *copy = ds_xstrdup(name);
-			ds_push(names, n, cap, &copy, sizeof copy);
+			ds_push(*names, *n, *cap, copy);
 			*slot = *n;
 		}
 	}
@@ -287,11 +288,16 @@ static char *join(char **v)
 	return s;
 }
 
-static void report(const struct ds_stig *st, struct ds_file *f, const struct rule *r, const char *fmt, const char *a,
-                   const char *b)
+static void report(const struct ds_stig *st, struct ds_file *f, const struct rule *r,
+                   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void report(const struct ds_stig *st, struct ds_file *f, const struct rule *r,
+                   const char *fmt, ...)
 {
 	char msg[512];
-	snprintf(msg, sizeof msg, fmt, a, b);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
 	struct ds_finding *d = ds_report(f, DS_SEV_ERROR, "%s is %s (%s)", f->path, msg, r->reason);
 	ds_finding_set_rule(d, r->id);
 	char mode[8];
@@ -340,23 +346,23 @@ static void apply(const struct ds_stig *st, struct ds_file *f, const struct rule
 	case R_WW_STICKY:
 		if (!(f->mode & S_ISVTX)) {
 			snprintf(buf, sizeof buf, "%04o", (unsigned)(f->mode & 07777));
-			report(st, f, r, "world-writable (%s) without the sticky bit%s", buf, "");
+			report(st, f, r, "world-writable (%s) without the sticky bit", buf);
 		}
 		return;
 	case R_NOUSER:
 		if (!id_name(st->users, st->user_names, f->uid)) {
 			snprintf(buf, sizeof buf, "%u", (unsigned)f->uid);
-			report(st, f, r, "owned by uid %s, which is not in the root's etc/passwd%s", buf, "");
+			report(st, f, r, "owned by uid %s, which is not in the root's etc/passwd", buf);
 		}
 		return;
 	case R_NOGROUP:
 		if (!id_name(st->groups, st->group_names, f->gid)) {
 			snprintf(buf, sizeof buf, "%u", (unsigned)f->gid);
-			report(st, f, r, "group-owned by gid %s, which is not in the root's etc/group%s", buf, "");
+			report(st, f, r, "group-owned by gid %s, which is not in the root's etc/group", buf);
 		}
 		return;
 	case R_DEVICE:
-		report(st, f, r, "a %s device outside /dev%s", S_ISCHR(f->mode) ? "character" : "block", "");
+		report(st, f, r, "a %s device outside /dev", S_ISCHR(f->mode) ? "character" : "block");
 		return;
 	default:
 		break;

@@ -58,7 +58,7 @@ unsigned char *slurp(const char *path, size_t *len)
 	int c;
 	while ((c = fgetc(f)) != EOF) {
 		unsigned char ch = (unsigned char)c;
-		ds_push(&buf, &n, &cap, &ch, 1);
+		ds_push(buf, n, cap, ch);
 	}
 	fclose(f);
 	*len = n;
