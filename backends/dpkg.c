@@ -60,7 +60,6 @@ struct dpkg_db_state {
 };
 
 static struct dpkg_db_state *cached;
-static char load_error[512];
 
 static char *dup_or_null(const char *s)
 {
@@ -460,14 +459,15 @@ static void child_exit_now(void)
 	_exit(2);
 }
 
-/* Loads the database of root: copy, child, index; NULL with load_error. */
-static struct dpkg_db_state *load(const char *root, unsigned flags)
+/* Loads the database of root: copy, child, index; NULL with the reason
+ * in err, else err holds libdpkg's warnings (notes, possibly empty). */
+static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, size_t errlen)
 {
 	bool origins = flags & DS_OPEN_ORIGINS;
+	err[0] = '\0';
 	if (cached && strcmp(cached->root, root) == 0 && (cached->have_origins || !origins))
 		return cached;
-	load_error[0] = '\0';
-	char *copy = ds_dpkg_private_copy(root, load_error, sizeof load_error);
+	char *copy = ds_dpkg_private_copy(root, err, errlen);
 	if (!copy)
 		return NULL;
 	int pipefd[2] = { -1, -1 };
@@ -485,7 +485,7 @@ static struct dpkg_db_state *load(const char *root, unsigned flags)
 		_exit(to_parent ? child_load(root, copy, flags) : 1);
 	}
 	if (pid < 0) {
-		snprintf(load_error, sizeof load_error, "cannot start the loader: %s", strerror(errno));
+		snprintf(err, errlen, "cannot start the loader: %s", strerror(errno));
 		ds_dpkg_private_remove(copy);
 		if (errfd >= 0)
 			close(errfd);
@@ -520,12 +520,12 @@ static struct dpkg_db_state *load(const char *root, unsigned flags)
 			snprintf(why, sizeof why, "no answer in %d s", LOAD_TIMEOUT_MS / 1000);
 		else if (WIFSIGNALED(status))
 			snprintf(why, sizeof why, "libdpkg crashed (signal %d)", WTERMSIG(status));
-		snprintf(load_error, sizeof load_error, "%s: %s", marker ? marker : "var/lib/dpkg",
+		snprintf(err, errlen, "%s: %s", marker ? marker : "var/lib/dpkg",
 		         why[0] ? why : "libdpkg failed");
 		free_state(st);
 		st = NULL;
-	} else if (!(flags & DS_OPEN_QUIET) && messages[0]) {
-		fputs(messages, stderr);   /* libdpkg's warnings */
+	} else {
+		snprintf(err, errlen, "%s", messages);   /* libdpkg's warnings: notes */
 	}
 	free(messages);
 	free(buf);
@@ -570,9 +570,10 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 
 static void *dpkg_open(const char *root, unsigned flags, char *err, size_t errlen)
 {
-	struct dpkg_db_state *st = load(root, flags);
+	struct dpkg_db_state *st = load(root, flags, err, errlen);
 	if (!st) {
-		snprintf(err, errlen, "%s", load_error[0] ? load_error : "cannot load");
+		if (!err[0])
+			snprintf(err, errlen, "cannot load");
 		return NULL;
 	}
 	st->refs++;

@@ -198,8 +198,9 @@ struct ds_strmap *ds_daemons_load(int rootfd);
 
 /* waivers.c */
 struct ds_waivers;
-struct ds_waivers *ds_waivers_load(const char *path);
-struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name);
+/* NULL with the reason ("waivers FILE:LINE: why") in err. */
+struct ds_waivers *ds_waivers_load(const char *path, char *err, size_t errlen);
+struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_t errlen);
 void ds_waivers_free(struct ds_waivers *ws);
 /* The reason a waiver gives for d, or NULL. */
 const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d);

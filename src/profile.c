@@ -198,7 +198,8 @@ static const char *parse_line(struct ds_profile *p, char *line)
 
 #define LINE_MAX_LEN 4096 /* a profile is a short hand-written file */
 
-struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path)
+struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path,
+                                     char *err, size_t errlen)
 {
 	struct ds_profile *p = ds_xcalloc(1, sizeof *p);
 	p->name = ds_xstrdup(name);
@@ -209,9 +210,9 @@ struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path
 	unsigned lineno = 0;
 	while ((len = getline(&line, &cap, fp)) > 0) {
 		lineno++;
-		const char *err = (size_t)len > LINE_MAX_LEN ? "line too long" : parse_line(p, line);
-		if (err) {
-			ds_warn("profile %s:%u: %s", path, lineno, err);
+		const char *bad = (size_t)len > LINE_MAX_LEN ? "line too long" : parse_line(p, line);
+		if (bad) {
+			snprintf(err, errlen, "profile %s:%u: %s", path, lineno, bad);
 			free(line);
 			ds_profile_free(p);
 			return NULL;
@@ -221,7 +222,7 @@ struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path
 	return p;
 }
 
-struct ds_profile *ds_profile_load(const char *spec)
+struct ds_profile *ds_profile_load(const char *spec, char *err, size_t errlen)
 {
 	char buf[4096];
 	const char *path = spec;
@@ -230,18 +231,18 @@ struct ds_profile *ds_profile_load(const char *spec)
 		path = ds_data_file(rel, buf, sizeof buf);
 		free(rel);
 		if (!path) {
-			ds_warn("profile '%s': not found (see 'distsec profiles')", spec);
+			snprintf(err, errlen, "profile '%s': not found (see 'distsec profiles')", spec);
 			return NULL;
 		}
 	}
 	FILE *fp = fopen(path, "re");
 	if (!fp) {
-		ds_warn("profile %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "profile %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	/* a file's profile is named after the file */
 	const char *base = strrchr(path, '/');
-	struct ds_profile *p = ds_profile_parse(fp, base ? base + 1 : path, path);
+	struct ds_profile *p = ds_profile_parse(fp, base ? base + 1 : path, path, err, errlen);
 	fclose(fp);
 	return p;
 }
@@ -319,7 +320,10 @@ int ds_profiles_list(FILE *out)
 			const char *name = names[k]->d_name;
 			uintptr_t *slot = name[0] != '.' ? ds_strmap_put(seen, name) : NULL;
 			char *path = ds_xasprintf("%s/%s", dir, name);
-			struct ds_profile *p = slot && !*slot ? ds_profile_load(path) : NULL;
+			char err[512] = "";
+			struct ds_profile *p = slot && !*slot ? ds_profile_load(path, err, sizeof err) : NULL;
+			if (err[0])
+				ds_warn("%s", err);
 			if (p) {
 				*slot = 1;
 				found++;

@@ -10,10 +10,11 @@
 struct ds_profile;
 
 /* A NAME (no '/': profiles/NAME in the data directories) or a FILE.
- * NULL with a message on stderr. */
-struct ds_profile *ds_profile_load(const char *spec);
-/* Parses an open profile; path names it in messages.  NULL on a bad line. */
-struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path);
+ * NULL with the reason in err. */
+struct ds_profile *ds_profile_load(const char *spec, char *err, size_t errlen);
+/* Parses an open profile; path names it in err.  NULL on a bad line. */
+struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path,
+                                    char *err, size_t errlen);
 void ds_profile_free(struct ds_profile *p);
 const char *ds_profile_name(const struct ds_profile *p);
 const char *ds_profile_description(const struct ds_profile *p);

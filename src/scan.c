@@ -252,11 +252,11 @@ static void *open_backend(void *arg)
 	/* text without grouping never shows origins; the other reports do */
 	bool origins = ds_output_find(s->opt->format)->wants_origins || s->opt->group_by;
 	unsigned flags = origins ? DS_OPEN_ORIGINS : 0;
-	if (s->opt->quiet)
-		flags |= DS_OPEN_QUIET;
 	s->bh = s->backend->open(s->root, flags, err, sizeof err);
 	if (!s->bh)
 		fall_back(s, err);
+	else if (err[0] && !s->opt->quiet && !ds_warn_silent)
+		fprintf(stderr, "%s%s", err, err[strlen(err) - 1] == '\n' ? "" : "\n");   /* notes */
 	atomic_store(&s->priv->backend_ready, true);
 	return NULL;
 }
@@ -414,8 +414,11 @@ static int begin_checks(struct ds_scan *s)
 
 static int load_profile(struct ds_scan *s, const char *spec, const char *why)
 {
-	if (!(s->priv->profile = ds_profile_load(spec)))
+	char err[512];
+	if (!(s->priv->profile = ds_profile_load(spec, err, sizeof err))) {
+		ds_warn("%s", err);
 		return -1;
+	}
 	s->profile = ds_profile_name(s->priv->profile);
 	snprintf(s->profile_why, sizeof s->profile_why, "%s", why);
 	return 0;
@@ -460,8 +463,12 @@ static int choose_profile(struct ds_scan *s)
 
 int ds_scan_open(struct ds_scan *s)
 {
-	if (s->opt->waivers && !(s->priv->waivers = ds_waivers_load(s->opt->waivers)))
+	char err[512];
+	if (s->opt->waivers &&
+	    !(s->priv->waivers = ds_waivers_load(s->opt->waivers, err, sizeof err))) {
+		ds_warn("%s", err);
 		return -1;
+	}
 	if (s->opt->profile && load_profile(s, s->opt->profile, "--profile") != 0)
 		return -1;
 	if (open_root(s) != 0)

@@ -81,7 +81,7 @@ void ds_waivers_free(struct ds_waivers *ws)
 	free(ws);
 }
 
-struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name)
+struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_t errlen)
 {
 	struct ds_waivers *ws = ds_xcalloc(1, sizeof *ws);
 	char *line = NULL;
@@ -100,9 +100,9 @@ struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name)
 			*--end = '\0';
 		w.where = ds_xasprintf("%s:%u: %s", name, lineno, text);
 		free(text);
-		const char *err = parse_line(t, &w);
-		if (err) {
-			ds_warn("waivers %s:%u: %s", name, lineno, err);
+		const char *bad = parse_line(t, &w);
+		if (bad) {
+			snprintf(err, errlen, "waivers %s:%u: %s", name, lineno, bad);
 			free(w.where);
 			free(line);
 			ds_waivers_free(ws);
@@ -114,14 +114,14 @@ struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name)
 	return ws;
 }
 
-struct ds_waivers *ds_waivers_load(const char *path)
+struct ds_waivers *ds_waivers_load(const char *path, char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "re");
 	if (!fp) {
-		ds_warn("waivers %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "waivers %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	struct ds_waivers *ws = ds_waivers_parse(fp, path);
+	struct ds_waivers *ws = ds_waivers_parse(fp, path, err, errlen);
 	fclose(fp);
 	return ws;
 }

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 2
+#define DS_BACKEND_ABI 3
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -55,7 +55,6 @@ struct ds_probe {
 
 /* open() flags */
 #define DS_OPEN_ORIGINS 1u  /* fill ds_pkg.origin and .candidate (may cost time) */
-#define DS_OPEN_QUIET 2u    /* -q: the libraries' own warnings are not shown */
 
 /* One member of a package file's payload: a small one in memory, a large
  * one in an unlinked temporary file (in_file, fd), so no member is ever
@@ -87,8 +86,10 @@ struct ds_backend {
 	/* Cheap look at a root; must not print.  Returns 0, or -1 on a hard error. */
 	int (*probe)(const char *root, struct ds_probe *out);
 
-	/* Load the root's database.  NULL on failure with a reason in err.
-	 * flags: DS_OPEN_* bits, what the caller will ask info() for. */
+	/* Load the root's database.  NULL on failure with a reason in err;
+	 * on success err holds notes (the libraries' warnings, a line each),
+	 * which the core prints unless -q, or is empty.  flags: DS_OPEN_*
+	 * bits, what the caller will ask info() for. */
 	void *(*open)(const char *root, unsigned flags, char *err, size_t errlen);
 
 	/* Owners of an absolute path as the database spells it.  On

@@ -8,9 +8,9 @@ static struct ds_profile *parse(const char *text)
 {
 	FILE *fp = fmemopen((void *)text, strlen(text), "r");
 	assert_non_null(fp);
-	ds_warn_silent = true;
-	struct ds_profile *p = ds_profile_parse(fp, "t", "t.profile");
-	ds_warn_silent = false;
+	char err[256] = "";
+	struct ds_profile *p = ds_profile_parse(fp, "t", "t.profile", err, sizeof err);
+	assert_true(p ? !err[0] : !strncmp(err, "profile t.profile:", 18));
 	fclose(fp);
 	return p;
 }
@@ -122,9 +122,10 @@ static void test_shipped(void **state)
 	(void)state;
 	const char *names[] = { "debian", "fedora", "stig", NULL };
 	for (size_t i = 0; names[i]; i++) {
-		struct ds_profile *p = ds_profile_load(names[i]);
+		char err[256];
+		struct ds_profile *p = ds_profile_load(names[i], err, sizeof err);
 		if (!p)
-			fail_msg("profile %s does not load", names[i]);
+			fail_msg("profile %s does not load: %s", names[i], err);
 		assert_true(strlen(ds_profile_description(p)) > 10);
 		expect(!strcmp(names[i], "stig") ? p : NULL, "/etc/cron.daily/apt", "GEN003080",
 		       "0755", "root", NULL, DS_SEV_ERROR);
