@@ -36,9 +36,10 @@ static const char *named(const struct dis_insn *in, const char *const *names)
 }
 
 /* Is an instruction for which pred holds on a path from index `from`?
- * `goal` is an index to reach, or (size_t)-1 to look for a named call. */
+ * `goal` is an index to reach, or (size_t)-1 to look for a named call;
+ * a path ends at a call of `barrier` (NULL: none). */
 static const char *reach(const struct dis_func *f, size_t from, const char *const *names,
-                         size_t goal)
+                         size_t goal, const char *const *barrier)
 {
 	if (from >= f->n)
 		return NULL;
@@ -55,6 +56,8 @@ static const char *reach(const struct dis_func *f, size_t from, const char *cons
 			break;
 		}
 		size_t next[2] = { (size_t)-1, (size_t)-1 };
+		if (barrier && named(in, barrier))
+			continue;
 		switch (in->kind) {
 		case K_RET:
 			break;
@@ -92,7 +95,13 @@ static const char *reach(const struct dis_func *f, size_t from, const char *cons
 
 const char *ds_site_calls_after(const struct ds_site *site, const char *const *names)
 {
-	return reach(site->f, site->i + 1, names, (size_t)-1);
+	return reach(site->f, site->i + 1, names, (size_t)-1, NULL);
+}
+
+const char *ds_site_calls_after_unless(const struct ds_site *site, const char *const *names,
+                                       const char *const *barrier)
+{
+	return reach(site->f, site->i + 1, names, (size_t)-1, barrier);
 }
 
 const char *ds_site_calls_before(const struct ds_site *site, const char *const *names)
@@ -100,7 +109,7 @@ const char *ds_site_calls_before(const struct ds_site *site, const char *const *
 	const struct dis_func *f = site->f;
 	for (size_t j = 0; j < f->n; j++) {
 		const char *n = named(&f->in[j], names);
-		if (n && f->in[j].kind == K_CALL && reach(f, j + 1, names, site->i))
+		if (n && f->in[j].kind == K_CALL && reach(f, j + 1, names, site->i, NULL))
 			return n;
 	}
 	return NULL;

@@ -52,8 +52,12 @@ struct dis_insn {
 	uint64_t clobber;      /* register families written besides dst */
 	int64_t value;         /* S_IMM, S_ADDR, S_LOAD: the constant/address */
 	struct dis_loc dst;    /* the one definition modelled, L_NONE if none */
-	uint8_t kind, src, src_reg;
+	uint8_t kind, src, src_reg;   /* S_LOAD: src_reg is the base register, if any */
+	bool keeps;            /* dst is computed from its own old value and
+	                          constants (`sar $1, %rdi`, `sxtw x0, w0`) */
 	int32_t src_disp;      /* S_STACK */
+	int32_t sp_adj;        /* what it adds to the stack pointer (push -8) */
+	bool sp_lost;          /* writes the stack pointer some other way */
 };
 
 struct dis_slot {          /* a GOT slot, or a PLT stub, and its import */
@@ -110,5 +114,7 @@ void dis_regs_reset(struct dis_regs *rs);
 const char *dis_slot_name(const struct dis_slot *v, size_t n, uint64_t addr);
 /* disasm_flow.c */
 size_t dis_index_of(const struct dis_func *f, uint64_t addr);
+/* disasm_param.c: which argument registers an ABI passes parameters in */
+bool dis_arg_reg(enum dis_arch a, unsigned r);
 
 #endif

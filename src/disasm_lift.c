@@ -121,6 +121,9 @@ static void x86_src(const struct ds_code *c, const struct dis_regs *rs, const cs
 		} else {
 			o->src = S_LOAD;
 			o->value = (int64_t)a;
+			/* the base a parameter's pointed-to value is read through */
+			if (op->mem.index == X86_REG_INVALID && x86_family(op->mem.base) < 16)
+				o->src_reg = (uint8_t)x86_family(op->mem.base);
 		}
 	}
 }
@@ -168,7 +171,67 @@ static void clobber_written(struct ds_code *c, const cs_insn *ci, struct dis_ins
 	}
 }
 
+static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
+                        struct dis_insn *o);
+
+/* An in-place computation on one register (`sar $1, %rdi`: OCaml's
+ * Int_val): the value stays derived from what the register held. */
+static bool x86_keeps(const cs_insn *ci, struct dis_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	switch (ci->id) {
+	case X86_INS_SAR: case X86_INS_SHR: case X86_INS_SHL: case X86_INS_AND:
+	case X86_INS_OR: case X86_INS_ADD: case X86_INS_SUB: case X86_INS_XOR:
+	case X86_INS_NOT: case X86_INS_NEG: case X86_INS_INC: case X86_INS_DEC:
+		break;
+	default:
+		return false;
+	}
+	if (!x->op_count || x->operands[0].type != X86_OP_REG ||
+	    (x->op_count == 2 && x->operands[1].type != X86_OP_IMM) || x->op_count > 2)
+		return false;
+	unsigned f = x86_family(x->operands[0].reg);
+	if (f >= 16)
+		return false;
+	o->dst = (struct dis_loc){ L_REG, (uint8_t)f, 0 };
+	o->src = S_UNKNOWN;
+	o->keeps = true;
+	return true;
+}
+
+/* How the instruction moves the stack pointer, when by a constant. */
+static bool x86_sp(const struct ds_code *c, const cs_insn *ci, struct dis_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *op = x->operands;
+	int32_t word = c->arch == DIS_X64 ? 8 : 4;
+	switch (ci->id) {
+	case X86_INS_PUSH:
+		o->sp_adj = -word;
+		return true;
+	case X86_INS_POP:
+		o->sp_adj = word;
+		return true;
+	case X86_INS_SUB: case X86_INS_ADD:
+		if (x->op_count != 2 || op[0].type != X86_OP_REG || x86_family(op[0].reg) != X86_SP ||
+		    op[1].type != X86_OP_IMM)
+			return false;
+		o->sp_adj = (int32_t)(ci->id == X86_INS_SUB ? -op[1].imm : op[1].imm);
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void lift_x86(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
+{
+	bool sp_known = x86_sp(c, ci, o);
+	lift_x86_op(c, ci, rs, o);
+	if (!sp_known && ((o->dst.kind == L_REG && o->dst.reg == X86_SP) || (o->clobber & BIT(X86_SP))))
+		o->sp_lost = true;
+}
+
+static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
 	const cs_x86 *x = &ci->detail->x86;
 	const cs_x86_op *op = x->operands;
@@ -237,7 +300,7 @@ static void lift_x86(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 		}
 		break;
 	case X86_INS_PUSH:
-		if (c->arch == DIS_X86 && x->op_count == 1) {
+		if (x->op_count == 1) {
 			o->dst = (struct dis_loc){ L_PUSH, DIS_NOREG, 0 };
 			x86_src(c, rs, ci, &op[0], o);
 			return;
@@ -274,6 +337,7 @@ static void lift_x86(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 		}
 		break;
 	}
+	x86_keeps(ci, o);
 	clobber_written(c, ci, o, x86_family);
 	forget(rs, o->clobber);
 }
@@ -380,6 +444,8 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 		}
 		unsigned b = a64_family(op[1].mem.base);
 		o->src = S_LOAD;
+		if (b < 31 && op[1].mem.index == ARM64_REG_INVALID)
+			o->src_reg = (uint8_t)b;
 		if (b < 31 && op[1].mem.index == ARM64_REG_INVALID && (known & BIT(b))) {
 			uint64_t at = rs->val[b] + (uint64_t)(int64_t)op[1].mem.disp;
 			o->value = (int64_t)at;
@@ -389,6 +455,34 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 	}
 	o->dst.kind = L_NONE;
 	return false;
+}
+
+/* `asr x0, x0, #1`, `sxtw x0, w0`: computed from the register's own value
+ * (and constants) only. */
+static void a64_keeps(const cs_insn *ci, struct dis_insn *o)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	const cs_arm64_op *op = a->operands;
+	switch (ci->id) {
+	case ARM64_INS_ASR: case ARM64_INS_LSR: case ARM64_INS_LSL: case ARM64_INS_AND:
+	case ARM64_INS_ADD: case ARM64_INS_SUB: case ARM64_INS_SXTW: case ARM64_INS_UXTW:
+	case ARM64_INS_SBFX: case ARM64_INS_UBFX: case ARM64_INS_EOR: case ARM64_INS_ORR:
+		break;
+	default:
+		return;
+	}
+	if (a->op_count < 2 || op[0].type != ARM64_OP_REG)
+		return;
+	unsigned d = a64_family(op[0].reg);
+	if (d > 30)
+		return;
+	for (unsigned k = 1; k < a->op_count; k++)
+		if (op[k].type != ARM64_OP_IMM &&
+		    (op[k].type != ARM64_OP_REG || a64_family(op[k].reg) != d))
+			return;
+	o->dst = (struct dis_loc){ L_REG, (uint8_t)d, 0 };
+	o->src = S_UNKNOWN;
+	o->keeps = true;
 }
 
 static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
@@ -454,6 +548,7 @@ static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 	}
 	if (lift_a64_move(ci, rs, o))
 		return;
+	a64_keeps(ci, o);
 	/* Anything else: the registers it writes lose what we knew. */
 	for (unsigned k = 0; k < a->op_count; k++)
 		if (op[k].type == ARM64_OP_REG && (op[k].access & CS_AC_WRITE)) {

@@ -34,6 +34,19 @@ const char *ds_site_calls_after(const struct ds_site *s, const char *const *name
 	return NULL;
 }
 
+const char *ds_site_calls_after_unless(const struct ds_site *s, const char *const *names,
+                                       const char *const *barrier)
+{
+	(void)s; (void)names; (void)barrier;
+	return NULL;
+}
+
+bool ds_site_arg_from_caller(const struct ds_site *s, unsigned n)
+{
+	(void)s; (void)n;
+	return false;
+}
+
 const char *ds_site_calls_before(const struct ds_site *s, const char *const *names)
 {
 	(void)s; (void)names;

@@ -64,6 +64,9 @@ uint64_t ds_site_function(const struct ds_site *site);
 /* The first function of names called on some path from the site to the
  * end of its function (the site's own call excluded), or NULL. */
 const char *ds_site_calls_after(const struct ds_site *site, const char *const *names);
+/* The same, on paths that end at a call of one of barrier. */
+const char *ds_site_calls_after_unless(const struct ds_site *site, const char *const *names,
+                                       const char *const *barrier);
 /* A function of names whose call site in the same function has a path
  * to this site, or NULL. */
 const char *ds_site_calls_before(const struct ds_site *site, const char *const *names);
@@ -86,5 +89,10 @@ struct ds_argsrc {
 
 /* Where argument n (0-based, n < 6) of the site's call comes from. */
 struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n);
+/* True when argument n of the site's call holds a value derived from what
+ * the enclosing function's caller passed in (its parameter registers or
+ * stack arguments, or memory read through them): the function forwards a
+ * decision its caller made -- a wrapper, a language runtime's binding. */
+bool ds_site_arg_from_caller(const struct ds_site *site, unsigned n);
 
 #endif

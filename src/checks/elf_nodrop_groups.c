@@ -13,8 +13,15 @@
  * - only the effective id changes (setegid, or -1/0 left in the real or
  *   saved slot): a temporary switch that keeps a root id -- info;
  * - anything else, with an initgroups/setgroups call that has a path to the
- *   site in the same function -- fine; without one -- the finding, even if
- *   setgroups is imported and called elsewhere.
+ *   site in the same function -- fine; or one the site reaches before any
+ *   uid change (QEMU: setgid, initgroups, setuid -- setgroups still works
+ *   while the uid is root) -- fine;
+ * - a gid the enclosing function got from its caller (parameter registers,
+ *   stack arguments, memory read through them: Go's cgo setgid wrapper,
+ *   OCaml's unix_setgid, Haskell's process spawner) -- the decision is the
+ *   caller's, which is not followed: info;
+ * - anything else -- the finding, even if setgroups is imported and called
+ *   elsewhere.
  * The worst site decides.  A setuid/setgid file (switching between its own
  * real and effective ids) gets a warning instead of an error; a shared
  * library only offers the calls to its programs (language bindings): info
@@ -34,13 +41,18 @@ static const char *const group_calls[] = { "initgroups", "setgroups", NULL };
 static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL };
 
 /* Per site, in increasing order of concern. */
-enum verdict { V_DROPBACK, V_ROOT, V_GROUPED, V_TEMP, V_BAD, V_NONE };
+enum verdict { V_DROPBACK, V_ROOT, V_GROUPED, V_GROUPED_LATE, V_TEMP, V_FORWARD, V_BAD, V_NONE };
 
 static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
 	[V_ROOT] = "switches to gid 0",
 	[V_GROUPED] = "calls initgroups() or setgroups() before changing its gid",
+	/* setgroups() needs CAP_SETGID, which the process keeps until its
+	 * uid changes: QEMU's change_process_uid() order drops them too */
+	[V_GROUPED_LATE] = "calls initgroups() or setgroups() after its gid but before any uid change",
 	[V_TEMP] = "switches its effective gid only, keeping a root id to switch back",
+	[V_FORWARD] = "passes on a gid its own caller gave it (a wrapper: a language runtime's or "
+	  "binding's setgid): the caller decides, and is not followed",
 	[V_BAD] = NULL,
 };
 
@@ -70,14 +82,22 @@ static enum verdict judge_site(const struct ds_site *site)
 {
 	const char *callee = ds_site_callee(site);
 	unsigned nargs = strcmp(callee, "setresgid") == 0 ? 3 : strcmp(callee, "setregid") == 0 ? 2 : 1;
-	unsigned count[4] = { 0 };
-	for (unsigned i = 0; i < nargs; i++)
-		count[classify(ds_site_arg(site, i))]++;
+	unsigned count[4] = { 0 }, forwarded = 0;
+	for (unsigned i = 0; i < nargs; i++) {
+		enum argv a = classify(ds_site_arg(site, i));
+		count[a]++;
+		if (a == A_OTHER && ds_site_arg_from_caller(site, i))
+			forwarded++;
+	}
 	if (!count[A_OTHER])
 		return count[A_ZERO] ? V_ROOT : V_DROPBACK;
 	if (strcmp(callee, "setegid") == 0 || count[A_KEEP] || count[A_ZERO])
 		return V_TEMP;
-	return ds_site_calls_before(site, group_calls) ? V_GROUPED : V_BAD;
+	if (ds_site_calls_before(site, group_calls))
+		return V_GROUPED;
+	if (ds_site_calls_after_unless(site, group_calls, uid_calls))
+		return V_GROUPED_LATE;
+	return forwarded == count[A_OTHER] ? V_FORWARD : V_BAD;
 }
 
 static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
@@ -169,6 +189,9 @@ static void run(struct ds_file *f, void *state)
 	} else if (s.worst == V_TEMP) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only as a temporary switch that keeps a root id");
 		ds_detail_str(d, "reason", reasons[V_TEMP]);
+	} else if (s.worst == V_FORWARD) {
+		d = ds_report(f, DS_SEV_INFO, "changes its gid only in a wrapper that passes on its caller's gid");
+		ds_detail_str(d, "reason", reasons[V_FORWARD]);
 	} else {
 		d = ds_report(f, DS_SEV_PASS, "does not keep root's supplementary groups: %s", reasons[s.worst]);
 		ds_detail_str(d, "reason", reasons[s.worst]);
@@ -192,13 +215,15 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		.detect = "On the disassembled code (capstone): a change of gid to a user's without "
 		  "a call to initgroups or setgroups before it.",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "
-		  "followed.",
+		  "followed; a gid a function receives from its caller is info (the caller is not "
+		  "followed), so a program's own drop_privileges(uid, gid) helper is not an error.",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},
 	.least = DS_SEV_INFO,
 	.severity_policy = "error for programs; warning for setuid/setgid programs; info for shared "
-	  "libraries, temporary switches that keep a root id, and calls it cannot follow",
+	  "libraries, temporary switches that keep a root id, wrappers that pass on their caller's "
+	  "gid, and calls it cannot follow",
 	.cwe = 273,
 	.precision = "medium",
 	.run = run,

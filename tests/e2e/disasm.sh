@@ -32,8 +32,8 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 			build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
 		done
 		wait
-		for v in REAL PW PW_INIT PW_ELSEWHERE; do
-			case $v in PW_INIT) d="-DPW -DINIT" ;; PW_ELSEWHERE) d="-DPW -DELSEWHERE" ;; *) d=-D$v ;; esac
+		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP; do
+			case $v in PW_*) d="-DPW -D${v#PW_}" ;; *) d=-D$v ;; esac
 			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
 		done
 		wait
@@ -53,12 +53,16 @@ for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
     extra = x.get('reason') or ','.join(x.get('tmp_strings', []))
     print(f"{f['path'].split('/')[-1]} {f['check']} {f['severity']} {x.get('method', '-')} {extra}")
 PY
+	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
 	{
 		for opt in O0 O2 O2-noplt; do
 			echo "drop-PW-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_ELSEWHERE-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_INIT-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() before changing its gid"
 			echo "drop-REAL-$opt elf-nodrop-groups pass disassembly drops back to its real or saved gid (from getgid/getegid/getresgid)"
+			echo "drop-PW_LATE-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() after its gid but before any uid change"
+			echo "drop-PW_TOOLATE-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_WRAP-$opt elf-nodrop-groups info disassembly $wrap"
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
 			echo "jail-FCHDIR-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
 			echo "jail-SAME-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
