@@ -168,6 +168,9 @@ static const struct ds_backend *tie_break(const struct ds_backend **c,
 		if (!best || c[i]->order < best->order)
 			best = c[i];
 	}
+	/* n > 1 and the filters keep one at least (an owner of bin/sh when
+	 * owners, a native one when want_native): best is set */
+	// cppcheck-suppress nullPointer
 	snprintf(why, whylen, "several databases; %s %s", best->name,
 	         want_native ? "matches the root's distribution marker"
 	                     : "comes first in probe order");

@@ -113,6 +113,8 @@ struct ds_scan *scan_root(const char *root, const char *checks)
 
 void scan_done(struct ds_scan *s)
 {
+	if (!s)
+		return;
 	const struct ds_options *o = s->opt;
 	ds_scan_free(s);
 	free((void *)o);

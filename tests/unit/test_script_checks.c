@@ -102,10 +102,8 @@ static void test_sh_syntax(void **state)
 static void test_missing_interpreter_once(void **state)
 {
 	(void)state;
-	if (access("/bin/posh", X_OK) == 0 || access("/usr/bin/posh", X_OK) == 0) {
-		print_message("skipped: posh is installed here\n");
-		return;
-	}
+	if (access("/bin/posh", X_OK) == 0 || access("/usr/bin/posh", X_OK) == 0)
+		skip();   /* posh is installed here */
 	assert_null(record_of(scan, "/usr/bin/needs-posh", "script-sh-syntax"));
 	const struct ds_finding *d = must("/", "script-sh-syntax", DS_SEV_INFO);
 	assert_string_equal(detail_str(d, "interpreter"), "posh");

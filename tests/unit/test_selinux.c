@@ -71,10 +71,8 @@ static int fake_label(const char *path, char **label)
 static void test_dev_label_check(void **state)
 {
 	(void)state;
-	if (geteuid() != 0) {
-		print_message("skipped: device nodes need root (mknod)\n");
-		return;
-	}
+	if (geteuid() != 0)
+		skip();   /* device nodes need root (mknod) */
 	char *root = make_root();
 	write_into(root, "etc/selinux/config", "SELINUX=enforcing\nSELINUXTYPE=fixture\n", 0644);
 	write_into(root, "etc/selinux/fixture/contexts/files/file_contexts", contexts, 0644);
