@@ -59,23 +59,21 @@ static char *in_root(const char *root, const char *rel)
 	return ds_xasprintf("%s/%s", strcmp(root, "/") ? root : "", rel);
 }
 
-static int find_db(const char *root, const char **dir, const char **file, const char **kind)
+/* The layouts (db_layouts indexes) whose database file is there, in
+ * order; how many. */
+static size_t find_dbs(const char *root, size_t *found)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < sizeof db_layouts / sizeof db_layouts[0]; i++) {
 		char *rel = ds_xasprintf("%s/%s", db_layouts[i].dir, db_layouts[i].file);
 		char *p = in_root(root, rel);
 		struct stat st;
-		int ok = lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+			found[n++] = i;
 		free(rel);
 		free(p);
-		if (ok) {
-			*dir = db_layouts[i].dir;
-			*file = db_layouts[i].file;
-			*kind = db_layouts[i].kind;
-			return 0;
-		}
 	}
-	return -1;
+	return n;
 }
 
 static void init_rpm(void)
@@ -264,7 +262,8 @@ static void pkg_from_header(Header h, struct ds_pkg *p)
 	char *evr = headerGetAsString(h, RPMTAG_EVR);
 	p->name = tag_string(h, RPMTAG_NAME);
 	p->version = evr ? ds_xstrdup(evr) : NULL;
-	p->arch = tag_string(h, RPMTAG_ARCH);
+	/* a source package's ARCH tag is the build host's; rpm names it .src */
+	p->arch = headerIsSource(h) ? ds_xstrdup("src") : tag_string(h, RPMTAG_ARCH);
 	p->source = tag_string(h, RPMTAG_SOURCERPM);
 	p->maintainer = tag_string(h, RPMTAG_PACKAGER);
 	if (!p->maintainer)
@@ -289,7 +288,10 @@ static void add_header(struct rpm_state *st, rpmts ts, Header h)
 	rpmfi fi = rpmfiNew(ts, h, RPMTAG_BASENAMES, RPMFI_FLAGS_QUERY);
 	while (fi && rpmfiNext(fi) >= 0) {
 		const char *fn = rpmfiFN(fi);
-		if (fn && !skip_path(fn))
+		/* multilib: of a path two instances share (glibc.i686 and
+		 * glibc.x86_64), the file of the transaction's preferred color is
+		 * on disk; the other instance's entry says "wrong color" */
+		if (fn && !skip_path(fn) && rpmfiFState(fi) != RPMFILE_STATE_WRONGCOLOR)
 			ds_pkgtable_add_file(&st->t, id, fn);
 	}
 	rpmfiFree(fi);
@@ -304,8 +306,6 @@ static void free_state(struct rpm_state *st)
 	free(st);
 }
 
-/* Runs fn on a private copy of root's database, opened read-only; -1 with
- * load_error set when there is none or librpm cannot read it. */
 /* librpm's first message while a database is opened, which says why it
  * could not be (otherwise dropped: errors come back as values). */
 static char rpm_said[200];
@@ -337,15 +337,14 @@ static void unsupported_format(const char *dbdir, const char *file, const char *
 	         : "an rpm built with support for it reads it");
 }
 
-static int with_db(const char *root, int (*fn)(rpmts ts, const char *dbdir, const char *kind,
-                                                void *ctx), void *ctx)
+typedef int (*db_fn)(rpmts ts, const char *dbdir, const char *kind, void *ctx);
+
+/* Runs fn on a private copy of the database of db_layouts[layout], opened
+ * read-only; -1 with load_error set when librpm cannot read it. */
+static int with_layout(const char *root, size_t layout, db_fn fn, void *ctx)
 {
-	const char *dbdir, *file, *kind;
-	if (find_db(root, &dbdir, &file, &kind) != 0) {
-		snprintf(load_error, sizeof load_error,
-		         "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
-		return -1;
-	}
+	const char *dbdir = db_layouts[layout].dir, *file = db_layouts[layout].file;
+	const char *kind = db_layouts[layout].kind;
 	init_rpm();
 	struct db_copy copy;
 	if (copy_db(root, dbdir, file, kind, &copy) != 0)
@@ -390,6 +389,48 @@ static int with_db(const char *root, int (*fn)(rpmts ts, const char *dbdir, cons
 	return rc;
 }
 
+struct census {
+	const char *dbdir, *kind;
+	size_t packages;
+	bool owns_bin_sh;
+};
+static int count_packages(rpmts ts, const char *dbdir, const char *kind, void *ctx);
+
+/* Which database was read when a root holds several, and why ("" when it
+ * holds one); said by probe(). */
+static char db_choice[256];
+
+/* Runs fn on the root's database.  A root may hold two: an empty one that
+ * an image tool initialised in usr/lib/sysimage/rpm beside the populated
+ * var/lib/rpm of an older rpm, or the reverse.  The first in db_layouts'
+ * order that lists packages is read; one that cannot be read stops the
+ * search (its error is said, never skipped for another one). */
+static int with_db(const char *root, db_fn fn, void *ctx)
+{
+	size_t found[sizeof db_layouts / sizeof db_layouts[0]];
+	size_t n = find_dbs(root, found), pick = 0;
+	db_choice[0] = '\0';
+	if (n == 0) {
+		snprintf(load_error, sizeof load_error,
+		         "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
+		return -1;
+	}
+	for (size_t i = 0; n > 1 && i < n; i++) {
+		struct census c = { 0 };
+		pick = i;
+		if (with_layout(root, found[i], count_packages, &c) != 0 || c.packages > 0)
+			break;
+		if (i == n - 1)
+			pick = 0;   /* all empty: the first, as rpm would */
+	}
+	if (pick > 0) {
+		const size_t e = found[0];
+		snprintf(db_choice, sizeof db_choice, "%s/%s lists none and is not read",
+		         db_layouts[e].dir, db_layouts[e].file);
+	}
+	return with_layout(root, found[pick], fn, ctx);
+}
+
 /* Every header and file list into a package table (open()). */
 static int read_all(rpmts ts, const char *dbdir, const char *kind, void *ctx)
 {
@@ -420,12 +461,6 @@ static struct rpm_state *load(const char *root)
 	cached = st;
 	return st;
 }
-
-struct census {
-	const char *dbdir, *kind;
-	size_t packages;
-	bool owns_bin_sh;
-};
 
 /* probe(): two index look-ups, no header is read.  gpg-pubkey entries are
  * keys, not packages (add_header skips them too). */
@@ -471,8 +506,8 @@ static int marker_present(const char *root)
 static int rpm_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
-	const char *dbdir, *file, *kind;
-	if (find_db(root, &dbdir, &file, &kind) != 0) {
+	size_t found[sizeof db_layouts / sizeof db_layouts[0]];
+	if (find_dbs(root, found) == 0) {
 		snprintf(out->detail, sizeof out->detail, "no rpm database");
 		return 0;
 	}
@@ -486,8 +521,9 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 	out->usable = c.packages > 0;
 	out->owns_bin_sh = c.owns_bin_sh;
 	out->native = marker_present(root);
-	snprintf(out->detail, sizeof out->detail, "rpm database %s (%s): %zu packages",
-	         c.dbdir, c.kind, c.packages);
+	out->notice = db_choice[0] != '\0';
+	snprintf(out->detail, sizeof out->detail, "rpm database %s (%s): %zu packages%s%.150s",
+	         c.dbdir, c.kind, c.packages, out->notice ? "; " : "", db_choice);
 	return 0;
 }
 
@@ -582,6 +618,7 @@ struct rpm_file {
 	struct ds_payload pl;    /* member buffers and temporary file (pl.a unused) */
 	struct ds_member last;   /* the last member read with content, for hard links */
 	int last_fx;             /* its file index; -1 none */
+	char *user, *group;      /* the current member's owner names, capped */
 };
 
 static void rpm_file_free(struct rpm_file *pf)
@@ -593,6 +630,8 @@ static void rpm_file_free(struct rpm_file *pf)
 	headerFree(pf->h);
 	ds_pkg_free(&pf->pkg);
 	ds_payload_free(&pf->pl);
+	free(pf->user);
+	free(pf->group);
 	free(pf);
 }
 
@@ -713,7 +752,14 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 		free(pf->pl.path);
 		pf->pl.path = ds_xstrdup(fn);
 		const char *caps = rpmfiFCaps(pf->fi);   /* %caps(...) in the spec */
+		/* owner and group as rpm installs them: the header's names (the
+		 * payload's cpio ids are always 0) */
+		free(pf->user);
+		free(pf->group);
+		pf->user = ds_field_dup(rpmfiFUser(pf->fi));
+		pf->group = ds_field_dup(rpmfiFGroup(pf->fi));
 		*m = (struct ds_member){ .path = pf->pl.path, .mode = rpmfiFMode(pf->fi), .fd = -1,
+		                         .user = pf->user, .group = pf->group,
 		                         .has_caps = caps && *caps };
 		if (!S_ISREG(m->mode))
 			return 1;
@@ -722,6 +768,8 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 				struct ds_member link = pf->last;
 				link.path = m->path;
 				link.mode = m->mode;
+				link.user = m->user;
+				link.group = m->group;
 				*m = link;
 			}
 			return 1; /* else: a hard link whose data this reader has not seen */

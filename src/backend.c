@@ -195,7 +195,7 @@ static const struct ds_backend *select_auto(const char *root, char *why, size_t 
 		}
 		struct ds_probe p = { 0 };
 		int rc = b->probe(root, &p);
-		if (rc == 0 && p.unreadable && warnings) {
+		if (rc == 0 && (p.unreadable || p.notice) && warnings) {
 			char *w = ds_xasprintf("backend %s: %s", b->name, p.detail);
 			ds_push(*warnings, *nwarnings, wcap, w);
 		}
@@ -227,5 +227,13 @@ const struct ds_backend *ds_backend_select(const char *name, const char *root,
 		return NULL;
 	}
 	snprintf(why, whylen, "chosen with --backend %s", name);
+	/* what auto would have said about the database it reads (a named
+	 * backend's unreadable database is open()'s error, not a warning) */
+	struct ds_probe p = { 0 };
+	if (warnings && b->probe && b->probe(root, &p) == 0 && p.notice && !p.unreadable) {
+		char *w = ds_xasprintf("backend %s: %s", b->name, p.detail);
+		size_t wcap = *nwarnings;
+		ds_push(warnings, nwarnings, &wcap, &w, sizeof w);
+	}
 	return b;
 }

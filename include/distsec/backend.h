@@ -51,6 +51,8 @@ struct ds_probe {
 	int unreadable;        /* a database is there but cannot be read: detail says why,
 	                        * naming the file ("cannot read var/lib/rpm/Packages: ...") */
 	char detail[256];      /* human-readable: where the database is, what it holds */
+	int notice;            /* usable, but detail says something the user must hear
+	                        * (which of two databases was read, and why) */
 };
 
 /* open() flags */
@@ -63,6 +65,8 @@ struct ds_member {
 	const char *path;            /* absolute, as installed ("/usr/bin/x") */
 	unsigned mode;               /* st_mode bits from the archive */
 	unsigned uid, gid;
+	const char *user, *group;    /* owner and group names the package gives (rpm's
+	                              * header), else NULL: uid and gid are all there is */
 	const unsigned char *data;   /* contents of a small regular file, else NULL */
 	size_t size;
 	bool in_file;                /* the contents are in fd instead (owned by the backend) */

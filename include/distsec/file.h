@@ -51,6 +51,7 @@ struct ds_file {
 	mode_t mode;
 	uid_t uid;
 	gid_t gid;
+	const char *user, *group;/* names a package file gives its member, else NULL */
 	off_t size;
 	int fd;                  /* read fd, opened on first need (ds_file_fd); -1 if none */
 	int pfd;                 /* O_PATH fd the read fd is opened from; -1 if none */

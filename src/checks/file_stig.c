@@ -264,11 +264,29 @@ static bool any_match(char **globs, const char *path)
 	return false;
 }
 
-static bool allowed(char **names, struct ds_strmap *m, char **byid, unsigned id)
+/* The owner's (group's) name: the one the package file gives, else the
+ * root's name for the id. */
+static const char *name_of(struct ds_strmap *m, char **byid, const char *given, unsigned id)
 {
-	const char *name = id_name(m, byid, id);
+	return given ? given : id_name(m, byid, id);
+}
+
+/* Is the account a system one (id <= SYS_UID_MAX)?  A name from a package
+ * file is looked up in the root's accounts; root is one everywhere. */
+static bool system_account(struct ds_strmap *m, const char *given, unsigned id, const char *name)
+{
+	if (!given)
+		return id <= SYSTEM_ID_MAX && name;
+	/* "#N" keys are the map's id entries, never a name */
+	const uintptr_t *slot = given[0] != '#' ? ds_strmap_get(m, given) : NULL;
+	return !strcmp(given, "root") || (slot && *slot - 1 <= SYSTEM_ID_MAX);
+}
+
+static bool allowed(char **names, struct ds_strmap *m, char **byid, const char *given, unsigned id)
+{
+	const char *name = name_of(m, byid, given, id);
 	for (size_t i = 0; names[i]; i++) {
-		if (!strcmp(names[i], "@system") ? id <= SYSTEM_ID_MAX && name
+		if (!strcmp(names[i], "@system") ? system_account(m, given, id, name)
 		                                 : name && !strcmp(names[i], name))
 			return true;
 	}
@@ -303,10 +321,12 @@ static void report(const struct ds_stig *st, struct ds_file *f, const struct rul
 	char mode[8];
 	snprintf(mode, sizeof mode, "%04o", (unsigned)(f->mode & 07777));
 	ds_detail_str(d, "mode", mode);
-	const char *u = id_name(st->users, st->user_names, f->uid);
-	const char *g = id_name(st->groups, st->group_names, f->gid);
-	ds_detail_int(d, "uid", f->uid);
-	ds_detail_int(d, "gid", f->gid);
+	const char *u = name_of(st->users, st->user_names, f->user, f->uid);
+	const char *g = name_of(st->groups, st->group_names, f->group, f->gid);
+	if (!f->user)   /* a package file that names its owner gives no id */
+		ds_detail_int(d, "uid", f->uid);
+	if (!f->group)
+		ds_detail_int(d, "gid", f->gid);
 	ds_detail_str(d, "owner", u);
 	ds_detail_str(d, "group", g);
 }
@@ -349,14 +369,16 @@ static void apply(const struct ds_stig *st, struct ds_file *f, const struct rule
 			report(st, f, r, "world-writable (%s) without the sticky bit", buf);
 		}
 		return;
+	/* A name a package file gives is created on installation (by its
+	 * scriptlets or sysusers.d), so it need not be in the root's files. */
 	case R_NOUSER:
-		if (!id_name(st->users, st->user_names, f->uid)) {
+		if (!f->user && !id_name(st->users, st->user_names, f->uid)) {
 			snprintf(buf, sizeof buf, "%u", (unsigned)f->uid);
 			report(st, f, r, "owned by uid %s, which is not in the root's etc/passwd", buf);
 		}
 		return;
 	case R_NOGROUP:
-		if (!id_name(st->groups, st->group_names, f->gid)) {
+		if (!f->group && !id_name(st->groups, st->group_names, f->gid)) {
 			snprintf(buf, sizeof buf, "%u", (unsigned)f->gid);
 			report(st, f, r, "group-owned by gid %s, which is not in the root's etc/group", buf);
 		}
@@ -372,15 +394,15 @@ static void apply(const struct ds_stig *st, struct ds_file *f, const struct rule
 		snprintf(want, sizeof want, "%04o", (unsigned)r->mode);
 		report(st, f, r, "mode %s, should be %s or less", buf, want);
 	}
-	if (r->owners && !allowed(r->owners, st->users, st->user_names, f->uid)) {
-		const char *u = id_name(st->users, st->user_names, f->uid);
+	if (r->owners && !allowed(r->owners, st->users, st->user_names, f->user, f->uid)) {
+		const char *u = name_of(st->users, st->user_names, f->user, f->uid);
 		snprintf(buf, sizeof buf, "%s", u ? u : "an unknown uid");
 		char *w = join(r->owners);
 		report(st, f, r, "owned by %s, should be %s", buf, w);
 		free(w);
 	}
-	if (r->groups && !allowed(r->groups, st->groups, st->group_names, f->gid)) {
-		const char *g = id_name(st->groups, st->group_names, f->gid);
+	if (r->groups && !allowed(r->groups, st->groups, st->group_names, f->group, f->gid)) {
+		const char *g = name_of(st->groups, st->group_names, f->group, f->gid);
 		snprintf(buf, sizeof buf, "%s", g ? g : "an unknown gid");
 		char *w = join(r->groups);
 		report(st, f, r, "group-owned by %s, should be %s", buf, w);
