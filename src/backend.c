@@ -233,7 +233,7 @@ const struct ds_backend *ds_backend_select(const char *name, const char *root,
 	if (warnings && b->probe && b->probe(root, &p) == 0 && p.notice && !p.unreadable) {
 		char *w = ds_xasprintf("backend %s: %s", b->name, p.detail);
 		size_t wcap = *nwarnings;
-		ds_push(warnings, nwarnings, &wcap, &w, sizeof w);
+		ds_push(*warnings, *nwarnings, wcap, w);
 	}
 	return b;
 }
