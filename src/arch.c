@@ -205,6 +205,21 @@ static const char *type_reason(unsigned type)
 	}
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* ELF the boot firmware or a boot loader maps, never the kernel's or the
+ * dynamic loader's: syslinux's COM32 modules (ET_DYN, one RWE segment),
+ * systemd-boot's stubs (turned into PE by ukify), .efi images. */
+static bool boot_payload(const char *path)
+{
+	return ends_with(path, ".c32") || ends_with(path, ".elf.stub") || ends_with(path, ".efi") ||
+	       strncmp(path, "/usr/lib/syslinux/", 18) == 0;
+}
+
 const char *ds_elf_not_judged(struct ds_file *f, char *buf, size_t len)
 {
 	const struct ds_elfview *v = ds_file_elf(f);
@@ -231,6 +246,9 @@ const char *ds_elf_not_judged(struct ds_file *f, char *buf, size_t len)
 		return "under /usr/share, architecture-independent data (test data, firmware)";
 	if (v->debug_only)
 		return "separate debug information (its code sections are NOBITS)";
+	if (boot_payload(f->path))
+		return "a boot loader's module or EFI stub (syslinux .c32, systemd-boot .elf.stub): "
+		       "firmware loads it, not Linux";
 	if (!v->exec_load)
 		return "no executable PT_LOAD segment: the loader maps no code from it";
 	if (ds_elf_pie(v) != DS_ELF_SHLIB && !(f->mode & 0111))

@@ -4,7 +4,8 @@
 # with the host's cc and packed with dpkg-deb: a separate debug file
 # (objcopy --only-keep-debug), an EM_NONE file (Guile .go's e_machine), an
 # ET_REL object, test data under /usr/share, a program without an execute
-# bit, static and static-pie programs.  Exact findings are asserted.
+# bit, static and static-pie programs, a boot loader module (syslinux's
+# .c32: ET_DYN without RELRO, loaded by the firmware).  Exact findings are asserted.
 . "$(dirname "$0")/lib.sh"
 CC=${CC:-cc}
 command -v "$CC" >/dev/null || { echo "SKIP: no C compiler"; exit 77; }
@@ -16,7 +17,7 @@ arch=$(dpkg --print-architecture)
 src="$SRCDIR/fixtures/hello.c"
 p="$work/pkg"
 mkdir -p "$p/DEBIAN" "$p/usr/bin" "$p/usr/lib/debug/.build-id/ab" "$p/usr/lib/guile" \
-	"$p/usr/share/fix/testdata" "$p/usr/lib/fix"
+	"$p/usr/share/fix/testdata" "$p/usr/lib/fix" "$p/usr/lib/syslinux/modules/efi64"
 $CC -O1 -g -fPIE -pie -Wl,-z,relro,-z,now -o "$work/hello" "$src"
 objcopy --only-keep-debug "$work/hello" "$p/usr/lib/debug/.build-id/ab/cdef.debug"
 chmod 0644 "$p/usr/lib/debug/.build-id/ab/cdef.debug"   # as Debian ships them
@@ -28,6 +29,7 @@ $CC -O1 -c -o "$p/usr/lib/fix/hello.o" "$src"
 $CC -O1 -fno-PIE -no-pie -Wl,-z,norelro -o "$p/usr/share/fix/testdata/prog.elf" "$src"
 $CC -O1 -fno-PIE -no-pie -Wl,-z,norelro -o "$p/usr/lib/fix/noexec" "$src"
 chmod 0644 "$p/usr/lib/fix/noexec"
+$CC -O1 -fPIC -shared -Wl,-z,norelro -o "$p/usr/lib/syslinux/modules/efi64/cat.c32" "$src"
 static_ok=1
 $CC -O1 -static -o "$p/usr/bin/static" "$src" 2>/dev/null || static_ok=0
 $CC -O1 -static-pie -o "$p/usr/bin/static-pie" "$src" 2>/dev/null || static_ok=0
@@ -47,7 +49,7 @@ check errors warnings info waived
 elf-fortify 0 0 1 0
 elf-static 0 0 2 0
 total 0 0 3 0
-8 files (8 ELF, 5 not run here, 0 scripts), 1 packages, backend none, profile debian: 0 errors, 0 warnings, 3 info
+9 files (9 ELF, 6 not run here, 0 scripts), 1 packages, backend none, profile debian: 0 errors, 0 warnings, 3 info
 WANT
 diff "$work/want" "$work/got" || fail "findings differ"
 
@@ -57,6 +59,7 @@ expect_line "pass     elf-not-judged            /usr/lib/guile/boot.go  [fixnati
 expect_line "pass     elf-not-judged            /usr/lib/fix/hello.o  [fixnative:$arch]  not judged: a relocatable object (ET_REL), linked into programs, not run"
 expect_line "pass     elf-not-judged            /usr/share/fix/testdata/prog.elf  [fixnative:$arch]  not judged: under /usr/share, architecture-independent data (test data, firmware)"
 expect_line "pass     elf-not-judged            /usr/lib/fix/noexec  [fixnative:$arch]  not judged: a program without execute permission: the kernel does not run it"
+expect_line "pass     elf-not-judged            /usr/lib/syslinux/modules/efi64/cat.c32  [fixnative:$arch]  not judged: a boot loader's module or EFI stub (syslinux .c32, systemd-boot .elf.stub): firmware loads it, not Linux"
 expect_line "pass     elf-relro                 /usr/bin/hello  [fixnative:$arch]  full RELRO"
 expect_line "pass     elf-relro                 /usr/bin/static  [fixnative:$arch]  statically linked: RELRO does not apply"
 expect_line "pass     elf-relro                 /usr/bin/static-pie  [fixnative:$arch]  full RELRO"
@@ -70,7 +73,7 @@ python3 - "$work/out" <<'PY' || fail "JSON summary"
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["summary"]
-assert s["elf_files"] == 8 and s["elf_not_judged"] == 5, s
+assert s["elf_files"] == 9 and s["elf_not_judged"] == 6, s
 assert sorted((f["check"], f["path"]) for f in d["findings"]) == [
     ("elf-static", "/usr/bin/static"), ("elf-static", "/usr/bin/static-pie")], d["findings"]
 PY
