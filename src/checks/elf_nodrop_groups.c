@@ -10,8 +10,9 @@
  * - straight from getgid/getegid/getresgid (or -1: unchanged): dropping
  *   back to the real or saved ids, nothing to keep -- harmless;
  * - 0: becoming root's group -- harmless here;
- * - only the effective id changes (setegid, or -1/0 left in the real or
- *   saved slot): a temporary switch that keeps a root id -- info;
+ * - only the effective id changes (setegid, or -1/0 or its own id from
+ *   getgid/getegid left in another slot): a temporary switch that keeps a
+ *   root id -- info;
  * - anything else, with an initgroups/setgroups call that has a path to the
  *   site in the same function -- fine; or one the site reaches before any
  *   uid change (QEMU: setgid, initgroups, setuid -- setgroups still works
@@ -91,7 +92,9 @@ static enum verdict judge_site(const struct ds_site *site)
 	}
 	if (!count[A_OTHER])
 		return count[A_ZERO] ? V_ROOT : V_DROPBACK;
-	if (strcmp(callee, "setegid") == 0 || count[A_KEEP] || count[A_ZERO])
+	/* a real/effective swap (atd: setregid(getegid(), daemon_gid)) keeps
+	 * its own id in one slot to switch back to */
+	if (strcmp(callee, "setegid") == 0 || count[A_KEEP] || count[A_ZERO] || count[A_REAL])
 		return V_TEMP;
 	if (ds_site_calls_before(site, group_calls))
 		return V_GROUPED;

@@ -32,7 +32,7 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 			build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
 		done
 		wait
-		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP; do
+		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP; do
 			case $v in PW_*) d="-DPW -D${v#PW_}" ;; *) d=-D$v ;; esac
 			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
 		done
@@ -62,6 +62,7 @@ PY
 			echo "drop-REAL-$opt elf-nodrop-groups pass disassembly drops back to its real or saved gid (from getgid/getegid/getresgid)"
 			echo "drop-PW_LATE-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() after its gid but before any uid change"
 			echo "drop-PW_TOOLATE-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_SWAP-$opt elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 			echo "drop-PW_WRAP-$opt elf-nodrop-groups info disassembly $wrap"
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
 			echo "jail-FCHDIR-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
