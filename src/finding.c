@@ -156,6 +156,7 @@ int ds_finding_cmp(const void *a, const void *b)
 
 bool ds_finding_gates(const struct ds_scan *s, const struct ds_finding *d)
 {
-	return d->severity != DS_SEV_PASS && !d->waiver && s->opt->fail_on >= 0 &&
+	return d->severity != DS_SEV_PASS && !d->waiver && d->baseline != DS_BASELINE_UNCHANGED &&
+	       s->opt->fail_on >= 0 &&
 	       (int)d->severity >= s->opt->fail_on;
 }

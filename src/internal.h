@@ -51,6 +51,7 @@ struct ds_scan_private {
 	struct ds_strmap *daemons;     /* ELF paths started by units / init scripts */
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
 	struct ds_waivers *waivers;
+	json_object *baseline;         /* --baseline's report */
 	struct ds_profile *profile;
 	bool classify;                 /* an enabled check wants file kinds */
 	size_t skipped_cap;
@@ -232,6 +233,20 @@ void ds_args_free(struct ds_args *a);
 int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t len);
 /* Does the name end in .changes or .buildinfo? */
 bool ds_changes_named(const char *path);
+
+/* baseline.c: --baseline, and the reports `distsec diff` reads */
+/* A distsec JSON report (size capped, every finding with check, path and
+ * severity), or NULL with why in err. */
+json_object *ds_report_load(const char *path, char *err, size_t len);
+/* What makes two findings of two builds the same one. */
+char *ds_finding_key(const char *check, const char *path, const char *rule, const char *severity);
+/* Reads --baseline into s (fatal message on failure). */
+int ds_baseline_load(struct ds_scan *s);
+/* Marks f[0..n) new or unchanged, collects s->absent, counts. */
+void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n);
+
+/* diff.c: the `distsec diff` command */
+int ds_cmd_diff(int argc, char **argv);
 
 /* reports.c: --report-dir */
 struct ds_output;

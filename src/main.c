@@ -18,6 +18,8 @@ static const char usage_text[] =
 	"usage: distsec scan [OPTIONS] [PATH | PACKAGE-FILE | UPLOAD.changes]...\n"
 	"       distsec scan [OPTIONS] --package NAME...\n"
 	"       distsec scan [OPTIONS] --all-packages\n"
+	"       distsec diff [OPTIONS] OLD NEW  what got worse between two builds (JSON\n"
+	"                               reports, package files, .changes or directories)\n"
 	"       distsec checks [--format text|json]  list the checks and what they look for\n"
 	"       distsec explain ID      what a check finds, how, its limits and the fix\n"
 	"       distsec backends [--root DIR]  list backends and which one the root would use\n"
@@ -46,6 +48,9 @@ static const char usage_text[] =
 	"                         info, or never\n"
 	"  -j, --jobs N           worker threads (default: online CPUs)\n"
 	"  --waivers FILE         waive findings: lines 'check-id path-glob [package] # reason'\n"
+	"  --baseline OLD.json    mark findings new, unchanged or absent against an older\n"
+	"                         JSON report; --fail-on counts new findings only; text\n"
+	"                         lists only new ones unless -v\n"
 	"  --report-dir DIR       with --group-by: one report per package or maintainer in\n"
 	"                         DIR, plus index.json\n"
 	"  --rules FILE           STIG rules file for file-stig\n"
@@ -136,7 +141,7 @@ static int exit_status(const struct ds_scan *s)
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
        OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_WAIVERS,
        OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY,
-       OPT_PROFILE };
+       OPT_PROFILE, OPT_BASELINE };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
@@ -156,6 +161,7 @@ static const struct option scan_options[] = {
 	{ "rules", required_argument, 0, OPT_RULES },
 	{ "profile", required_argument, 0, OPT_PROFILE },
 	{ "waivers", required_argument, 0, OPT_WAIVERS },
+	{ "baseline", required_argument, 0, OPT_BASELINE },
 	{ "report-dir", required_argument, 0, OPT_REPORT_DIR },
 	{ "sarif-category", required_argument, 0, OPT_SARIF_CATEGORY },
 	{ "color", required_argument, 0, OPT_COLOR },
@@ -262,6 +268,7 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 	case OPT_RULES: o->rules = optarg; break;
 	case OPT_PROFILE: o->profile = optarg; break;
 	case OPT_WAIVERS: o->waivers = optarg; break;
+	case OPT_BASELINE: o->baseline = optarg; break;
 	case OPT_REPORT_DIR: o->report_dir = optarg; break;
 	case OPT_SARIF_CATEGORY: o->sarif_category = optarg; break;
 	case OPT_COLOR:
@@ -445,6 +452,7 @@ static const struct {
 	int (*fn)(int, char **);
 } commands[] = {
 	{ "scan", cmd_scan },
+	{ "diff", ds_cmd_diff },
 	{ "checks", cmd_checks },
 	{ "explain", cmd_explain },
 	{ "backends", cmd_backends },
@@ -460,7 +468,7 @@ int main(int argc, char **argv)
 	/* temporary files (the report's, a database copy) go with the run */
 	ds_cleanup_install();
 	if (argc < 2)
-		return usage_error("missing command (scan, checks, explain, backends or profiles)");
+		return usage_error("missing command (scan, diff, checks, explain, backends or profiles)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_text, stdout);
 		return 0;

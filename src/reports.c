@@ -64,11 +64,14 @@ static struct ds_scan view_of(const struct ds_scan *s, struct ds_finding **f, si
 	v.findings = f;
 	v.nfindings = n;
 	memset(v.stats.by_severity, 0, sizeof v.stats.by_severity);
-	v.stats.waived = 0;
+	v.stats.waived = v.stats.new_findings = v.stats.unchanged = v.stats.absent = 0;
 	v.stats.packages = 1;
+	v.absent = NULL;   /* the old report's leftovers belong to no package's report */
 	for (size_t i = 0; i < n; i++) {
 		if (f[i]->severity == DS_SEV_PASS)
 			continue;
+		v.stats.new_findings += f[i]->baseline == DS_BASELINE_NEW;
+		v.stats.unchanged += f[i]->baseline == DS_BASELINE_UNCHANGED;
 		if (f[i]->waiver)
 			v.stats.waived++;
 		else

@@ -191,6 +191,8 @@ static void finish(struct ds_scan *s)
 	ds_waivers_seal(s->priv->waivers, s->opt->quiet);
 	if (w)
 		qsort(m->findings, w, sizeof *m->findings, ds_finding_cmp);
+	if (s->priv->baseline)
+		ds_baseline_apply(s, m->findings, w);
 	ds_inputs_sort(s);
 	s->findings = m->findings;
 	s->nfindings = w;
@@ -469,6 +471,8 @@ int ds_scan_open(struct ds_scan *s)
 		ds_warn("%s", err);
 		return -1;
 	}
+	if (s->opt->baseline && ds_baseline_load(s) != 0)
+		return -1;
 	if (s->opt->profile && load_profile(s, s->opt->profile, "--profile") != 0)
 		return -1;
 	if (open_root(s) != 0)
@@ -545,6 +549,7 @@ void ds_scan_free(struct ds_scan *s)
 	for (size_t i = 0; i < s->nfindings; i++)
 		ds_finding_free(s->findings[i]);
 	free(s->findings);
+	json_object_put(s->absent);
 	if (s->priv) {
 		ds_scan_backend_wait(s);
 		end_checks(s);
@@ -566,6 +571,7 @@ void ds_scan_free(struct ds_scan *s)
 		free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
 		ds_waivers_free(s->priv->waivers);
+		json_object_put(s->priv->baseline);
 		ds_profile_free(s->priv->profile);
 		free(s->priv->states);
 		free(s->priv->begun);

@@ -29,6 +29,9 @@ enum ds_severity {
 
 #define DS_OWNER_MAX 4
 
+/* With --baseline: is the finding in the old report too? */
+enum ds_baseline_state { DS_BASELINE_NONE = 0, DS_BASELINE_NEW, DS_BASELINE_UNCHANGED };
+
 struct ds_owner {
 	enum ds_owner_status status;
 	size_t npkgs;                          /* how many own it (may exceed DS_OWNER_MAX) */
@@ -47,6 +50,7 @@ struct ds_finding {
 	bool owner_pending;                    /* core-private: the owner is looked up
 	                                        * when the scan ends (database still loading) */
 	const struct ds_input *input;          /* the package file it is in, or NULL */
+	enum ds_baseline_state baseline;       /* with --baseline (passes stay NONE) */
 };
 
 /* Report on f for the running check.  Returns the finding so the caller can

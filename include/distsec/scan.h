@@ -39,6 +39,7 @@ struct ds_options {
 	const char *report_dir;      /* --report-dir DIR */
 	const char *rules;           /* --rules FILE for file-stig */
 	const char *sarif_category;  /* --sarif-category: runAutomationDetails.id */
+	const char *baseline;        /* --baseline OLD.json: only new findings gate */
 	const char *profile;         /* --profile NAME|FILE, or NULL: chosen from what is scanned */
 	int color;                   /* 0 never, 1 always, -1 auto */
 	bool quiet, verbose, cross_mounts;
@@ -49,6 +50,7 @@ struct ds_stats {
 	size_t elf_not_judged;          /* ELF files the system would not run: not judged */
 	size_t by_severity[DS_SEV_ERROR + 1];
 	size_t waived;
+	size_t new_findings, unchanged, absent; /* against --baseline */
 	double seconds;
 };
 
@@ -89,6 +91,9 @@ struct ds_scan {
 
 	struct ds_input **inputs;    /* package files scanned, sorted by path */
 	size_t ninputs;
+
+	json_object *absent;         /* with --baseline: the old report's findings
+	                              * this scan no longer has (its JSON records) */
 
 	struct ds_finding **findings;/* sorted by path, then check id */
 	size_t nfindings;

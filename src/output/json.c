@@ -3,7 +3,9 @@
  * json: one document, built with json-c (docs/DESIGN.md, "Result schema"):
  * {"tool", "root", "backend", "profile", "findings": [...], "summary": {...}}.
  * summary.checks_run names the checks that ran, so a converter can tell a
- * clean result from one never looked for.
+ * clean result from one never looked for.  With --baseline each finding
+ * says whether it is new or unchanged, "absent" lists the old report's
+ * findings this scan no longer has, and summary.baseline counts them.
  * Passes are included only with --verbose.  The per-package summary
  * answers RELRO yes/no and PIE yes/no as rpm-chksec --all did: one bad file
  * makes the package's answer "no", with the class of that file.
@@ -29,6 +31,9 @@ json_object *ds_finding_json(const struct ds_finding *d)
 	}
 	if (d->input)
 		json_object_object_add(o, "input", ds_json_string(d->input->path));
+	if (d->baseline)
+		json_object_object_add(o, "baseline", json_object_new_string(
+			d->baseline == DS_BASELINE_NEW ? "new" : "unchanged"));
 	return o;
 }
 
@@ -128,6 +133,14 @@ static json_object *summary(const struct ds_scan *s)
 	for (size_t i = 0; i < nunused; i++)
 		json_object_array_add(uw, ds_json_string(unused[i]));
 	json_object_object_add(o, "unused_waivers", uw);
+	if (s->opt->baseline) {
+		json_object *b = json_object_new_object();
+		json_object_object_add(b, "file", ds_json_string(s->opt->baseline));
+		json_object_object_add(b, "new", json_object_new_int64((int64_t)st->new_findings));
+		json_object_object_add(b, "unchanged", json_object_new_int64((int64_t)st->unchanged));
+		json_object_object_add(b, "absent", json_object_new_int64((int64_t)st->absent));
+		json_object_object_add(o, "baseline", b);
+	}
 	return o;
 }
 
@@ -146,6 +159,8 @@ static int render(const struct ds_scan *s, FILE *out)
 		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)
 			json_object_array_add(list, ds_finding_json(s->findings[i]));
 	json_object_object_add(doc, "findings", list);
+	if (s->absent)   /* --baseline: old findings this scan no longer has */
+		json_object_object_add(doc, "absent", json_object_get(s->absent));
 	if (s->ninputs)
 		json_object_object_add(doc, "inputs", inputs(s));
 	json_object_object_add(doc, "summary", summary(s));

@@ -10,7 +10,9 @@
  * package name and STIG rule (stable across runs and versions), and the
  * owner and details in properties.  Waived findings carry a suppression.
  * invocations[0] lists what the scan could not look at: skipped checks,
- * unreadable files, files a check could not judge, unused waivers.
+ * unreadable files, files a check could not judge, unused waivers.  With
+ * --baseline every result has a baselineState (new, unchanged), and the
+ * old report's findings this scan no longer has are results "absent".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -113,12 +115,12 @@ static json_object *rules(const struct ds_scan *s, int *index)
 }
 
 /* The line a script check found it on: details.line, or details.lines[0]. */
-static int line_of(const struct ds_finding *d)
+static int line_of(json_object *details)
 {
 	json_object *v;
-	if (json_object_object_get_ex(d->details, "line", &v))
+	if (json_object_object_get_ex(details, "line", &v))
 		return json_object_get_int(v);
-	if (json_object_object_get_ex(d->details, "lines", &v) &&
+	if (json_object_object_get_ex(details, "lines", &v) &&
 	    json_object_is_type(v, json_type_array) && json_object_array_length(v) > 0)
 		return json_object_get_int(json_object_array_get_idx(v, 0));
 	return 0;
@@ -148,10 +150,10 @@ static json_object *location(const char *path, int line)
 /* FNV-1a over check, path, package name and STIG rule: the same problem in
  * the next build (another version, another run) has the same print, so
  * code scanning updates an alert instead of opening a second one. */
-static json_object *fingerprint(const struct ds_finding *d)
+static json_object *fingerprint(const char *check, const char *path, const char *pkg,
+                                const char *rule)
 {
-	const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
-	const char *part[] = { d->check->id, d->path, p && p->name ? p->name : "", d->rule ? d->rule : "" };
+	const char *part[] = { check, path, pkg ? pkg : "", rule ? rule : "" };
 	uint64_t h = 0xcbf29ce484222325u;
 	for (size_t i = 0; i < 4; i++)
 		for (const unsigned char *c = (const unsigned char *)part[i]; ; c++) {
@@ -176,8 +178,13 @@ static json_object *result(const struct ds_finding *d, int rule_index)
 		json_object_object_add(r, "kind", json_object_new_string("pass"));
 	json_object_object_add(r, "level", json_object_new_string(level_of(d->severity)));
 	json_object_object_add(r, "message", text_obj(d->message));
-	json_object_object_add(r, "locations", location(d->path, line_of(d)));
-	json_object_object_add(r, "partialFingerprints", fingerprint(d));
+	json_object_object_add(r, "locations", location(d->path, line_of(d->details)));
+	const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
+	json_object_object_add(r, "partialFingerprints",
+	                       fingerprint(d->check->id, d->path, p ? p->name : NULL, d->rule));
+	if (d->baseline)
+		json_object_object_add(r, "baselineState", json_object_new_string(
+			d->baseline == DS_BASELINE_NEW ? "new" : "unchanged"));
 	json_object *props = json_object_new_object();
 	json_object_object_add(props, "owner", ds_owner_json(&d->owner));
 	json_object_object_add(props, "details", json_object_get(d->details));
@@ -192,6 +199,35 @@ static json_object *result(const struct ds_finding *d, int rule_index)
 		json_object_array_add(arr, sup);
 		json_object_object_add(r, "suppressions", arr);
 	}
+	return r;
+}
+
+static const char *str_of(json_object *o, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : NULL;
+}
+
+/* A finding of the --baseline report this scan no longer has, from its
+ * JSON record: baselineState "absent", the same fingerprint as before. */
+static json_object *absent_result(json_object *d, const int *index)
+{
+	const char *check = str_of(d, "check"), *path = str_of(d, "path");
+	json_object *r = json_object_new_object(), *owner = NULL, *details = NULL;
+	json_object_object_add(r, "ruleId", json_object_new_string(check));
+	const struct ds_check *c = ds_check_find(check);
+	for (size_t k = 0; c && k < ds_nchecks; k++)
+		if (ds_checks[k] == c && index[k] >= 0)
+			json_object_object_add(r, "ruleIndex", json_object_new_int(index[k]));
+	json_object_object_add(r, "level", json_object_new_string(
+		level_of(ds_severity_parse(str_of(d, "severity")))));
+	json_object_object_add(r, "message", text_obj(str_of(d, "message") ? str_of(d, "message") : check));
+	json_object_object_get_ex(d, "details", &details);
+	json_object_object_add(r, "locations", location(path, line_of(details)));
+	json_object_object_get_ex(d, "owner", &owner);
+	json_object_object_add(r, "partialFingerprints",
+	                       fingerprint(check, path, str_of(owner, "name"), str_of(d, "rule")));
+	json_object_object_add(r, "baselineState", json_object_new_string("absent"));
 	return r;
 }
 
@@ -281,6 +317,8 @@ static int render(const struct ds_scan *s, FILE *out)
 				idx = index[k];
 		json_object_array_add(results, result(d, idx));
 	}
+	for (size_t i = 0; s->absent && i < json_object_array_length(s->absent); i++)
+		json_object_array_add(results, absent_result(json_object_array_get_idx(s->absent, i), index));
 	char *root_uri = uri_encode(s->root);
 	char *base = ds_xasprintf("file://%s%s", root_uri,
 	                          root_uri[strlen(root_uri) - 1] == '/' ? "" : "/");

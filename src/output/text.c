@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * text: `SEVERITY  check-id  path  [package]  message`, one line a finding,
- * severity coloured, then a summary line.  With --group-by, a header per
+ * severity coloured, then a summary line.  Against a --baseline only new
+ * findings are listed (all with -v) and the summary counts them.  With --group-by, a header per
  * package (or maintainer) and its findings under it; a table of counts per
  * check and severity at the end.  Control characters (C0 and C1), bidi
  * overrides and invalid UTF-8 in paths are escaped so a hostile name
@@ -160,7 +161,16 @@ static void print_summary(FILE *out, const struct ds_scan *s, bool any)
 	size_t nunused = ds_scan_unused_waivers(s, &unused);
 	if (nunused)
 		fprintf(out, ", %zu unused waiver%s", nunused, nunused == 1 ? "" : "s");
+	if (s->opt->baseline)
+		fprintf(out, "; against the baseline %zu new, %zu unchanged, %zu absent",
+		        st->new_findings, st->unchanged, st->absent);
 	fputc('\n', out);
+}
+
+/* Passes and, against a --baseline, unchanged findings only with -v. */
+static bool shown(const struct ds_scan *s, const struct ds_finding *d)
+{
+	return s->opt->verbose || (d->severity != DS_SEV_PASS && d->baseline != DS_BASELINE_UNCHANGED);
 }
 
 static int render(const struct ds_scan *s, FILE *out)
@@ -171,14 +181,20 @@ static int render(const struct ds_scan *s, FILE *out)
 	size_t n = 0;
 	if (grouped) {
 		for (size_t i = 0; i < ng; i++) {
-			print_header(out, s, g[i].first);
-			for (size_t j = 0; j < g[i].n; j++)
+			bool header = false;
+			for (size_t j = 0; j < g[i].n; j++) {
+				if (!shown(s, g[i].f[j]))
+					continue;
+				if (!header)
+					print_header(out, s, g[i].first);
+				header = true;
 				print_line(out, s, g[i].f[j], false);
-			n += g[i].n;
+				n++;
+			}
 		}
 	} else {
 		for (size_t i = 0; i < s->nfindings; i++)
-			if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose) {
+			if (shown(s, s->findings[i])) {
 				print_line(out, s, s->findings[i], true);
 				n++;
 			}

@@ -1,0 +1,659 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * distsec diff OLD NEW: what got worse between two builds, per package, as
+ * rpminspect gates a Fedora build on the previous one.  Each side is a
+ * distsec JSON report, or package files (one, a .changes, or a directory of
+ * .deb/.rpm files) scanned here with passes, and both end up as the JSON
+ * record of docs/DESIGN.md, so the comparison is one code path.
+ *
+ * Packages are matched by name and architecture (versions differ), then by
+ * name alone, then a leftover old package and a leftover new one sharing
+ * files are one package renamed.  Files are matched by path.  Per file the
+ * hardening facts come from the ELF checks' records (passes included):
+ * lost PIE, RELRO (full > partial > none), BIND_NOW, stack protector,
+ * FORTIFY; new executable stack, TEXTREL, RPATH/RUNPATH; a file that became
+ * setuid, setgid or setcap (the program class of its ELF records).  A
+ * regression's severity is that of the new build's finding of the same
+ * check on the file, at least warning; a new setuid/setgid/setcap file is an
+ * error (it needs a review).  New findings of any check are those whose
+ * check, path, rule and severity the old package lacked (the --baseline
+ * identity).  Exit status as for scan: 1 when a regression or a new finding
+ * that is not waived reaches --fail-on.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "output/output.h"
+
+enum { F_PIE, F_RELRO, F_NOW, F_CANARY, F_FORTIFY, F_EXECSTACK, F_TEXTREL, F_RPATH, NFACTS };
+
+/* What each fact is called, the check whose records give it, and whether
+ * losing it (1) or gaining it (0) is the regression. */
+static const struct {
+	const char *kind, *check, *what;
+	bool lost;
+} facts[NFACTS] = {
+	[F_PIE] = { "lost-pie", "elf-pie", "PIE", true },
+	[F_RELRO] = { "lost-relro", "elf-relro", "RELRO", true },
+	[F_NOW] = { "lost-bind-now", "elf-relro", "BIND_NOW", true },
+	[F_CANARY] = { "lost-canary", "elf-canary", "stack protector", true },
+	[F_FORTIFY] = { "lost-fortify", "elf-fortify", "FORTIFY", true },
+	[F_EXECSTACK] = { "new-execstack", "elf-execstack", "executable stack", false },
+	[F_TEXTREL] = { "new-textrel", "elf-textrel", "TEXTREL", false },
+	[F_RPATH] = { "new-rpath", "elf-rpath", "RPATH/RUNPATH", false },
+};
+
+struct dfile {
+	const char *path;
+	int fact[NFACTS];          /* -1 unknown; RELRO 0 none, 1 partial, 2 full; else 0/1 */
+	int sev[NFACTS];           /* worst severity of the fact's check on the file, -1 none */
+	const char *setid;         /* "setuid", "setgid", "setcap" or NULL */
+};
+
+struct dpkg {
+	const char *name, *version, *arch;
+	struct dfile *f;
+	size_t nf, fcap;
+	struct ds_strmap *paths;   /* path -> index in f + 1 */
+	json_object **finds;       /* its findings (passes left out) */
+	size_t nfinds, findcap;
+	struct dpkg *peer;
+	bool renamed;
+};
+
+struct side {
+	const char *arg;
+	json_object *doc;
+	struct dpkg *p;
+	size_t n, cap;
+	bool passes;               /* the report has pass records */
+};
+
+struct diff_opts {
+	bool json, quiet;
+	int fail_on;
+	const char *output;
+	struct ds_options scan;
+};
+
+static const char *str_of(json_object *o, const char *key)
+{
+	json_object *v;
+	return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+	       ? json_object_get_string(v) : NULL;
+}
+
+static int bool_of(json_object *details, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(details, key, &v) ? json_object_get_boolean(v) : -1;
+}
+
+/* ---- reading a side ---- */
+
+static bool package_named(const char *name)
+{
+	static const char *const ext[] = { ".deb", ".udeb", ".ddeb", ".rpm", NULL };
+	size_t n = strlen(name);
+	for (size_t i = 0; ext[i]; i++)
+		if (n > strlen(ext[i]) && !strcmp(name + n - strlen(ext[i]), ext[i]))
+			return true;
+	return false;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The package files of a directory, sorted (caller frees). */
+static char **dir_packages(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	struct dirent *e;
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && package_named(e->d_name)) {
+			char *p = ds_xasprintf("%s/%s", dir, e->d_name);
+			ds_push(&v, n, &cap, &p, sizeof p);
+		}
+	if (d)
+		closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof *v, cmp_str);
+	return v;
+}
+
+static bool is_report(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	int c = EOF;
+	while (fp && (c = fgetc(fp)) != EOF && strchr(" \t\r\n", c))
+		;
+	if (fp)
+		fclose(fp);
+	return c == '{';
+}
+
+/* The package files scanned here, rendered and parsed as a JSON report. */
+static json_object *scan_side(const char *const *files, size_t n, const struct diff_opts *o)
+{
+	struct ds_options opt = o->scan;
+	opt.package_files = files;
+	opt.npackage_files = n;
+	struct ds_scan *s = ds_scan_new(&opt);
+	char *buf = NULL;
+	size_t len = 0;
+	json_object *doc = NULL;
+	if (s && ds_scan_run(s) == 0) {
+		FILE *mem = open_memstream(&buf, &len);
+		if (mem && ds_output_find("json")->render(s, mem) == 0 && fclose(mem) == 0)
+			doc = json_tokener_parse(buf);
+		else if (mem)
+			fclose(mem);
+	}
+	free(buf);
+	ds_scan_free(s);
+	return doc;
+}
+
+static int load_side(struct side *sd, const struct diff_opts *o)
+{
+	struct stat st;
+	if (stat(sd->arg, &st) != 0) {
+		ds_warn("diff: %s: %s", sd->arg, strerror(errno));
+		return -1;
+	}
+	if (S_ISREG(st.st_mode) && is_report(sd->arg)) {
+		char err[160];
+		if (!(sd->doc = ds_report_load(sd->arg, err, sizeof err)))
+			ds_warn("diff: %s: %s", sd->arg, err);
+		return sd->doc ? 0 : -1;
+	}
+	size_t n = 1;
+	char **list = S_ISDIR(st.st_mode) ? dir_packages(sd->arg, &n) : NULL;
+	if (S_ISDIR(st.st_mode) && !n) {
+		ds_warn("diff: %s: no .deb or .rpm files in it", sd->arg);
+		return -1;
+	}
+	sd->doc = scan_side(list ? (const char *const *)list : &sd->arg, n, o);
+	for (size_t i = 0; list && i < n; i++)
+		free(list[i]);
+	free(list);
+	return sd->doc ? 0 : -1;
+}
+
+/* ---- the model: packages, their files' facts, their findings ---- */
+
+static struct dpkg *package_of(struct side *sd, json_object *owner)
+{
+	const char *name = str_of(owner, "name"), *arch = str_of(owner, "arch");
+	if (!name)
+		name = "(no package)";
+	for (size_t i = 0; i < sd->n; i++)
+		if (!strcmp(sd->p[i].name, name) && !strcmp(sd->p[i].arch, arch ? arch : ""))
+			return &sd->p[i];
+	struct dpkg p = { .name = name, .arch = arch ? arch : "", .paths = ds_strmap_new() };
+	p.version = str_of(owner, "version") ? str_of(owner, "version") : "";
+	ds_push(&sd->p, &sd->n, &sd->cap, &p, sizeof p);
+	return &sd->p[sd->n - 1];
+}
+
+static struct dfile *file_of(struct dpkg *p, const char *path)
+{
+	uintptr_t *slot = ds_strmap_put(p->paths, path);
+	if (!*slot) {
+		struct dfile f = { .path = path };
+		for (int i = 0; i < NFACTS; i++)
+			f.fact[i] = f.sev[i] = -1;
+		ds_push(&p->f, &p->nf, &p->fcap, &f, sizeof f);
+		*slot = p->nf;
+	}
+	return &p->f[*slot - 1];
+}
+
+static void set_fact(struct dfile *f, int fact, int value, int sev)
+{
+	if (value >= 0)
+		f->fact[fact] = value;
+	if (sev > f->sev[fact])
+		f->sev[fact] = sev;
+}
+
+/* What one record says about its file. */
+static void record_facts(struct dfile *f, const char *check, json_object *details, int sev)
+{
+	const char *cls = str_of(details, "class");
+	if (cls && (!strcmp(cls, "setuid") || !strcmp(cls, "setgid") || !strcmp(cls, "setcap")))
+		f->setid = cls;
+	int finding = sev > DS_SEV_PASS ? sev : -1;
+	if (!strcmp(check, "elf-pie")) {
+		set_fact(f, F_PIE, bool_of(details, "pie"), finding);
+	} else if (!strcmp(check, "elf-relro")) {
+		const char *r = str_of(details, "relro");
+		set_fact(f, F_RELRO, !r ? -1 : !strcmp(r, "full") ? 2 : !strcmp(r, "partial") ? 1 : 0, finding);
+		set_fact(f, F_NOW, bool_of(details, "bind_now"), finding);
+	} else if (!strcmp(check, "elf-canary")) {
+		set_fact(f, F_CANARY, bool_of(details, "canary"), finding);
+	} else if (!strcmp(check, "elf-fortify")) {
+		json_object *v;
+		set_fact(f, F_FORTIFY, json_object_object_get_ex(details, "fortified", &v)
+		         ? json_object_get_int(v) > 0 : -1, finding);
+	} else if (!strcmp(check, "elf-execstack")) {
+		set_fact(f, F_EXECSTACK, bool_of(details, "stack_exec"), finding);
+	} else if (!strcmp(check, "elf-textrel")) {
+		set_fact(f, F_TEXTREL, sev > DS_SEV_PASS, finding);
+	} else if (!strcmp(check, "elf-rpath")) {
+		set_fact(f, F_RPATH, sev > DS_SEV_PASS, finding);
+	}
+}
+
+static void build_side(struct side *sd)
+{
+	json_object *list;
+	json_object_object_get_ex(sd->doc, "findings", &list);
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		json_object *d = json_object_array_get_idx(list, i), *owner = NULL, *details = NULL;
+		json_object_object_get_ex(d, "owner", &owner);
+		json_object_object_get_ex(d, "details", &details);
+		struct dpkg *p = package_of(sd, owner);
+		int sev = ds_severity_parse(str_of(d, "severity"));
+		record_facts(file_of(p, str_of(d, "path")), str_of(d, "check"), details, sev);
+		if (sev == DS_SEV_PASS)
+			sd->passes = true;
+		else
+			ds_push(&p->finds, &p->nfinds, &p->findcap, &d, sizeof d);
+	}
+}
+
+static size_t shared_paths(const struct dpkg *a, const struct dpkg *b)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->nf; i++)
+		n += ds_strmap_get(a->paths, b->f[i].path) != NULL;
+	return n;
+}
+
+/* By name and architecture, by name, then renamed (most files shared). */
+static void pair_packages(struct side *old, struct side *new)
+{
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < new->n; i++) {
+			struct dpkg *b = &new->p[i], *best = NULL;
+			size_t most = 0;
+			for (size_t j = 0; !b->peer && j < old->n; j++) {
+				struct dpkg *a = &old->p[j];
+				if (a->peer)
+					continue;
+				size_t shared = pass == 2 ? shared_paths(a, b) : 0;
+				if ((pass == 0 && !strcmp(a->name, b->name) && !strcmp(a->arch, b->arch)) ||
+				    (pass == 1 && !strcmp(a->name, b->name)) || (pass == 2 && shared > most)) {
+					best = a;
+					most = shared;
+					if (pass < 2)
+						break;
+				}
+			}
+			if (best) {
+				b->peer = best;
+				best->peer = b;
+				b->renamed = pass == 2;
+			}
+		}
+}
+
+/* ---- comparing and reporting ---- */
+
+struct tally { size_t compared, renamed, added, removed, regressions, news, fixed; bool gate; };
+
+struct report {
+	FILE *out;
+	json_object *pkgs;         /* --format json */
+	json_object *cur;          /* the package being written */
+	const struct diff_opts *o;
+	struct tally t;
+};
+
+static void note_gate(struct report *r, int sev, bool waived)
+{
+	if (!waived && r->o->fail_on >= 0 && sev >= r->o->fail_on)
+		r->t.gate = true;
+}
+
+static void put_line(struct report *r, const char *sev, const char *what, const char *path,
+                     const char *text)
+{
+	char *p = ds_utf8_clean(path), *t = ds_utf8_clean(text);
+	fprintf(r->out, "  %-7s  %-24s  %s  %s\n", sev, what, p, t);
+	free(p);
+	free(t);
+}
+
+static void regression(struct report *r, const struct dfile *f, const char *kind, int sev,
+                       const char *text)
+{
+	r->t.regressions++;
+	note_gate(r, sev, false);
+	if (!r->o->json) {
+		put_line(r, ds_severity_name(sev), kind, f->path, text);
+		return;
+	}
+	json_object *o = json_object_new_object(), *list;
+	json_object_object_add(o, "kind", json_object_new_string(kind));
+	json_object_object_add(o, "path", ds_json_string(f->path));
+	json_object_object_add(o, "severity", json_object_new_string(ds_severity_name(sev)));
+	json_object_object_add(o, "message", json_object_new_string(text));
+	if (!json_object_object_get_ex(r->cur, "regressions", &list)) {
+		list = json_object_new_array();
+		json_object_object_add(r->cur, "regressions", list);
+	}
+	json_object_array_add(list, o);
+}
+
+static const char *relro_name(int v)
+{
+	return v == 2 ? "full" : v == 1 ? "partial" : "none";
+}
+
+static void compare_file(struct report *r, const struct dfile *a, const struct dfile *b)
+{
+	if (b->setid && (!a || !a->setid || strcmp(a->setid, b->setid))) {
+		char *kind = ds_xasprintf("new-%s", b->setid);
+		char *text = ds_xasprintf("new %s file%s", b->setid, a ? "" : " (a new file)");
+		regression(r, b, kind, DS_SEV_ERROR, text);
+		free(kind);
+		free(text);
+	}
+	for (int i = 0; a && i < NFACTS; i++) {
+		int was = a->fact[i], now = b->fact[i];
+		bool worse = facts[i].lost ? was >= 0 && now >= 0 && now < was
+		                           : now == 1 && was != 1;
+		if (!worse)
+			continue;
+		int sev = b->sev[i] > DS_SEV_WARNING ? b->sev[i] : DS_SEV_WARNING;
+		char *text = i == F_RELRO
+			? ds_xasprintf("RELRO %s -> %s", relro_name(was), relro_name(now))
+			: ds_xasprintf("%s %s", facts[i].what, facts[i].lost ? "lost" : "added");
+		regression(r, b, facts[i].kind, sev, text);
+		free(text);
+	}
+}
+
+static char *record_key(json_object *d)
+{
+	return ds_finding_key(str_of(d, "check"), str_of(d, "path"), str_of(d, "rule"),
+	                      str_of(d, "severity"));
+}
+
+/* Findings of b whose identity a lacks (a multiset: each old one matches
+ * once); the old ones left over are fixed. */
+static void compare_findings(struct report *r, const struct dpkg *a, const struct dpkg *b)
+{
+	struct ds_strmap *left = ds_strmap_new();
+	for (size_t i = 0; a && i < a->nfinds; i++) {
+		char *k = record_key(a->finds[i]);
+		++*ds_strmap_put(left, k);
+		free(k);
+	}
+	size_t nold = a ? a->nfinds : 0, matched = 0;
+	for (size_t i = 0; i < b->nfinds; i++) {
+		json_object *d = b->finds[i], *waived = NULL;
+		char *k = record_key(d);
+		uintptr_t *c = ds_strmap_get(left, k);
+		free(k);
+		if (c && *c) {
+			--*c;
+			matched++;
+			continue;
+		}
+		int sev = ds_severity_parse(str_of(d, "severity"));
+		json_object_object_get_ex(d, "waived", &waived);
+		note_gate(r, sev, waived && json_object_get_boolean(waived));
+		r->t.news++;
+		if (r->o->json) {
+			json_object *list;
+			if (!json_object_object_get_ex(r->cur, "new_findings", &list)) {
+				list = json_object_new_array();
+				json_object_object_add(r->cur, "new_findings", list);
+			}
+			json_object_array_add(list, json_object_get(d));
+		} else {
+			char *what = ds_xasprintf("new %s", str_of(d, "check"));
+			put_line(r, str_of(d, "severity"), what, str_of(d, "path"), str_of(d, "message"));
+			free(what);
+		}
+	}
+	r->t.fixed += nold - matched;
+	if (r->o->json)
+		json_object_object_add(r->cur, "fixed", json_object_new_int64((int64_t)(nold - matched)));
+	else if (nold > matched)
+		fprintf(r->out, "  %zu finding%s of the old build gone\n", nold - matched,
+		        nold - matched == 1 ? "" : "s");
+	ds_strmap_free(left);
+}
+
+static json_object *pkg_json(const struct dpkg *p)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "name", ds_json_string(p->name));
+	json_object_object_add(o, "version", ds_json_string(p->version));
+	json_object_object_add(o, "arch", ds_json_string(p->arch));
+	return o;
+}
+
+static void package_header(struct report *r, const struct dpkg *a, const struct dpkg *b)
+{
+	const char *status = !a ? "added" : !b ? "removed" : b->renamed ? "renamed" : "compared";
+	if (r->o->json) {
+		r->cur = json_object_new_object();
+		json_object_object_add(r->cur, "status", json_object_new_string(status));
+		json_object_object_add(r->cur, "old", a ? pkg_json(a) : NULL);
+		json_object_object_add(r->cur, "new", b ? pkg_json(b) : NULL);
+		json_object_array_add(r->pkgs, r->cur);
+		return;
+	}
+	char *an = a ? ds_utf8_clean(a->name) : NULL, *bn = b ? ds_utf8_clean(b->name) : NULL;
+	if (!a)
+		fprintf(r->out, "\n%s %s %s: added\n", bn, b->version, b->arch);
+	else if (!b)
+		fprintf(r->out, "\n%s %s %s: removed\n", an, a->version, a->arch);
+	else if (b->renamed)
+		fprintf(r->out, "\n%s %s %s renamed to %s %s %s\n", an, a->version, a->arch,
+		        bn, b->version, b->arch);
+	else
+		fprintf(r->out, "\n%s %s -> %s %s\n", bn, a->version, b->version, b->arch);
+	free(an);
+	free(bn);
+}
+
+static int cmp_pkg(const void *x, const void *y)
+{
+	const struct dpkg *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+	return c ? c : strcmp(a->arch, b->arch);
+}
+
+static void compare(struct report *r, struct side *old, struct side *new)
+{
+	for (size_t i = 0; i < new->n; i++) {
+		struct dpkg *b = &new->p[i], *a = b->peer;
+		package_header(r, a, b);
+		for (size_t k = 0; k < b->nf; k++) {
+			uintptr_t *slot = a ? ds_strmap_get(a->paths, b->f[k].path) : NULL;
+			compare_file(r, slot ? &a->f[*slot - 1] : NULL, &b->f[k]);
+		}
+		compare_findings(r, a, b);
+		if (!a)
+			r->t.added++;
+		else
+			r->t.compared++;
+		r->t.renamed += b->renamed;
+	}
+	for (size_t i = 0; i < old->n; i++)
+		if (!old->p[i].peer) {
+			package_header(r, &old->p[i], NULL);
+			r->t.removed++;
+		}
+}
+
+static void side_free(struct side *sd)
+{
+	for (size_t i = 0; i < sd->n; i++) {
+		free(sd->p[i].f);
+		free(sd->p[i].finds);
+		ds_strmap_free(sd->p[i].paths);
+	}
+	free(sd->p);
+	json_object_put(sd->doc);
+}
+
+static void summary(struct report *r, const struct side *old, const struct side *new)
+{
+	const struct tally *t = &r->t;
+	if (!r->o->json) {
+		fprintf(r->out, "\n%zu packages compared (%zu renamed), %zu added, %zu removed: "
+		        "%zu regressions, %zu new findings, %zu fixed\n", t->compared, t->renamed,
+		        t->added, t->removed, t->regressions, t->news, t->fixed);
+		return;
+	}
+	json_object *doc = json_object_new_object(), *tool = json_object_new_object();
+	json_object_object_add(tool, "name", json_object_new_string("distsec"));
+	json_object_object_add(tool, "version", json_object_new_string(DS_VERSION));
+	json_object_object_add(doc, "tool", tool);
+	json_object_object_add(doc, "old", ds_json_string(old->arg));
+	json_object_object_add(doc, "new", ds_json_string(new->arg));
+	json_object_object_add(doc, "packages", r->pkgs);
+	json_object *s = json_object_new_object();
+	const struct { const char *k; size_t v; } n[] = {
+		{ "compared", t->compared }, { "renamed", t->renamed }, { "added", t->added },
+		{ "removed", t->removed }, { "regressions", t->regressions },
+		{ "new_findings", t->news }, { "fixed", t->fixed },
+	};
+	for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
+		json_object_object_add(s, n[i].k, json_object_new_int64((int64_t)n[i].v));
+	json_object_object_add(doc, "summary", s);
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+	                                     JSON_C_TO_STRING_NOSLASHESCAPE), r->out);
+	fputc('\n', r->out);
+	json_object_put(doc);
+}
+
+static const char diff_usage[] =
+	"usage: distsec diff [OPTIONS] OLD NEW\n"
+	"OLD and NEW: a distsec JSON report (scan -v --format json), a package file,\n"
+	"a .changes, or a directory of .deb/.rpm files.  Options: --format text|json,\n"
+	"-o FILE, --fail-on SEV, --check ID,..., --skip ID,..., --profile NAME,\n"
+	"--waivers FILE, -j N, -q.  See distsec(1).\n";
+
+enum { O_FORMAT = 256, O_FAIL, O_CHECK, O_SKIP, O_PROFILE, O_WAIVERS };
+
+static int parse(int argc, char **argv, struct diff_opts *o)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, 0, O_FORMAT }, { "output", required_argument, 0, 'o' },
+		{ "fail-on", required_argument, 0, O_FAIL }, { "check", required_argument, 0, O_CHECK },
+		{ "skip", required_argument, 0, O_SKIP }, { "profile", required_argument, 0, O_PROFILE },
+		{ "waivers", required_argument, 0, O_WAIVERS }, { "jobs", required_argument, 0, 'j' },
+		{ "quiet", no_argument, 0, 'q' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
+	};
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:j:qh", opts, NULL)) != -1) {
+		const char *bad = NULL;
+		switch (c) {
+		case O_FORMAT:
+			o->json = !strcmp(optarg, "json");
+			bad = o->json || !strcmp(optarg, "text") ? NULL : "--format takes text or json";
+			break;
+		case 'o': o->output = optarg; break;
+		case O_FAIL:
+			o->fail_on = strcmp(optarg, "never") ? ds_severity_parse(optarg) : -1;
+			bad = o->fail_on >= DS_SEV_INFO || !strcmp(optarg, "never") ? NULL
+			      : "--fail-on takes error, warning, info or never";
+			break;
+		case O_CHECK: o->scan.checks = optarg; break;
+		case O_SKIP: o->scan.skip = optarg; break;
+		case O_PROFILE: o->scan.profile = optarg; break;
+		case O_WAIVERS: o->scan.waivers = optarg; break;
+		case 'j': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			o->scan.jobs = (int)n;
+			bad = *end || n < 1 || n > 1024 ? "--jobs takes a number from 1 to 1024" : NULL;
+			break;
+		}
+		case 'q': o->quiet = o->scan.quiet = true; break;
+		case 'h': fputs(diff_usage, stdout); exit(0);
+		default: bad = "";
+		}
+		if (bad) {
+			fprintf(stderr, "distsec diff: %s\n%s", bad, diff_usage);
+			return 2;
+		}
+	}
+	if (argc - optind != 2) {
+		fprintf(stderr, "distsec diff: takes OLD and NEW\n%s", diff_usage);
+		return 2;
+	}
+	return 0;
+}
+
+int ds_cmd_diff(int argc, char **argv)
+{
+	struct diff_opts o = { .fail_on = DS_SEV_ERROR, .scan = {
+		.root = "/", .backend = "auto", .format = "json", .verbose = true, .quiet = false,
+		.fail_on = DS_SEV_ERROR, .color = 0, .jobs = 1 } };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	o.scan.jobs = cpus > 0 ? (int)cpus : 1;
+	int rc = parse(argc, argv, &o);
+	if (rc)
+		return rc;
+	struct side old = { .arg = argv[optind] }, new = { .arg = argv[optind + 1] };
+	if (load_side(&old, &o) != 0 || load_side(&new, &o) != 0) {
+		side_free(&old);
+		side_free(&new);
+		return 2;
+	}
+	build_side(&old);
+	build_side(&new);
+	if (!o.quiet)
+		for (const struct side *sd = &old; sd; sd = sd == &old ? &new : NULL)
+			if (!sd->passes && json_object_array_length(json_object_object_get(sd->doc, "findings")))
+				fprintf(stderr, "distsec diff: note: %s has no passes (scanned without -v): "
+				        "hardening lost shows only through new findings\n", sd->arg);
+	qsort(old.p, old.n, sizeof *old.p, cmp_pkg);
+	qsort(new.p, new.n, sizeof *new.p, cmp_pkg);
+	pair_packages(&old, &new);
+	struct report r = { .out = o.output ? fopen(o.output, "we") : stdout, .o = &o };
+	if (!r.out) {
+		ds_warn("diff: %s: %s", o.output, strerror(errno));
+		rc = 2;
+	} else {
+		r.pkgs = o.json ? json_object_new_array() : NULL;
+		if (!o.json) {
+			char *a = ds_utf8_clean(old.arg), *b = ds_utf8_clean(new.arg);
+			fprintf(r.out, "distsec diff %s -> %s\n", a, b);
+			free(a);
+			free(b);
+		}
+		compare(&r, &old, &new);
+		summary(&r, &old, &new);
+		rc = r.t.gate ? 1 : 0;
+		if (ferror(r.out) || (r.out != stdout && fclose(r.out) != 0) ||
+		    (r.out == stdout && fflush(stdout) != 0)) {
+			ds_warn("diff: write error");
+			rc = 2;
+		}
+	}
+	side_free(&old);
+	side_free(&new);
+	return rc;
+}

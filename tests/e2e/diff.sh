@@ -1,0 +1,140 @@
+#!/bin/sh
+# Regressions between two builds of fixture packages made here with
+# dpkg-deb: version 1.1 of fixd loses RELRO and BIND_NOW on one program and
+# makes another setuid, and its subpackage fixd-data is renamed fixd-common.
+# `distsec diff` over the package files and over two JSON reports, then
+# --baseline (text, JSON and SARIF validated, JUnit, exit status).
+. "$(dirname "$0")/lib.sh"
+command -v dpkg-deb >/dev/null || { echo "SKIP: dpkg-deb not installed"; exit 77; }
+V="python3 $SRCDIR/e2e/validate.py"
+
+# mkdeb DIR NAME VERSION FIXTURE:PATH:MODE...
+mkdeb() {
+	out=$1 name=$2 version=$3
+	shift 3
+	d="$work/tree-$name-$version"
+	mkdir -p "$d/DEBIAN" "$out"
+	printf 'Package: %s\nVersion: %s\nArchitecture: amd64\nMaintainer: Fix Er <fix@example.org>\nDescription: fixture\n' \
+		"$name" "$version" >"$d/DEBIAN/control"
+	for spec in "$@"; do
+		fx=${spec%%:*} rest=${spec#*:}
+		mkdir -p "$d/$(dirname "${rest%%:*}")"
+		cp "$FIXTURES/$fx" "$d/${rest%%:*}"
+		chmod "${rest#*:}" "$d/${rest%%:*}"
+	done
+	dpkg-deb --root-owner-group -Znone -b "$d" "$out/${name}_${version}_amd64.deb" >/dev/null
+}
+mkdeb "$work/v1" fixd 1.0-1 pie-full:usr/bin/fixd-tool:0755 pie-full:usr/bin/fixd-helper:0755
+mkdeb "$work/v1" fixd-data 1.0-1 libfix.so:usr/lib/fixd/plugin.so:0644
+mkdeb "$work/v2" fixd 1.1-1 pie-norelro:usr/bin/fixd-tool:0755 pie-full:usr/bin/fixd-helper:4755
+mkdeb "$work/v2" fixd-common 1.1-1 libfix.so:usr/lib/fixd/plugin.so:0644
+
+# 1. two directories of package files
+run_distsec diff "$work/v1" "$work/v2"
+expect_rc 1
+cat >"$work/expected" <<EOF
+distsec diff $work/v1 -> $work/v2
+
+fixd 1.0-1 -> 1.1-1 amd64
+  error    new-setuid                /usr/bin/fixd-helper  new setuid file
+  error    lost-relro                /usr/bin/fixd-tool  RELRO full -> none
+  error    lost-bind-now             /usr/bin/fixd-tool  BIND_NOW lost
+  error    new elf-relro             /usr/bin/fixd-tool  no RELRO: relocated data such as the GOT stays writable
+
+fixd-data 1.0-1 amd64 renamed to fixd-common 1.1-1 amd64
+
+2 packages compared (1 renamed), 0 added, 0 removed: 3 regressions, 1 new findings, 0 fixed
+EOF
+diff -u "$work/expected" "$work/out" || fail "diff of two builds"
+run_distsec diff --fail-on never "$work/v1" "$work/v2"
+expect_rc 0
+# the same build on both sides: nothing
+run_distsec diff "$work/v2" "$work/v2"
+expect_rc 0
+expect_line "2 packages compared (0 renamed), 0 added, 0 removed: 0 regressions, 0 new findings, 0 fixed"
+# one package file a side; the new build's setuid file alone still fails
+run_distsec diff "$work/v1/fixd_1.0-1_amd64.deb" "$work/v2/fixd_1.1-1_amd64.deb" --check elf-pie
+expect_rc 1
+expect_line "  error    new-setuid                /usr/bin/fixd-helper  new setuid file"
+grep -q "lost-relro" "$work/out" && fail "--check elf-pie still compared RELRO"
+# the old build gone entirely: packages added and removed
+run_distsec diff "$work/v1/fixd-data_1.0-1_amd64.deb" "$work/v2/fixd_1.1-1_amd64.deb"
+expect_rc 1
+expect_line "fixd 1.1-1 amd64: added"
+expect_line "fixd-data 1.0-1 amd64: removed"
+
+# 2. two JSON reports (scan -v) say the same; --format json
+distsec scan -v --format json -o "$work/old.json" "$work"/v1/*.deb || true
+distsec scan -v --format json -o "$work/new.json" "$work"/v2/*.deb || true
+run_distsec diff "$work/old.json" "$work/new.json"
+expect_rc 1
+tail -n +2 "$work/expected" >"$work/body"
+tail -n +2 "$work/out" | diff -u "$work/body" - || fail "diff of two JSON reports differs from the package diff"
+run_distsec diff --format json "$work/old.json" "$work/new.json"
+expect_rc 1
+python3 - "$work/out" <<'PY' || fail "diff --format json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["summary"] == {"compared": 2, "renamed": 1, "added": 0, "removed": 0,
+                        "regressions": 3, "new_findings": 1, "fixed": 0}, d["summary"]
+p = {x["new"]["name"]: x for x in d["packages"]}
+assert p["fixd-common"]["status"] == "renamed" and p["fixd-common"]["old"]["name"] == "fixd-data"
+assert [(r["kind"], r["path"]) for r in p["fixd"]["regressions"]] == [
+    ("new-setuid", "/usr/bin/fixd-helper"), ("lost-relro", "/usr/bin/fixd-tool"),
+    ("lost-bind-now", "/usr/bin/fixd-tool")], p["fixd"]["regressions"]
+assert [(f["check"], f["severity"]) for f in p["fixd"]["new_findings"]] == [("elf-relro", "error")]
+PY
+# a report made without -v: a note, and what findings still show
+distsec scan --format json -o "$work/new-nopass.json" "$work"/v2/*.deb || true
+run_distsec diff "$work/old.json" "$work/new-nopass.json"
+grep -q "new-nopass.json has no passes" "$work/err" || fail "no note about a report without passes"
+# bad input is a clear error
+echo '{"tool":{"name":"other"}}' >"$work/other.json"
+run_distsec diff "$work/old.json" "$work/other.json"
+expect_rc 2
+grep -q "other.json: not a distsec JSON report" "$work/err" || fail "foreign JSON not refused"
+run_distsec diff "$work/old.json"
+expect_rc 2
+
+# 3. --baseline: the new build scanned against the old build's report
+run_distsec scan --color never --baseline "$work/old.json" "$work"/v2/*.deb
+expect_rc 1
+expect_line "error    elf-relro                 /usr/bin/fixd-tool  [fixd:amd64]  no RELRO"
+grep -q "^info     elf-fortify" "$work/out" && fail "unchanged findings listed without -v"
+expect_line "; against the baseline 1 new, 3 unchanged, 0 absent"
+run_distsec scan --color never -v --baseline "$work/old.json" "$work"/v2/*.deb
+expect_line "info     elf-fortify               /usr/bin/fixd-helper  [fixd:amd64]"
+# only new findings gate: the new build against its own report passes,
+# with every finding unchanged
+run_distsec scan --format json --baseline "$work/new.json" --fail-on info "$work"/v2/*.deb
+expect_rc 0
+$V json "$work/out" >/dev/null || fail "--baseline JSON does not validate"
+python3 - "$work/out" <<'PY' || fail "--baseline JSON fields"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert {f["baseline"] for f in d["findings"]} == {"unchanged"}, d["findings"]
+assert d["summary"]["baseline"]["new"] == 0 and d["summary"]["baseline"]["unchanged"] == 4
+assert d["absent"] == []
+PY
+# the old build against the new one's report: its RELRO finding is absent
+run_distsec scan --format sarif --baseline "$work/new.json" "$work"/v1/*.deb
+expect_rc 0
+$V sarif "$work/out" >/dev/null || fail "--baseline SARIF does not validate"
+python3 - "$work/out" <<'PY' || fail "--baseline SARIF baselineState"
+import json, sys
+res = json.load(open(sys.argv[1]))["runs"][0]["results"]
+states = sorted((r["ruleId"], r["baselineState"]) for r in res)
+assert states == [("elf-fortify", "unchanged")] * 3 + [("elf-relro", "absent")], states
+PY
+run_distsec scan --format json --baseline "$work/new.json" "$work"/v1/*.deb
+$V json "$work/out" >/dev/null || fail "JSON with absent findings does not validate"
+grep -q '"baseline":"absent"' "$work/out" || fail "no absent finding in JSON"
+# JUnit: only the new finding fails its testcase
+run_distsec scan --format junit --baseline "$work/old.json" "$work"/v2/*.deb
+expect_rc 1
+$V junit "$work/out" >/dev/null || fail "--baseline JUnit does not validate"
+[ "$(grep -c '<failure ' "$work/out")" = 1 ] || fail "JUnit failures are not the one new finding"
+run_distsec scan --baseline "$work/missing.json" "$work"/v2/*.deb
+expect_rc 2
+grep -q "baseline $work/missing.json: No such file" "$work/err" || fail "missing baseline not named"
+echo "diff: ok"
