@@ -39,7 +39,8 @@ static const char usage_text[] =
 	"                         only package files are scanned (not read by default)\n"
 	"  --all-packages         scan every file of every installed package\n"
 	"  --check ID,...         run only these checks; --skip ID,... leaves checks out\n"
-	"  --format FMT           text (default), json, sarif or junit\n"
+	"  --format FMT           text (default), json, sarif, junit or tmt (custom\n"
+	"                         results of a tmt test: results.json)\n"
 	"  --sarif-category CAT   SARIF runAutomationDetails id (default distsec): one\n"
 	"                         per scan of the same commit\n"
 	"  -o, --output FILE      write the report to FILE (atomically) instead of stdout\n"
@@ -327,9 +328,12 @@ static int cmd_scan(int argc, char **argv)
 		               (o.color < 0 && !o.output && isatty(STDOUT_FILENO) &&
 		                !getenv("NO_COLOR"));
 		const struct ds_output *fmt = ds_output_find(o.format);
-		rc = write_report(s, fmt) ? 2 : exit_status(s);
-		if (o.report_dir && ds_write_reports(s, fmt, o.report_dir) != 0)
+		/* the reports first: a tmt results file points at them */
+		rc = o.report_dir && ds_write_reports(s, fmt, o.report_dir) != 0 ? 2 : 0;
+		if (write_report(s, fmt))
 			rc = 2;
+		else if (rc == 0)
+			rc = exit_status(s);
 	}
 	ds_scan_free(s);
 	lists_free(&lists);

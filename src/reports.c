@@ -20,29 +20,6 @@
 #include "internal.h"
 #include "output/output.h"
 
-static char *safe_name(const char *key, const char *ext, struct ds_strmap *used)
-{
-	char base[81];
-	size_t n = 0;
-	for (const char *p = key; *p && n < sizeof base - 1; p++) {
-		char c = *p;
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		          (c >= '0' && c <= '9') || strchr(".+-_", c);
-		base[n] = ok && !(n == 0 && c == '.') ? c : '_';
-		n++;
-	}
-	base[n] = '\0';
-	if (!n)
-		strcpy(base, "_");
-	char *name = ds_xasprintf("%s.%s", base, ext);
-	for (int i = 2; ds_strmap_get(used, name); i++) {
-		free(name);
-		name = ds_xasprintf("%s-%d.%s", base, i, ext);
-	}
-	*ds_strmap_put(used, name) = 1;
-	return name;
-}
-
 static int write_at(int dfd, const char *name, const struct ds_scan *view,
                     const struct ds_output *fmt)
 {
@@ -104,6 +81,8 @@ static json_object *index_entry(const struct ds_scan *s, const struct ds_group *
 
 int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir)
 {
+	if (fmt->reports_as)   /* tmt: its results point at JSON reports */
+		fmt = ds_output_find(fmt->reports_as);
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
 		ds_warn("report dir %s: %s", dir, strerror(errno));
 		return -1;
@@ -121,7 +100,7 @@ int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const
 	int rc = 0;
 	for (size_t i = 0; i < ng && rc == 0; i++) {
 		struct ds_scan v = view_of(s, g[i].f, g[i].n);
-		char *name = safe_name(g[i].key, fmt->ext, used);
+		char *name = ds_report_name(g[i].key, fmt->ext, used);
 		if (write_at(dfd, name, &v, fmt) != 0) {
 			ds_warn("report %s/%s: %s", dir, name, strerror(errno));
 			rc = -1;

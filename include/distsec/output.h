@@ -17,6 +17,7 @@ struct ds_output {
 	const char *summary;
 	const char *ext;             /* file name extension for --report-dir */
 	bool wants_origins;          /* shows the archive a package came from */
+	const char *reports_as;      /* --report-dir writes this format instead, or NULL */
 	/* 0 ok, -1 on a write error (errno set). */
 	int (*render)(const struct ds_scan *s, FILE *out);
 };

@@ -148,6 +148,29 @@ void ds_groups_free(struct ds_group *g, size_t n)
 	free(g);
 }
 
+char *ds_report_name(const char *key, const char *ext, struct ds_strmap *used)
+{
+	char base[81];
+	size_t n = 0;
+	for (const char *p = key; *p && n < sizeof base - 1; p++) {
+		char c = *p;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		          (c >= '0' && c <= '9') || strchr(".+-_", c);
+		base[n] = ok && !(n == 0 && c == '.') ? c : '_';
+		n++;
+	}
+	base[n] = '\0';
+	if (!n)
+		strcpy(base, "_");
+	char *name = ds_xasprintf("%s.%s", base, ext);
+	for (int i = 2; ds_strmap_get(used, name); i++) {
+		free(name);
+		name = ds_xasprintf("%s-%d.%s", base, i, ext);
+	}
+	*ds_strmap_put(used, name) = 1;
+	return name;
+}
+
 const char *ds_check_skipped(const struct ds_scan *s, const struct ds_check *c)
 {
 	for (size_t i = 0; i < s->nskipped; i++)

@@ -4,13 +4,15 @@
 
 #include "distsec/output.h"
 
-extern const struct ds_output ds_output_text, ds_output_json, ds_output_sarif, ds_output_junit;
+extern const struct ds_output ds_output_text, ds_output_json, ds_output_sarif, ds_output_junit,
+                               ds_output_tmt;
 
 const struct ds_output *const ds_outputs[] = {
 	&ds_output_text,
 	&ds_output_json,
 	&ds_output_sarif,
 	&ds_output_junit,
+	&ds_output_tmt,
 	NULL,
 };
 

@@ -36,6 +36,13 @@ size_t ds_groups_make(const struct ds_scan *s, enum ds_group_by by, bool with_pa
                       struct ds_group **out);
 void ds_groups_free(struct ds_group *g, size_t n);
 
+/* --report-dir: the file name of the report of group key (only
+ * [A-Za-z0-9.+-_], no leading dot, at most 80 bytes, unique in used:
+ * "-2" and so on appended).  Called in ds_groups_make order with the same
+ * map from "index.json" on, it gives the names reports.c wrote. */
+struct ds_strmap;
+char *ds_report_name(const char *key, const char *ext, struct ds_strmap *used);
+
 /* Did check i (index in ds_checks) run in this scan: enabled and not skipped? */
 bool ds_check_ran(const struct ds_scan *s, size_t i);
 /* Why check c was skipped, or NULL. */

@@ -8,7 +8,8 @@
  * file as a URI relative to the scanned root (uriBaseId ROOT) with the line
  * when a script check knows it, a partialFingerprint from check, path,
  * package name and STIG rule (stable across runs and versions), and the
- * owner and details in properties.  Waived findings carry a suppression.
+ * owner and details in properties; a member of a package file is a
+ * run.artifacts entry whose parentIndex is the package file's.  Waived findings carry a suppression.
  * invocations[0] lists what the scan could not look at: skipped checks,
  * unreadable files, files a check could not judge, unused waivers.  With
  * --baseline every result has a baselineState (new, unchanged), and the
@@ -126,13 +127,21 @@ static int line_of(json_object *details)
 	return 0;
 }
 
-static json_object *location(const char *path, int line)
+static json_object *artifact_location(const char *path, int index)
 {
 	char *uri = uri_encode(path[0] == '/' ? path + 1 : path);
 	json_object *art = json_object_new_object();
 	json_object_object_add(art, "uri", json_object_new_string(uri));
 	json_object_object_add(art, "uriBaseId", json_object_new_string("ROOT"));
+	if (index >= 0)
+		json_object_object_add(art, "index", json_object_new_int(index));
 	free(uri);
+	return art;
+}
+
+static json_object *location(const char *path, int line, int index)
+{
+	json_object *art = artifact_location(path, index);
 	json_object *phys = json_object_new_object();
 	json_object_object_add(phys, "artifactLocation", art);
 	if (line > 0) {
@@ -168,7 +177,7 @@ static json_object *fingerprint(const char *check, const char *path, const char 
 	return o;
 }
 
-static json_object *result(const struct ds_finding *d, int rule_index)
+static json_object *result(const struct ds_finding *d, int rule_index, int artifact)
 {
 	json_object *r = json_object_new_object();
 	json_object_object_add(r, "ruleId", json_object_new_string(d->check->id));
@@ -178,7 +187,7 @@ static json_object *result(const struct ds_finding *d, int rule_index)
 		json_object_object_add(r, "kind", json_object_new_string("pass"));
 	json_object_object_add(r, "level", json_object_new_string(level_of(d->severity)));
 	json_object_object_add(r, "message", text_obj(d->message));
-	json_object_object_add(r, "locations", location(d->path, line_of(d->details)));
+	json_object_object_add(r, "locations", location(d->path, line_of(d->details), artifact));
 	const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
 	json_object_object_add(r, "partialFingerprints",
 	                       fingerprint(d->check->id, d->path, p ? p->name : NULL, d->rule));
@@ -223,7 +232,7 @@ static json_object *absent_result(json_object *d, const int *index)
 		level_of(ds_severity_parse(str_of(d, "severity")))));
 	json_object_object_add(r, "message", text_obj(str_of(d, "message") ? str_of(d, "message") : check));
 	json_object_object_get_ex(d, "details", &details);
-	json_object_object_add(r, "locations", location(path, line_of(details)));
+	json_object_object_add(r, "locations", location(path, line_of(details), -1));
 	json_object_object_get_ex(d, "owner", &owner);
 	json_object_object_add(r, "partialFingerprints",
 	                       fingerprint(check, path, str_of(owner, "name"), str_of(d, "rule")));
@@ -243,7 +252,7 @@ static json_object *notification(const char *level, const char *rule, const char
 		json_object_object_add(n, "associatedRule", ref);
 	}
 	if (path)
-		json_object_object_add(n, "locations", location(path, 0));
+		json_object_object_add(n, "locations", location(path, 0, -1));
 	return n;
 }
 
@@ -284,6 +293,58 @@ static json_object *invocations(const struct ds_scan *s)
 	return arr;
 }
 
+/* run.artifacts: each package file a finding came from, and under it
+ * (parentIndex) each member with a finding, so a consumer sees which
+ * .deb or .rpm holds /usr/bin/x.  The member's location is the path
+ * inside the root the results use; the package file's is its host path. */
+struct artifacts {
+	json_object *list;
+	struct ds_strmap *index;        /* key -> index + 1 */
+};
+
+static int add_artifact(struct artifacts *a, const char *key, json_object *art)
+{
+	uintptr_t *slot = ds_strmap_put(a->index, key);
+	if (*slot) {
+		json_object_put(art);
+		return (int)*slot - 1;
+	}
+	json_object_array_add(a->list, art);
+	*slot = json_object_array_length(a->list);
+	return (int)*slot - 1;
+}
+
+static int artifact_of(struct artifacts *a, const struct ds_finding *d)
+{
+	if (!d->input)
+		return -1;
+	const struct ds_input *in = d->input;
+	char key[40];
+	snprintf(key, sizeof key, "%p", (const void *)in);
+	if (!ds_strmap_get(a->index, key)) {
+		char *abs = realpath(in->path, NULL), *enc = uri_encode(abs ? abs : in->path);
+		char *uri = ds_xasprintf("%s%s", abs ? "file://" : "", enc);
+		json_object *loc = json_object_new_object(), *art = json_object_new_object();
+		json_object_object_add(loc, "uri", json_object_new_string(uri));
+		json_object_object_add(art, "location", loc);
+		json_object *hashes = json_object_new_object();
+		json_object_object_add(hashes, "sha-256", json_object_new_string(in->sha256));
+		json_object_object_add(art, "hashes", hashes);
+		add_artifact(a, key, art);
+		free(abs);
+		free(enc);
+		free(uri);
+	}
+	int parent = (int)*ds_strmap_get(a->index, key) - 1;
+	char *member = ds_xasprintf("%s\037%s", key, d->path);
+	json_object *art = json_object_new_object();
+	json_object_object_add(art, "location", artifact_location(d->path, -1));
+	json_object_object_add(art, "parentIndex", json_object_new_int(parent));
+	int idx = add_artifact(a, member, art);
+	free(member);
+	return idx;
+}
+
 /* GitHub keys a run on its category (the id up to the last '/'): two
  * scans of one commit (a root and a set of packages) need two. */
 static json_object *automation(const struct ds_scan *s)
@@ -307,6 +368,7 @@ static int render(const struct ds_scan *s, FILE *out)
 	json_object_object_add(tool, "driver", driver);
 
 	json_object *results = json_object_new_array();
+	struct artifacts arts = { json_object_new_array(), ds_strmap_new() };
 	for (size_t i = 0; i < s->nfindings; i++) {
 		const struct ds_finding *d = s->findings[i];
 		if (d->severity == DS_SEV_PASS && !s->opt->verbose)
@@ -315,7 +377,7 @@ static int render(const struct ds_scan *s, FILE *out)
 		for (size_t k = 0; k < ds_nchecks; k++)
 			if (ds_checks[k] == d->check)
 				idx = index[k];
-		json_object_array_add(results, result(d, idx));
+		json_object_array_add(results, result(d, idx, artifact_of(&arts, d)));
 	}
 	for (size_t i = 0; s->absent && i < json_object_array_length(s->absent); i++)
 		json_object_array_add(results, absent_result(json_object_array_get_idx(s->absent, i), index));
@@ -334,6 +396,10 @@ static int render(const struct ds_scan *s, FILE *out)
 	json_object_object_add(run, "automationDetails", automation(s));
 	json_object_object_add(run, "invocations", invocations(s));
 	json_object_object_add(run, "originalUriBaseIds", bases);
+	if (json_object_array_length(arts.list))
+		json_object_object_add(run, "artifacts", json_object_get(arts.list));
+	json_object_put(arts.list);
+	ds_strmap_free(arts.index);
 	json_object_object_add(run, "results", results);
 	json_object *props = json_object_new_object();
 	json_object_object_add(props, "backend", json_object_new_string(s->backend->name));

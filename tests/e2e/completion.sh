@@ -27,6 +27,28 @@ complete_words scan --check elf-c
 expect_line "elf-canary"
 expect_line "elf-chroot-chdir"
 
+# explain takes a check id; --sarif-category free text, never file names
+complete_words explain elf-re
+expect_line "elf-relro"
+[ "$(wc -l <"$work/out")" = 1 ] || { cat "$work/out"; fail "explain completes more than the id"; }
+complete_words explain elf-relro ""
+grep -q . "$work/out" && { cat "$work/out"; fail "explain completes a second argument"; }
+complete_words scan --sarif-c
+expect_line "--sarif-category"
+complete_words scan --sarif-category ""
+[ "$(cat "$work/out")" = "distsec/" ] || { cat "$work/out"; fail "--sarif-category offers $(cat "$work/out")"; }
+complete_words scan --format t
+expect_line "tmt"
+expect_line "text"
+complete_words scan --basel
+expect_line "--baseline"
+complete_words d
+expect_line "diff"
+complete_words diff --fail
+expect_line "--fail-on"
+complete_words checks --format ""
+[ "$(tr '\n' ' ' <"$work/out")" = "text json " ] || { cat "$work/out"; fail "checks --format offers more than text json"; }
+
 complete_words scan --profile deb
 expect_line "debian"
 
