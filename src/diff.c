@@ -123,7 +123,7 @@ static char **dir_packages(const char *dir, size_t *n)
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.' && package_named(e->d_name)) {
 			char *p = ds_xasprintf("%s/%s", dir, e->d_name);
-			ds_push(&v, n, &cap, &p, sizeof p);
+			ds_push(v, *n, cap, p);
 		}
 	if (d)
 		closedir(d);
@@ -203,7 +203,7 @@ static struct dpkg *package_of(struct side *sd, json_object *owner)
 			return &sd->p[i];
 	struct dpkg p = { .name = name, .arch = arch ? arch : "", .paths = ds_strmap_new() };
 	p.version = str_of(owner, "version") ? str_of(owner, "version") : "";
-	ds_push(&sd->p, &sd->n, &sd->cap, &p, sizeof p);
+	ds_push(sd->p, sd->n, sd->cap, p);
 	return &sd->p[sd->n - 1];
 }
 
@@ -214,7 +214,7 @@ static struct dfile *file_of(struct dpkg *p, const char *path)
 		struct dfile f = { .path = path };
 		for (int i = 0; i < NFACTS; i++)
 			f.fact[i] = f.sev[i] = -1;
-		ds_push(&p->f, &p->nf, &p->fcap, &f, sizeof f);
+		ds_push(p->f, p->nf, p->fcap, f);
 		*slot = p->nf;
 	}
 	return &p->f[*slot - 1];
@@ -270,7 +270,7 @@ static void build_side(struct side *sd)
 		if (sev == DS_SEV_PASS)
 			sd->passes = true;
 		else
-			ds_push(&p->finds, &p->nfinds, &p->findcap, &d, sizeof d);
+			ds_push(p->finds, p->nfinds, p->findcap, d);
 	}
 }
 
