@@ -39,15 +39,22 @@ struct ds_args {
 	size_t nroot, npkg;
 };
 /* Scan-wide private state. */
-struct ds_alias { char *link, *target; };
+
+/* rootalias.c: the root's top-level directory symlinks (merged /usr) */
+struct ds_aliases;
+struct ds_aliases *ds_aliases_load(int rootfd);
+void ds_aliases_free(struct ds_aliases *a);
+/* Calls try(alt, ctx) for each other spelling of path through them, until
+ * try returns true; returns whether one did. */
+bool ds_aliases_each(const struct ds_aliases *a, const char *path,
+                     bool (*try)(const char *alt, void *ctx), void *ctx);
 
 /* An architecture as ELF spells it: e_machine, EI_CLASS, EI_DATA. */
 struct ds_machine { unsigned machine; int elfclass, data; };
 #define DS_ARCHES_MAX 16
 
 struct ds_scan_private {
-	struct ds_alias *aliases;      /* merged-/usr style top-level dir symlinks */
-	size_t naliases;
+	struct ds_aliases *aliases;    /* merged-/usr style top-level dir symlinks */
 	struct ds_strmap *daemons;     /* ELF paths started by units / init scripts */
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
 	struct ds_waivers *waivers;

@@ -87,7 +87,9 @@ static int render_to(const struct ds_output *fmt, const struct ds_scan *s, FILE 
  * sees half a report; the new file gets the old one's mode, or the
  * umask's.  A device, FIFO or socket (-o /dev/null, /dev/stdout) is
  * written directly: renaming over it would replace the node itself.  A
- * symlink is written through, at its target. */
+ * symlink is written through, at its target; one that leads to no file is
+ * refused, neither replaced nor followed to create a file wherever it
+ * points (a planted link in a shared directory). */
 static int write_report(const struct ds_scan *s, const struct ds_output *fmt)
 {
 	if (!s->opt->output)
@@ -95,6 +97,11 @@ static int write_report(const struct ds_scan *s, const struct ds_output *fmt)
 	const char *out = s->opt->output;
 	struct stat st;
 	bool exists = stat(out, &st) == 0;
+	if (!exists && lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
+		ds_warn("%s: a symlink that leads to no file (dangling, or a loop): not written "
+		        "through; name the file itself", out);
+		return -1;
+	}
 	if (exists && !S_ISREG(st.st_mode)) {
 		FILE *fp = fopen(out, "we");
 		if (!fp || render_to(fmt, s, fp) != 0) {

@@ -80,6 +80,17 @@ static enum ds_owner_status lookup(const struct ds_scan *s, const char *path,
 	return st;
 }
 
+struct respelled {
+	const struct ds_scan *s;
+	struct ds_owner *out;
+};
+
+static bool owned_as(const char *alt, void *ctx)
+{
+	struct respelled *r = ctx;
+	return lookup(r->s, alt, r->out) == DS_OWNER_PACKAGE;
+}
+
 /* Tries the path, then its spellings through the root's top-level
  * directory symlinks (merged /usr: /usr/bin/ls is /bin/ls to dpkg). */
 void ds_scan_owner(const struct ds_scan *s, const char *path, struct ds_owner *out)
@@ -91,55 +102,9 @@ void ds_scan_owner(const struct ds_scan *s, const char *path, struct ds_owner *o
 	}
 	if (lookup(s, path, out) != DS_OWNER_NOT_OWNED)
 		return;
-	const struct ds_scan_private *p = s->priv;
-	for (size_t i = 0; i < p->naliases; i++) {
-		const char *from[2] = { p->aliases[i].target, p->aliases[i].link };
-		const char *to[2] = { p->aliases[i].link, p->aliases[i].target };
-		for (int k = 0; k < 2; k++) {
-			size_t len = strlen(from[k]);
-			if (strncmp(path, from[k], len) != 0 || path[len] != '/')
-				continue;
-			char *alt = ds_xasprintf("%s%s", to[k], path + len);
-			enum ds_owner_status st = lookup(s, alt, out);
-			free(alt);
-			if (st == DS_OWNER_PACKAGE)
-				return;
-		}
-	}
-	out->status = DS_OWNER_NOT_OWNED;
-}
-
-static void load_aliases(struct ds_scan *s)
-{
-	int dfd = ds_open_beneath(s->rootfd, "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		if (dfd >= 0)
-			close(dfd);
-		return;
-	}
-	struct ds_scan_private *p = s->priv;
-	size_t cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (e->d_type != DT_LNK)
-			continue;
-		char *link = ds_xasprintf("/%s", e->d_name);
-		char *target = ds_resolve_in_root(s->rootfd, link);
-		struct stat st;
-		int fd = target ? ds_open_beneath(s->rootfd, target, O_PATH | O_CLOEXEC) : -1;
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) &&
-		    strcmp(target, "/") != 0 && strcmp(target, link) != 0) {
-			struct ds_alias a = { link, target };
-			ds_push(p->aliases, p->naliases, cap, a);
-			link = target = NULL;
-		}
-		if (fd >= 0)
-			close(fd);
-		free(link);
-		free(target);
-	}
-	closedir(d);
+	struct respelled r = { s, out };
+	if (!ds_aliases_each(s->priv->aliases, path, owned_as, &r))
+		out->status = DS_OWNER_NOT_OWNED;
 }
 
 /* Owners of the findings made while the database loaded (a worker's
@@ -485,7 +450,7 @@ int ds_scan_open(struct ds_scan *s)
 	ds_worker_init(&s->priv->main, s);
 	bool root_context = !s->priv->pkgfiles_only || s->opt->installed_state;
 	if (root_context)
-		load_aliases(s);
+		s->priv->aliases = ds_aliases_load(s->rootfd);
 	s->priv->daemons = root_context ? ds_daemons_load(s->rootfd) : ds_strmap_new();
 	return begin_checks(s);
 }
@@ -564,11 +529,7 @@ void ds_scan_free(struct ds_scan *s)
 		free(m->findings);
 		if (m->magic)
 			magic_close(m->magic);
-		for (size_t i = 0; i < s->priv->naliases; i++) {
-			free(s->priv->aliases[i].link);
-			free(s->priv->aliases[i].target);
-		}
-		free(s->priv->aliases);
+		ds_aliases_free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
 		ds_waivers_free(s->priv->waivers);
 		json_object_put(s->priv->baseline);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -113,9 +114,20 @@ static char *join(const char *dir, const char *name)
 	return ds_xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
 }
 
-static bool is_pseudo_fs(const char *path)
+/* The root's /proc, /sys or /dev with a file system mounted on it (a live
+ * system's: skipped even with --cross-mounts).  An image's plain
+ * directories of those names are scanned like any other: a payload there
+ * must not be hidden by its name. */
+static bool is_pseudo_fs_mount(int dirfd, const char *name, const char *path, dev_t parent)
 {
-	return !strcmp(path, "/proc") || !strcmp(path, "/sys") || !strcmp(path, "/dev");
+	if (strcmp(path, "/proc") && strcmp(path, "/sys") && strcmp(path, "/dev"))
+		return false;
+	struct statx sx;
+	if (statx(dirfd, name, AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT, STATX_BASIC_STATS, &sx) != 0)
+		return false;  /* walked: opening it says what is wrong */
+	if (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+		return (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) != 0;
+	return makedev(sx.stx_dev_major, sx.stx_dev_minor) != parent;  /* before Linux 5.8 */
 }
 
 static void unreadable(struct ds_scan *s, const char *path, const char *what, int err)
@@ -163,7 +175,8 @@ static void walk(struct ds_scan *s, struct ds_jobs *j, const char *start, dev_t 
 					type = IFTODT(cs.st_mode);
 			}
 			add_job(j, child, type);
-			if (type == DT_DIR && !(whole_root && is_pseudo_fs(child)))
+			if (type == DT_DIR &&
+			    !(whole_root && is_pseudo_fs_mount(dirfd(d), e->d_name, child, st.st_dev)))
 				ds_push(stack, n, cap, child);
 			else
 				free(child);

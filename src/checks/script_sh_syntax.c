@@ -13,11 +13,11 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +27,9 @@
 #include "distsec/util.h"
 #include "sh_syntax.h"
 
+
+/* run_parser's result for a parser a signal ended: this plus the signal */
+#define DS_SH_CRASHED 1000
 
 int ds_sh_timeout_ms = 5000;
 const char *const *ds_sh_dirs = (const char *const[]){ "/usr/bin", "/bin", "/usr/sbin", "/sbin", NULL };
@@ -64,8 +67,53 @@ static long ms_since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* Starts shell with argv in a new session (no terminal), stdin from in,
+ * stderr to err, stdout to /dev/null, and no core dump: a script that
+ * crashes the interpreter must not make the kernel write a core file into
+ * the scanned tree (the parser's working directory may be anywhere).
+ * posix_spawn cannot set a limit, so fork; the child makes only system
+ * calls (the other threads' locks are not touched).  Returns the pid, or
+ * -1 (errno set) when it could not be started. */
+static pid_t start_parser(const char *shell, char *const argv[], int in, int err)
+{
+	static char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+	int status[2]; /* the child's exec error, if any; closed by a good exec */
+	if (pipe2(status, O_CLOEXEC) != 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		const struct rlimit no_core = { 0, 0 };
+		sigset_t none;
+		sigemptyset(&none);
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (setrlimit(RLIMIT_CORE, &no_core) == 0 && setsid() >= 0 && null >= 0 &&
+		    dup2(in, 0) == 0 && dup2(null, 1) == 1 && dup2(err, 2) == 2 &&
+		    sigprocmask(SIG_SETMASK, &none, NULL) == 0)
+			execve(shell, argv, envp);
+		int e = errno;
+		if (write(status[1], &e, sizeof e) < 0) { /* nothing more to say */ }
+		_exit(127);
+	}
+	close(status[1]);
+	int e = 0;
+	ssize_t r = pid > 0 ? read(status[0], &e, sizeof e) : 0;
+	while (r < 0 && errno == EINTR)
+		r = read(status[0], &e, sizeof e);
+	close(status[0]);
+	if (pid < 0)
+		return -1;
+	if (r == (ssize_t)sizeof e) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		errno = e;
+		return -1;
+	}
+	return pid;
+}
+
 /* Feeds data to argv[0] -n on stdin and collects its stderr.  Returns the
- * exit status, -2 on timeout, -1 if it could not be started. */
+ * exit status, -2 on timeout, -1 if it could not be started, DS_SH_CRASHED
+ * + N when signal N ended it. */
 static int run_parser(const char *shell, bool extglob, const unsigned char *data, size_t len,
                       char *errbuf, size_t errlen)
 {
@@ -76,28 +124,12 @@ static int run_parser(const char *shell, bool extglob, const unsigned char *data
 		close(in[0]), close(in[1]);
 		return -1;
 	}
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, err[1], 2);
-	posix_spawnattr_t at;
-	posix_spawnattr_init(&at);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
-	sigset_t none;
-	sigemptyset(&none);
-	posix_spawnattr_setsigmask(&at, &none);
 	char *const plain[] = { (char *)shell, "-n", NULL };
 	char *const with_extglob[] = { (char *)shell, "-O", "extglob", "-n", NULL };
-	char *const *argv = extglob ? with_extglob : plain;
-	char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
-	pid_t pid;
-	int rc = posix_spawn(&pid, shell, &fa, &at, (char *const *)argv, envp);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
+	pid_t pid = start_parser(shell, extglob ? with_extglob : plain, in[0], err[1]);
 	close(in[0]);
 	close(err[1]);
-	if (rc != 0) {
+	if (pid < 0) {
 		close(in[1]), close(err[0]);
 		return -1;
 	}
@@ -146,12 +178,14 @@ static int run_parser(const char *shell, bool extglob, const unsigned char *data
 	if (p[0].fd >= 0)
 		close(in[1]);
 	close(err[0]);
-	if (timed_out) /* POSIX_SPAWN_SETSID: the parser leads its own group */
+	if (timed_out) /* setsid: the parser leads its own group */
 		kill(-pid, SIGKILL);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	return timed_out ? -2 : WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	if (timed_out)
+		return -2;
+	return WIFSIGNALED(status) ? DS_SH_CRASHED + WTERMSIG(status) : WEXITSTATUS(status);
 }
 
 static void run(struct ds_file *f, void *state)
@@ -188,7 +222,7 @@ static void run(struct ds_file *f, void *state)
 	char errbuf[2048];
 	size_t parsed = len;
 	int rc = run_parser(shell, extglob, data, len, errbuf, sizeof errbuf);
-	size_t cut = rc > 0 ? ds_sh_launcher_end((const char *)data, len) : len;
+	size_t cut = rc > 0 && rc < DS_SH_CRASHED ? ds_sh_launcher_end((const char *)data, len) : len;
 	if (cut < len) {
 		char cutbuf[2048];
 		if (run_parser(shell, extglob, data, cut, cutbuf, sizeof cutbuf) == 0) {
@@ -203,6 +237,11 @@ static void run(struct ds_file *f, void *state)
 		d = ds_report(f, DS_SEV_WARNING, "%s -n did not finish within %d s", interp,
 		              (ds_sh_timeout_ms + 999) / 1000);
 		ds_detail_bool(d, "timeout", true);
+	} else if (rc > DS_SH_CRASHED) {
+		/* not the script's syntax: the parser itself died */
+		d = ds_report(f, DS_SEV_WARNING, "%s -n: the interpreter crashed (signal %d)", interp,
+		              rc - DS_SH_CRASHED);
+		ds_detail_int(d, "signal", rc - DS_SH_CRASHED);
 	} else if (rc != 0) {
 		errbuf[strcspn(errbuf, "\n")] = '\0';
 		d = ds_report(f, DS_SEV_WARNING, "%s -n: %s", interp,
@@ -256,15 +295,16 @@ const struct ds_check ds_check_script_sh_syntax = {
 		.what = "A shell script its own interpreter cannot parse fails at run time, often "
 		  "half-way (a maintainer script that aborts leaves a package half-configured).",
 		.detect = "The script is parsed by its own interpreter with -n (parse only, never run), "
-		  "fed on stdin with a clean environment, a new session and a 5 s limit.",
+		  "fed on stdin with a clean environment, a new session, no core dump and a 5 s "
+		  "limit; an interpreter killed by a signal is reported as a crash, not a syntax error.",
 		.limits = "Only interpreters installed on the scanning machine are used; a missing one is "
 		  "noted once. -n does not see errors that only appear at run time.",
 		.fix = "Fix the syntax error the message quotes; run the interpreter with -n in the "
 		  "package's tests.",
 	},
 	.least = DS_SEV_INFO,
-	.severity_policy = "warning for a parse error or a parser that does not finish; info when the "
-	  "interpreter cannot be started",
+	.severity_policy = "warning for a parse error, a parser that does not finish or crashes; "
+	  "info when the interpreter cannot be started",
 	.precision = "high",
 	.scan_begin = scan_begin,
 	.run = run,

@@ -11,27 +11,6 @@ mkdeb="$SRCDIR/e2e/mkdeb.py"
 prog="$FIXTURES/nopie-norelro"
 ran=0
 
-# measured DESC CMD...: runs CMD under timeout (and GNU time when there is
-# one, no wrapper), sets rc; output in $work/out; fails over 256 MiB peak RSS
-measured() {
-	desc=$1
-	shift
-	rc=0
-	if [ -x /usr/bin/time ] && [ -z "${DISTSEC_WRAPPER:-}" ]; then
-		timeout 60 /usr/bin/time -f '%M %U %S' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || rc=$?
-		read -r kb user sys <<EOF
-$(tail -n 1 "$work/time")
-EOF
-		echo "$desc: peak RSS ${kb} KB, CPU ${user}+${sys} s"
-		[ "$kb" -lt 262144 ] || fail "$desc: peak RSS $kb KB"
-	else
-		timeout 600 ${DISTSEC_WRAPPER:-} "$@" >"$work/out" 2>"$work/err" || rc=$?
-	fi
-	[ "$rc" != 124 ] || fail "$desc: timed out"
-	# GNU time reports a status it did not give as "Command exited with..."
-	case $rc in 0|1) ;; *) cat "$work/err" >&2; fail "$desc: exit status $rc" ;; esac
-}
-
 # findings FILE: "severity check path" per line, sorted
 findings() {
 	python3 -c '

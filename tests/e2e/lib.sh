@@ -39,3 +39,29 @@ expect_rc() {
 expect_line() {
 	grep -qF -- "$1" "$work/out" || { cat "$work/out" >&2; fail "missing line: $1"; }
 }
+
+# measured DESC CMD...: runs CMD under timeout, through $DISTSEC_WRAPPER
+# when set, else under GNU time when there is one: prints the peak RSS and
+# the CPU seconds (user+sys), fails over 256 MiB of peak RSS, sets cpu_ms
+# (empty when not measured: under a wrapper, or without /usr/bin/time).
+# Sets desc and rc; output in $work/out, stderr in $work/err.
+measured() {
+	desc=$1
+	shift
+	rc=0
+	cpu_ms=
+	if [ -x /usr/bin/time ] && [ -z "${DISTSEC_WRAPPER:-}" ]; then
+		timeout 60 /usr/bin/time -f '%M %U %S' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || rc=$?
+		read -r kb user sys <<EOF
+$(tail -n 1 "$work/time")
+EOF
+		echo "$desc: peak RSS ${kb} KB, CPU ${user}+${sys} s"
+		[ "$kb" -lt 262144 ] || fail "$desc: peak RSS $kb KB"
+		cpu_ms=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
+	else
+		timeout 600 ${DISTSEC_WRAPPER:-} "$@" >"$work/out" 2>"$work/err" || rc=$?
+	fi
+	[ "$rc" != 124 ] || fail "$desc: timed out"
+	# GNU time reports a status it did not give as "Command exited with..."
+	case $rc in 0|1) ;; *) cat "$work/err" >&2; fail "$desc: exit status $rc" ;; esac
+}

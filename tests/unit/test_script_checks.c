@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -213,6 +214,40 @@ static void test_sh_timeout(void **state)
 	free(r), free(bin), free(pidfile), free(fake);
 }
 
+/* An interpreter a signal kills is reported as a crash, not a syntax
+ * error, and it runs without core dumps: the fake interpreter written here
+ * crashes itself (SIGSEGV) only when its core limit is 0, and says its
+ * limit otherwise.  Our own limit is raised first, so that the child's 0
+ * is distsec's doing. */
+static void test_sh_crash(void **state)
+{
+	(void)state;
+	struct rlimit core, saved;
+	getrlimit(RLIMIT_CORE, &saved);
+	core.rlim_max = saved.rlim_max == 0 ? RLIM_INFINITY : saved.rlim_max;
+	core.rlim_cur = core.rlim_max;
+	bool raised = setrlimit(RLIMIT_CORE, &core) == 0 && core.rlim_cur != 0;
+	char *r = make_root(), *bin = make_root();
+	write_into(bin, "sh", "#!/bin/sh\n[ \"$(ulimit -c)\" = 0 ] || { echo \"core limit $(ulimit -c)\" >&2; exit 2; }\n"
+	           "cat >/dev/null\nkill -SEGV $$\n", 0755);
+	write_into(r, "usr/bin/crasher", "#!/bin/sh\necho fine\n", 0755);
+	const char *const dirs[] = { bin, NULL };
+	const char *const *saved_dirs = ds_sh_dirs;
+	ds_sh_dirs = dirs;
+	struct ds_scan *s = scan_root(r, "script-sh-syntax");
+	ds_sh_dirs = saved_dirs;
+	setrlimit(RLIMIT_CORE, &saved);
+	if (!raised)
+		print_message("note: RLIMIT_CORE could not be raised here; the child's 0 is not proven ours\n");
+	const struct ds_finding *d = must_record(s, "/usr/bin/crasher", "script-sh-syntax", DS_SEV_WARNING);
+	assert_string_equal(d->message, "sh -n: the interpreter crashed (signal 11)");
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "signal")), 11);
+	assert_null(json_object_object_get(d->details, "error"));
+	scan_done(s);
+	rm_rf(r), rm_rf(bin);
+	free(r), free(bin);
+}
+
 /* A script over DS_SCRIPT_MAX is not read, and says so (even without -v). */
 static void test_oversized_script(void **state)
 {
@@ -242,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_sh_syntax),
 		cmocka_unit_test(test_oversized_script),
 		cmocka_unit_test(test_sh_timeout),
+		cmocka_unit_test(test_sh_crash),
 		cmocka_unit_test(test_missing_interpreter_once),
 		cmocka_unit_test(test_sh_tmp),
 		cmocka_unit_test(test_py_chroot),
