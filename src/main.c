@@ -61,6 +61,8 @@ static const char usage_text[] =
 	"  --cross-mounts         descend into other file systems below the root\n"
 	"  -q, --quiet            no progress or notes on stderr\n"
 	"  -v, --verbose          also print passes\n"
+	"  --summary              text: rpm-chksec's per-package table (package NAME.ARCH,\n"
+	"                         RELRO, PIE, worst class) instead of the findings\n"
 	"\n"
 	"Exit status: 0 no finding at or above --fail-on, 1 such findings, 2 usage or\n"
 	"fatal error.\n";
@@ -147,7 +149,7 @@ static int exit_status(const struct ds_scan *s)
 }
 
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
-       OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_WAIVERS,
+       OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_SUMMARY, OPT_WAIVERS,
        OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY,
        OPT_PROFILE, OPT_BASELINE };
 
@@ -175,6 +177,7 @@ static const struct option scan_options[] = {
 	{ "color", required_argument, 0, OPT_COLOR },
 	{ "colour", required_argument, 0, OPT_COLOR },
 	{ "cross-mounts", no_argument, 0, OPT_CROSS },
+	{ "summary", no_argument, 0, OPT_SUMMARY },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "verbose", no_argument, 0, 'v' },
 	{ "help", no_argument, 0, 'h' },
@@ -286,6 +289,7 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 		else return usage_error("--color takes auto, always or never, not '%s'", optarg);
 		break;
 	case OPT_CROSS: o->cross_mounts = true; break;
+	case OPT_SUMMARY: o->summary = true; break;
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
 	case 'h': fputs(usage_text, stdout); exit(0);

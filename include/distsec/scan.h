@@ -43,6 +43,7 @@ struct ds_options {
 	const char *profile;         /* --profile NAME|FILE, or NULL: chosen from what is scanned */
 	int color;                   /* 0 never, 1 always, -1 auto */
 	bool quiet, verbose, cross_mounts;
+	bool summary;                /* --summary: text prints the per-package verdicts */
 };
 
 struct ds_stats {

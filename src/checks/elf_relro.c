@@ -31,8 +31,12 @@ static void run(struct ds_file *f, void *state)
 		return;
 	if (ds_elf_link(v) == DS_LINK_STATIC) {
 		/* no loader, no GOT it resolves: elf-static says what matters */
-		ds_detail_str(ds_report(f, DS_SEV_PASS, "statically linked: RELRO does not apply"),
-		              "relro", "not applicable");
+		struct ds_finding *d = ds_report(f, DS_SEV_PASS, "statically linked: RELRO does not apply");
+		ds_detail_str(d, "relro", "not applicable");
+		/* the segment and flag, for rpm-chksec's verdict (src/verdict.c) */
+		ds_detail_bool(d, "gnu_relro", ds_elf_relro(v) != DS_RELRO_NONE);
+		ds_detail_bool(d, "bind_now", v->bind_now);
+		ds_detail_str(d, "class", ds_class_name(ds_file_class(f)));
 		return;
 	}
 	enum ds_elf_relro r = ds_elf_relro(v);

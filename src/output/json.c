@@ -6,12 +6,12 @@
  * clean result from one never looked for.  With --baseline each finding
  * says whether it is new or unchanged, "absent" lists the old report's
  * findings this scan no longer has, and summary.baseline counts them.
- * Passes are included only with --verbose.  The per-package summary
- * answers RELRO yes/no and PIE yes/no as rpm-chksec --all did: one bad file
- * makes the package's answer "no", with the class of that file.
+ * Passes are included only with --verbose.  summary.by_package is
+ * rpm-chksec --all's table (src/verdict.c).
  */
 #include <string.h>
 
+#include "distsec/verdict.h"
 #include "output.h"
 
 json_object *ds_finding_json(const struct ds_finding *d)
@@ -57,39 +57,21 @@ static json_object *inputs(const struct ds_scan *s)
 	return list;
 }
 
-/* One verdict: "yes", or "no" with the class of the first bad file. */
-static void verdict(json_object *pkg, const char *key, const struct ds_finding *d, bool bad)
-{
-	json_object *cur;
-	if (json_object_object_get_ex(pkg, key, &cur) &&
-	    strcmp(json_object_get_string(cur), "no") == 0)
-		return;
-	json_object_object_add(pkg, key, json_object_new_string(bad ? "no" : "yes"));
-	if (bad) {
-		json_object *cls;
-		char ckey[32];
-		snprintf(ckey, sizeof ckey, "%s_class", key);
-		if (json_object_object_get_ex(d->details, "class", &cls))
-			json_object_object_add(pkg, ckey, json_object_get(cls));
-	}
-}
-
+/* rpm-chksec's per-package table (src/verdict.c), keyed NAME.ARCH. */
 static json_object *package_summary(const struct ds_scan *s)
 {
 	json_object *pkgs = json_object_new_object();
-	for (size_t i = 0; i < s->nfindings; i++) {
-		const struct ds_finding *d = s->findings[i];
-		const char *column = d->check->package_column;
-		if (!column || d->owner.status != DS_OWNER_PACKAGE || !d->owner.pkgs[0])
-			continue;
-		const char *name = d->owner.pkgs[0]->name;
-		json_object *p;
-		if (!json_object_object_get_ex(pkgs, name, &p)) {
-			p = json_object_new_object();
-			json_object_object_add(pkgs, name, p);
-		}
-		verdict(p, column, d, d->severity != DS_SEV_PASS && !d->waiver);
+	struct ds_verdict *v;
+	size_t n = ds_verdicts(s, &v);
+	for (size_t i = 0; i < n; i++) {
+		json_object *p = json_object_new_object();
+		json_object_object_add(p, "relro", json_object_new_string(v[i].relro));
+		json_object_object_add(p, "pie", json_object_new_string(v[i].pie));
+		if (v[i].cls)
+			json_object_object_add(p, "class", json_object_new_string(v[i].cls));
+		json_object_object_add(pkgs, v[i].package, p);
 	}
+	ds_verdicts_free(v, n);
 	return pkgs;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "distsec/verdict.h"
 #include "output.h"
 
 static const char *const colours[] = { "\033[32m", "\033[34m", "\033[33m", "\033[31m" };
@@ -173,8 +174,33 @@ static bool shown(const struct ds_scan *s, const struct ds_finding *d)
 	return s->opt->verbose || (d->severity != DS_SEV_PASS && d->baseline != DS_BASELINE_UNCHANGED);
 }
 
+/* --summary: rpm-chksec --all's table (src/verdict.c); lines printed */
+static size_t print_verdicts(FILE *out, const struct ds_scan *s)
+{
+	struct ds_verdict *v;
+	size_t n = ds_verdicts(s, &v);
+	fprintf(out, "%-50s  %-7s  %-4s  %s\n", "PACKAGE", "RELRO", "PIE", "CLASS");
+	for (size_t i = 0; i < n; i++) {
+		put_escaped(out, v[i].package);
+		for (size_t w = strlen(v[i].package); w < 50; w++)
+			fputc(' ', out);
+		if (v[i].cls)
+			fprintf(out, "  %-7s  %-4s  %s\n", v[i].relro, v[i].pie, v[i].cls);
+		else
+			fprintf(out, "  %-7s  %s\n", v[i].relro, v[i].pie);
+	}
+	ds_verdicts_free(v, n);
+	return n + 1;
+}
+
 static int render(const struct ds_scan *s, FILE *out)
 {
+	if (s->opt->summary) {
+		size_t n = print_verdicts(out, s);
+		print_table(out, s);
+		print_summary(out, s, n > 0);
+		return ferror(out) ? -1 : 0;
+	}
 	bool grouped = s->opt->group_by != DS_GROUP_NONE;
 	struct ds_group *g = NULL;
 	size_t ng = grouped ? ds_groups_make(s, s->opt->group_by, s->opt->verbose, &g) : 0;

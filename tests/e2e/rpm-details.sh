@@ -101,6 +101,94 @@ d = json.load(open(sys.argv[1]))
 assert f["details"] == {"mode": "0644", "owner": "daemon", "group": "daemon"}, f["details"]
 PY
 
+# 5. rpm-chksec's per-package table (--summary, JSON by_package), keyed
+# NAME.ARCH: a setuid non-PIE (PIE no), a network-local program with partial
+# RELRO (partial), a library with partial RELRO and a plain executable with
+# partial RELRO (fine), a package without ELF files (yes), noarch and
+# debuginfo packages (skipped as rpm-chksec skips them); a .deb alike
+for f in nopie-partial netclient-partial pie-partial libfix.so; do cp "$FIXTURES/$f" "$top/SOURCES/"; done
+cat >"$top/SPECS/vd.spec" <<'SPEC'
+Name: vd
+Version: 1.0
+Release: 1
+Summary: distsec test fixture
+License: GPL-2.0-or-later
+%description
+distsec test fixture
+%package suid
+Summary: s
+%description suid
+s
+%package net
+Summary: n
+%description net
+n
+%package plain
+Summary: p
+%description plain
+p
+%package doc
+Summary: d
+%description doc
+d
+%package debuginfo
+Summary: g
+%description debuginfo
+g
+%install
+mkdir -p %{buildroot}/usr/bin %{buildroot}/usr/lib64 %{buildroot}/usr/share/doc/vd
+install -m 4755 %{_sourcedir}/nopie-partial %{buildroot}/usr/bin/vd-suid
+install -m 0755 %{_sourcedir}/netclient-partial %{buildroot}/usr/bin/vd-net
+install -m 0755 %{_sourcedir}/pie-partial %{buildroot}/usr/bin/vd-plain
+install -m 0755 %{_sourcedir}/libfix.so %{buildroot}/usr/lib64/libvd.so.1
+install -m 0755 %{_sourcedir}/nopie-partial %{buildroot}/usr/bin/vd-dbg
+echo doc >%{buildroot}/usr/share/doc/vd/README
+%files
+/usr/share/doc/vd/README
+%files suid
+/usr/bin/vd-suid
+%files net
+/usr/bin/vd-net
+%files plain
+/usr/bin/vd-plain
+/usr/lib64/libvd.so.1
+%files debuginfo
+/usr/bin/vd-dbg
+SPEC
+build vd.spec -bb
+rm -f "$top"/RPMS/x86_64/vd-doc-*.rpm
+build own.spec -bb --target noarch --define "_binaries_in_noarch_packages_terminate_build 0"
+run_distsec scan --color never --summary "$top"/RPMS/x86_64/vd-*.rpm "$top"/RPMS/noarch/own-*.rpm "$rpmfile"
+expect_rc 1
+sed -n '1,/^$/p' "$work/out" >"$work/got"
+cat >"$work/want" <<'EOF'
+PACKAGE                                             RELRO    PIE   CLASS
+own.x86_64                                          no       yes   exec
+vd-net.x86_64                                       partial  yes   network-ip
+vd-plain.x86_64                                     yes      yes
+vd-suid.x86_64                                      partial  no    setuid
+vd.x86_64                                           yes      yes
+
+EOF
+diff -u "$work/want" "$work/got" || fail "--summary table"
+run_distsec scan --format json "$top"/RPMS/x86_64/vd-suid-*.rpm "$top"/RPMS/x86_64/vd-plain-*.rpm
+python3 - "$work/out" <<'PY' || fail "JSON by_package"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["summary"]["by_package"] == {
+    "vd-plain.x86_64": {"relro": "yes", "pie": "yes"},
+    "vd-suid.x86_64": {"relro": "partial", "pie": "no", "class": "setuid"}}, d["summary"]["by_package"]
+PY
+if command -v dpkg-deb >/dev/null; then
+	deb="$work/deb-vd"
+	mkdir -p "$deb/DEBIAN" "$deb/usr/bin"
+	printf 'Package: vdeb\nVersion: 1.0\nArchitecture: amd64\nMaintainer: F <f@example.org>\nDescription: f\n' >"$deb/DEBIAN/control"
+	install -m 4755 "$FIXTURES/nopie-norelro" "$deb/usr/bin/vdeb"
+	dpkg-deb --root-owner-group -b "$deb" "$work/vdeb.deb" >/dev/null
+	run_distsec scan --color never --summary "$work/vdeb.deb"
+	expect_line "vdeb.amd64                                          no       no    setuid"
+fi
+
 # 4. multilib: one path in mlib.i686 and mlib.x86_64, each its own ELF
 # class (file colors 1 and 2); rpm installs the x86_64 file and marks the
 # i686 entry "wrong color", so the file on disk is x86_64's alone

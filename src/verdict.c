@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The per-package verdict of rpm-chksec --all (Steve Grubb, 0.5.2), from
+ * the facts the elf-relro and elf-pie findings record (passes included;
+ * waivers do not change facts):
+ *   - a file's RELRO is "no" without PT_GNU_RELRO, "partial" with it but
+ *     without BIND_NOW, else "full"; its PIE is "no" for ET_EXEC;
+ *   - the package's RELRO is "no" when any ELF file's RELRO is "no" (every
+ *     class: important ones, libraries and plain executables alike);
+ *     "partial" when none is "no" but a file of an important class
+ *     (daemon, setuid, setgid, setcap, network-ip, network-local) has only
+ *     partial RELRO (rpm-chksec colours it yellow, and its --all says
+ *     "yes"); else "yes";
+ *   - the package's PIE is "no" when a file of an important class is not
+ *     PIE (libraries and plain executables are not judged);
+ *   - the class is the worst (in the order above, then library, exec) of
+ *     the files behind a "no" or "partial";
+ *   - packages rpm-chksec skips are left out: kernel*, *debuginfo*,
+ *     noarch (and dpkg's "all"), gpg-pubkey.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "distsec/verdict.h"
+#include "internal.h"
+
+static const char *const class_order[] = {
+	"daemon", "setuid", "setgid", "setcap", "network-ip", "network-local", "library", "exec",
+};
+#define NCLASSES (sizeof class_order / sizeof class_order[0])
+#define NIMPORTANT 6   /* the first six: full RELRO and PIE wanted */
+
+static size_t class_rank(const char *c)
+{
+	for (size_t i = 0; c && i < NCLASSES; i++)
+		if (!strcmp(c, class_order[i]))
+			return i;
+	return NCLASSES - 1;   /* unknown: a plain executable */
+}
+
+/* rpm-chksec's package list: egrep -v 'kernel.|debuginfo.|.noarch|gpg-pubkey' */
+static bool skipped(const struct ds_pkg *p)
+{
+	const char *n = p->name, *a = p->arch ? p->arch : "";
+	/* in "NAME-VERSION-RELEASE.ARCH" something always follows the name */
+	return strstr(n, "kernel") || strstr(n, "debuginfo") || !strcmp(a, "noarch") || !strcmp(a, "all") ||
+	       !strcmp(n, "gpg-pubkey");
+}
+
+static const char *detail(const struct ds_finding *d, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(d->details, key, &v) ? json_object_get_string(v) : NULL;
+}
+
+static bool detail_true(const struct ds_finding *d, const char *key)
+{
+	json_object *v;
+	return json_object_object_get_ex(d->details, key, &v) && json_object_get_boolean(v);
+}
+
+/* relro: 2 no, 1 partial, 0 yes; pie: 1 no; cls: the worst class's rank */
+struct acc {
+	char *package;
+	int relro, pie;
+	size_t cls;
+};
+
+static struct acc *acc_for(struct ds_strmap *idx, struct acc **v, size_t *n, size_t *cap,
+                           const struct ds_pkg *p)
+{
+	char *key = ds_xasprintf("%s.%s", p->name, p->arch ? p->arch : "");
+	uintptr_t *slot = ds_strmap_put(idx, key);
+	if (!*slot) {
+		struct acc a = { key, 0, 0, NCLASSES };
+		ds_push(*v, *n, *cap, a);
+		*slot = *n;
+	} else {
+		free(key);
+	}
+	return &(*v)[*slot - 1];
+}
+
+static void judge(struct acc *a, const struct ds_finding *d)
+{
+	const char *cls = detail(d, "class");
+	size_t rank = class_rank(cls);
+	bool important = rank < NIMPORTANT;
+	int bad = 0;
+	if (!strcmp(d->check->id, "elf-relro")) {
+		const char *r = detail(d, "relro");
+		if (!r || !strcmp(r, "not applicable"))   /* static: the segment decides */
+			r = detail_true(d, "gnu_relro") ? (detail_true(d, "bind_now") ? "full" : "partial")
+			                                : "none";
+		int level = !strcmp(r, "none") ? 2 : !strcmp(r, "partial") && important ? 1 : 0;
+		if (level > a->relro)
+			a->relro = level;
+		bad = level;
+	} else if (!strcmp(d->check->id, "elf-pie")) {
+		const char *t = detail(d, "type");
+		if (important && t && !strcmp(t, "ET_EXEC"))
+			bad = a->pie = 1;
+	}
+	if (bad && rank < a->cls)
+		a->cls = rank;
+}
+
+static int by_package(const void *a, const void *b)
+{
+	return strcmp(((const struct ds_verdict *)a)->package, ((const struct ds_verdict *)b)->package);
+}
+
+size_t ds_verdicts(const struct ds_scan *s, struct ds_verdict **out)
+{
+	struct ds_strmap *idx = ds_strmap_new();
+	struct acc *v = NULL;
+	size_t n = 0, cap = 0;
+	for (size_t i = 0; i < s->ninputs; i++)   /* package files: listed even without ELF */
+		if (s->inputs[i]->pkg.name && !skipped(&s->inputs[i]->pkg))
+			acc_for(idx, &v, &n, &cap, &s->inputs[i]->pkg);
+	for (size_t i = 0; i < s->nfindings; i++) {
+		const struct ds_finding *d = s->findings[i];
+		const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
+		if (!d->check->package_column || !p || !p->name || skipped(p))
+			continue;
+		judge(acc_for(idx, &v, &n, &cap, p), d);
+	}
+	ds_strmap_free(idx);
+	struct ds_verdict *r = ds_xcalloc(n ? n : 1, sizeof *r);
+	for (size_t i = 0; i < n; i++) {
+		r[i].package = v[i].package;
+		r[i].relro = v[i].relro == 2 ? "no" : v[i].relro == 1 ? "partial" : "yes";
+		r[i].pie = v[i].pie ? "no" : "yes";
+		r[i].cls = v[i].cls < NCLASSES ? class_order[v[i].cls] : NULL;
+	}
+	free(v);
+	qsort(r, n, sizeof *r, by_package);
+	*out = r;
+	return n;
+}
+
+void ds_verdicts_free(struct ds_verdict *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].package);
+	free(v);
+}
