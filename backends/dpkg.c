@@ -129,12 +129,11 @@ static const struct ds_apt_shim *find_shim(void)
 	size_t n = ds_module_dirs(dirs);
 	for (size_t i = 0; i < n; i++) {
 		char *path = ds_xasprintf("%s/%s", dirs[i], DS_APT_SHIM_FILE);
-		void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-		free(path);
+		char err[512];
 		ds_apt_shim_entry_fn entry = NULL;
-		if (h)
-			*(void **)&entry = dlsym(h, DS_APT_SHIM_ENTRY);
-		const struct ds_apt_shim *shim = entry ? entry() : NULL;
+		void *h = ds_module_load(path, DS_APT_SHIM_ENTRY, (void **)&entry, err, sizeof err);
+		free(path);
+		const struct ds_apt_shim *shim = h ? entry() : NULL;
 		if (shim && shim->abi == DS_APT_SHIM_ABI)
 			return shim; /* stays loaded for the process */
 		if (h)
@@ -560,7 +559,7 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 	out->packages = st.installed;
 	out->usable = st.installed > 0;
 	out->owns_bin_sh = st.owns_bin_sh;
-	char *marker = ds_xasprintf("%s/etc/debian_version", strcmp(root, "/") ? root : "");
+	char *marker = ds_path_join(root, "etc/debian_version");
 	out->native = access(marker, F_OK) == 0;
 	free(marker);
 	snprintf(out->detail, sizeof out->detail,

@@ -56,7 +56,7 @@ static char load_error[512];
 
 static char *in_root(const char *root, const char *rel)
 {
-	return ds_xasprintf("%s/%s", strcmp(root, "/") ? root : "", rel);
+	return ds_path_join(root, rel);
 }
 
 /* The layouts (db_layouts indexes) whose database file is there, in

@@ -45,14 +45,14 @@ static void fail(const char *path, const char *why)
 
 static void load_module(const char *path)
 {
-	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	char err[512];
+	ds_backend_entry_fn entry;
+	void *h = ds_module_load(path, DS_BACKEND_ENTRY, (void **)&entry, err, sizeof err);
 	if (!h) {
-		fail(path, dlerror());
+		fail(path, err);
 		return;
 	}
-	ds_backend_entry_fn entry;
-	*(void **)&entry = dlsym(h, DS_BACKEND_ENTRY);
-	const struct ds_backend *b = entry ? entry() : NULL;
+	const struct ds_backend *b = entry();
 	if (!b || b->abi != DS_BACKEND_ABI) {
 		fail(path, b ? "built for another backend ABI" : "not a distsec backend");
 		dlclose(h);

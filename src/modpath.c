@@ -7,6 +7,7 @@
  * directory, so a tree installed under another prefix or unpacked from a
  * DESTDIR finds its own files; then the configured installed directories.
  */
+#include <dlfcn.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,6 +16,22 @@
 #include <unistd.h>
 
 #include "distsec/util.h"
+
+void *ds_module_load(const char *path, const char *entry, void **fn, char *err, size_t errlen)
+{
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		snprintf(err, errlen, "%s", dlerror());
+		return NULL;
+	}
+	*fn = dlsym(h, entry);
+	if (!*fn) {
+		snprintf(err, errlen, "not a distsec module (no %s)", entry);
+		dlclose(h);
+		return NULL;
+	}
+	return h;
+}
 
 /* The directory of the running program, or NULL. */
 static const char *exe_dir(void)

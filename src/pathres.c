@@ -232,8 +232,7 @@ char *ds_root_resolve(const char *root, const char *rel)
 		errno = saved;
 		return NULL;
 	}
-	char *host = ds_xasprintf("%s%s", strcmp(root, "/") ? root : "",
-	                          strcmp(resolved, "/") ? resolved : (strcmp(root, "/") ? "" : "/"));
+	char *host = ds_path_join(root, resolved);
 	free(resolved);
 	return host;
 }

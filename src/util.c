@@ -164,6 +164,18 @@ char *ds_field_dup(const char *s)
 	return s ? ds_field_dupn(s, strnlen(s, DS_FIELD_MAX + 1)) : NULL;
 }
 
+char *ds_path_join(const char *dir, const char *name)
+{
+	while (*name == '/')
+		name++;
+	size_t n = strlen(dir);
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	if (!*name)
+		return n ? ds_xstrndup(dir, n) : ds_xstrdup(*dir ? "/" : "");
+	return ds_xasprintf("%.*s/%s", (int)n, dir, name);
+}
+
 char **ds_split_list(const char *s)
 {
 	char **v = NULL;

@@ -109,10 +109,6 @@ bool ds_jobs_take(struct ds_jobs *j, struct ds_job *out, size_t *total)
 	return got;
 }
 
-static char *join(const char *dir, const char *name)
-{
-	return ds_xasprintf("%s/%s", strcmp(dir, "/") == 0 ? "" : dir, name);
-}
 
 /* The root's /proc, /sys or /dev with a file system mounted on it (a live
  * system's: skipped even with --cross-mounts).  An image's plain
@@ -167,7 +163,7 @@ static void walk(struct ds_scan *s, struct ds_jobs *j, const char *start, dev_t 
 		while ((e = readdir(d)) != NULL) {
 			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 				continue;
-			char *child = join(dir, e->d_name);
+			char *child = ds_path_join(dir, e->d_name);
 			unsigned char type = e->d_type;
 			if (type == DT_UNKNOWN) { /* a file system without d_type */
 				struct stat cs;
@@ -223,7 +219,7 @@ static int add_package_path(const char *path, void *ctx)
 	char *dir = slash && slash != path ? ds_xasprintf("%.*s", (int)(slash - path), path)
 	                                   : ds_xstrdup("/");
 	char *cdir = slash && slash[1] ? ds_resolve_in_root(s->rootfd, dir) : NULL;
-	char *canon = cdir ? ds_xasprintf("%s/%s", strcmp(cdir, "/") ? cdir : "", slash + 1)
+	char *canon = cdir ? ds_path_join(cdir, slash + 1)
 	                   : ds_resolve_in_root(s->rootfd, path);
 	/* Listed but missing on disk (e.g. excluded by dpkg path-exclude):
 	 * nothing to scan. */

@@ -74,6 +74,11 @@ size_t ds_utf8_decode(const unsigned char *p, uint32_t *cp);
 /* Valid UTF-8 copy of s (malloc()ed): each invalid byte becomes "\xNN". */
 char *ds_utf8_clean(const char *s);
 
+/* "dir/name" (malloc()ed) with one slash between them: the root "/" and a
+ * name's leading slashes add none, an empty name gives dir itself; so
+ * ds_path_join(root, "/etc/passwd") is the host path of a file of the root. */
+char *ds_path_join(const char *dir, const char *name);
+
 /* The fields of a comma list, as a NULL-ended vector (empty fields
  * dropped); ds_list_free frees it. */
 char **ds_split_list(const char *s);
@@ -85,6 +90,11 @@ void ds_list_free(char **v);
  * build tree), the installed layout relative to the program (a relocated
  * prefix), then the configured directory.  Returns how many. */
 size_t ds_module_dirs(const char *dirs[DS_SEARCH_DIRS]);
+/* Loads the module at path (RTLD_NOW, its symbols kept local) and finds
+ * its entry function `entry`: the dlopen() handle with *fn set, or NULL
+ * with the reason in err (the module unloaded).  The caller calls *fn,
+ * checks the table's ABI and dlclose()s the handle when it rejects it. */
+void *ds_module_load(const char *path, const char *entry, void **fn, char *err, size_t errlen);
 /* Data directories (the STIG rules, profiles/), in order: $DISTSEC_DATA_DIR,
  * beside the program, the relocated prefix, the configured directory. */
 size_t ds_data_dirs(const char *dirs[DS_SEARCH_DIRS]);

@@ -28,7 +28,7 @@ extern const struct ds_check ds_check_selinux_dev_label;
 static void check_node(struct ds_scan *s, struct selabel_handle *h, const char *rel,
                        mode_t mode)
 {
-	char *host = ds_xasprintf("%s/%s", strcmp(s->root, "/") ? s->root : "", rel);
+	char *host = ds_path_join(s->root, rel);
 	char *label = NULL;
 	char want[128];
 	const char *path = rel; /* "/dev/..." inside the root */

@@ -282,6 +282,27 @@ static void test_utf8(void **state)
 	assert_null(ds_field_dup(NULL));
 }
 
+static void expect_join(const char *dir, const char *name, const char *out)
+{
+	char *got = ds_path_join(dir, name);
+	if (strcmp(got, out) != 0)
+		fail_msg("join(\"%s\", \"%s\") = \"%s\", want \"%s\"", dir, name, got, out);
+	free(got);
+}
+
+static void test_path_join(void **state)
+{
+	(void)state;
+	expect_join("/", "etc/passwd", "/etc/passwd");
+	expect_join("/", "/etc/passwd", "/etc/passwd");
+	expect_join("/srv/root", "/etc/passwd", "/srv/root/etc/passwd");
+	expect_join("/srv/root/", "etc", "/srv/root/etc");
+	expect_join("/srv/root", "/", "/srv/root");
+	expect_join("/", "/", "/");
+	expect_join("/srv/root", "", "/srv/root");
+	expect_join("rel", "x", "rel/x");
+}
+
 static void test_split_list(void **state)
 {
 	(void)state;
@@ -358,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_pathindex),
 		cmocka_unit_test(test_waivers),
 		cmocka_unit_test(test_utf8),
+		cmocka_unit_test(test_path_join),
 		cmocka_unit_test(test_split_list),
 		cmocka_unit_test(test_grow),
 	};
