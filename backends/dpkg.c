@@ -590,22 +590,20 @@ static size_t dpkg_count(void *h)
 	return ((struct dpkg_db_state *)h)->t.npkgs;
 }
 
-/* "name" or "name:arch": the first from *id on (Multi-Arch: same
- * packages are installed once per architecture). */
-static int dpkg_find(void *h, const char *name, ds_pkgid *id)
+/* "name" or "name:arch" (Multi-Arch: same packages are installed once
+ * per architecture). */
+static bool dpkg_names(const struct ds_pkg *p, const char *name)
 {
-	struct dpkg_db_state *st = h;
 	const char *colon = strchr(name, ':');
 	size_t len = colon ? (size_t)(colon - name) : strlen(name);
-	for (size_t i = *id; i < st->t.npkgs; i++) {
-		const struct ds_pkg *p = &st->t.pkgs[i];
-		if (strlen(p->name) == len && strncmp(p->name, name, len) == 0 &&
-		    (!colon || (p->arch && strcmp(p->arch, colon + 1) == 0))) {
-			*id = (ds_pkgid)i;
-			return 0;
-		}
-	}
-	return -1;
+	return strlen(p->name) == len && strncmp(p->name, name, len) == 0 &&
+	       (!colon || (p->arch && strcmp(p->arch, colon + 1) == 0));
+}
+
+/* The first from *id on. */
+static int dpkg_find(void *h, const char *name, ds_pkgid *id)
+{
+	return ds_pkgtable_find(&((struct dpkg_db_state *)h)->t, name, id, dpkg_names);
 }
 
 static const struct ds_pkg *dpkg_info(void *h, ds_pkgid id)

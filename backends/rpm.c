@@ -576,13 +576,7 @@ static bool rpm_spec_matches(const struct ds_pkg *p, const char *spec)
  * multilib glibc.i686 and glibc.x86_64). */
 static int rpm_find(void *h, const char *spec, ds_pkgid *id)
 {
-	struct rpm_state *st = h;
-	for (size_t i = *id; i < st->t.npkgs; i++)
-		if (rpm_spec_matches(&st->t.pkgs[i], spec)) {
-			*id = (ds_pkgid)i;
-			return 0;
-		}
-	return -1;
+	return ds_pkgtable_find(&((struct rpm_state *)h)->t, spec, id, rpm_spec_matches);
 }
 
 static const struct ds_pkg *rpm_info(void *h, ds_pkgid id)

@@ -31,6 +31,17 @@ void ds_pkgtable_add_file(struct ds_pkgtable *t, ds_pkgid id, const char *path)
 	ds_pathindex_add(t->index, path, id);
 }
 
+int ds_pkgtable_find(const struct ds_pkgtable *t, const char *spec, ds_pkgid *id,
+                     bool (*names)(const struct ds_pkg *p, const char *spec))
+{
+	for (size_t i = *id; i < t->npkgs; i++)
+		if (names(&t->pkgs[i], spec)) {
+			*id = (ds_pkgid)i;
+			return 0;
+		}
+	return -1;
+}
+
 enum ds_owner_status ds_pkgtable_owner_of(const struct ds_pkgtable *t, const char *path,
                                           const ds_pkgid **ids, size_t *n)
 {
