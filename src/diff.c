@@ -155,10 +155,11 @@ static json_object *scan_side(const char *const *files, size_t n, const struct d
 	json_object *doc = NULL;
 	if (s && ds_scan_run(s) == 0) {
 		FILE *mem = open_memstream(&buf, &len);
-		if (mem && ds_output_find("json")->render(s, mem) == 0 && fclose(mem) == 0)
-			doc = json_tokener_parse(buf);
-		else if (mem)
-			fclose(mem);
+		if (mem) {   /* closed once, whatever render() and fclose() say */
+			bool rendered = ds_output_find("json")->render(s, mem) == 0;
+			if (fclose(mem) == 0 && rendered)
+				doc = json_tokener_parse(buf);
+		}
 	}
 	free(buf);
 	ds_scan_free(s);
