@@ -89,7 +89,7 @@ static int copy_dir(const char *root, const char *dir, const char *sub, bool (*k
 	return rc;
 }
 
-char *ds_dpkg_private_copy(const char *root, char *err, size_t errlen)
+char *ds_dpkg_private_dir(char *err, size_t errlen)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = ds_xasprintf("%s/distsec-dpkg-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -98,8 +98,15 @@ char *ds_dpkg_private_copy(const char *root, char *err, size_t errlen)
 		free(dir);
 		return NULL;
 	}
+	return dir;
+}
+
+int ds_dpkg_private_fill(const char *root, const char *dir, char *err, size_t errlen)
+{
 	char *info = ds_xasprintf("%s/info", dir);
 	int rc = mkdir(info, 0700) == 0 ? 0 : -1;
+	if (rc)
+		snprintf(err, errlen, "temporary directory %s: %s", info, strerror(errno));
 	free(info);
 	if (rc == 0)
 		rc = copy_one(root, dir, "status", STATUS_MAX, false, err, errlen);
@@ -113,11 +120,7 @@ char *ds_dpkg_private_copy(const char *root, char *err, size_t errlen)
 		rc = copy_dir(root, dir, "info", is_list, LIST_MAX, err, errlen);
 	if (rc == 0)
 		rc = copy_dir(root, dir, "updates", is_update, STATUS_MAX, err, errlen);
-	if (rc != 0) {
-		ds_dpkg_private_remove(dir);
-		return NULL;
-	}
-	return dir;
+	return rc;
 }
 
 static void remove_dir(const char *path)

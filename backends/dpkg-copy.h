@@ -11,8 +11,11 @@
 
 #include <stddef.h>
 
-/* The new directory (malloc()ed), or NULL with err naming the file. */
-char *ds_dpkg_private_copy(const char *root, char *err, size_t errlen);
+/* A new, empty temporary directory (malloc()ed), or NULL with err. */
+char *ds_dpkg_private_dir(char *err, size_t errlen);
+/* Copies the root's database into dir (made by ds_dpkg_private_dir);
+ * 0, or -1 with err naming the file. */
+int ds_dpkg_private_fill(const char *root, const char *dir, char *err, size_t errlen);
 /* Removes the copy and frees dir. */
 void ds_dpkg_private_remove(char *dir);
 

@@ -230,9 +230,11 @@ static void load_arches(struct dpkg_db_state *st)
  *
  * libdpkg calls exit(2) on some malformed files (an empty line in a .list,
  * a garbled diversions file: "unrecoverable fatal error") and opens files
- * by name.  So it reads a private copy of the database (dpkg-copy.c) in a
- * child process, which sends the index back through a pipe: records of a
- * type byte and NUL-terminated strings.  The parent names the file being
+ * by name.  So a child process copies the database (dpkg-copy.c) and
+ * loads the copy, and sends the index back through a pipe: records of a
+ * type byte and NUL-terminated strings.  The child is forked by start(),
+ * on the scan's main thread before any other thread exists; open(), on
+ * the loader thread, reads what it sends.  The parent names the file being
  * read when the child failed, and a child that takes over LOAD_TIMEOUT is
  * killed.  Measured on this machine's 863-package database: see README. */
 #define LOAD_TIMEOUT_MS (300 * 1000)
@@ -366,10 +368,11 @@ static const char *next_str(const char **p, const char *end)
 	return s;
 }
 
-/* The child's records into st; the last file it named in *marker.  0 when
- * the stream ended with 'Z'. */
+/* The child's records into st; the last file it named in *marker, the
+ * reason it could not copy the database in *failed.  0 when the stream
+ * ended with 'Z'. */
 static int parse_records(struct dpkg_db_state *st, const char *buf, size_t len,
-                         const char **marker)
+                         const char **marker, const char **failed)
 {
 	const char *p = buf, *end = buf + len;
 	size_t acap = 0;
@@ -384,7 +387,10 @@ static int parse_records(struct dpkg_db_state *st, const char *buf, size_t len,
 				return -1;
 		if (type == 'Z')
 			return 0;
-		if (type == 'M') {
+		if (type == 'E') {
+			*failed = v[0];
+			return -1;
+		} else if (type == 'M') {
 			*marker = v[0];
 		} else if (type == 'P') {
 			struct ds_pkg pkg = {
@@ -458,57 +464,126 @@ static void child_exit_now(void)
 	_exit(2);
 }
 
-/* Loads the database of root: copy, child, index; NULL with the reason
- * in err, else err holds libdpkg's warnings (notes, possibly empty). */
-static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, size_t errlen)
+/* A loader child started by dpkg_start() and not yet collected by open(). */
+static struct {
+	char *root;       /* NULL: none */
+	unsigned flags;
+	pid_t pid;
+	int rfd, errfd;   /* the pipe's read end; the child's stderr (a memfd) */
+	char *copy;       /* the private copy the child fills */
+	char err[256];    /* why it could not start */
+} pending = { .rfd = -1, .errfd = -1 };
+
+static bool is_cached(const char *root, unsigned flags)
 {
-	bool origins = flags & DS_OPEN_ORIGINS;
-	err[0] = '\0';
-	if (cached && strcmp(cached->root, root) == 0 && (cached->have_origins || !origins))
-		return cached;
-	char *copy = ds_dpkg_private_copy(root, err, errlen);
-	if (!copy)
-		return NULL;
+	return cached && strcmp(cached->root, root) == 0 &&
+	       (cached->have_origins || !(flags & DS_OPEN_ORIGINS));
+}
+
+/* In the child: copy the database below the root, then load the copy. */
+static int child_main(const char *root, const char *copy, unsigned flags)
+{
+	char err[512] = "";
+	if (ds_dpkg_private_fill(root, copy, err, sizeof err) != 0) {
+		put_record('E', (const char *[]){ err }, 1);
+		return fflush(to_parent) == 0 ? 0 : 1;
+	}
+	return child_load(root, copy, flags);
+}
+
+static void discard_pending(void)
+{
+	if (pending.pid > 0) {
+		kill(pending.pid, SIGKILL);
+		while (waitpid(pending.pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (pending.rfd >= 0)
+		close(pending.rfd);
+	if (pending.errfd >= 0)
+		close(pending.errfd);
+	ds_dpkg_private_remove(pending.copy);
+	free(pending.root);
+	memset(&pending, 0, sizeof pending);
+	pending.rfd = pending.errfd = -1;
+}
+
+/* Starts the loader child: on the scan's main thread, before any other
+ * thread exists (a fork() while other threads allocate can leave the
+ * child's allocator locked -- seen under ASan), so the probe stays cheap
+ * and the load overlaps the walk.  Everything that reads the database,
+ * the copy included, runs in the child; open() collects the result. */
+static void dpkg_start(const char *root, unsigned flags)
+{
+	if (pending.root)
+		discard_pending();
+	pending.root = ds_xstrdup(root);
+	pending.flags = flags;
+	if (is_cached(root, flags))
+		return;
 	int pipefd[2] = { -1, -1 };
-	int errfd = memfd_create("distsec-dpkg-stderr", MFD_CLOEXEC);
+	if (!(pending.copy = ds_dpkg_private_dir(pending.err, sizeof pending.err)))
+		return;
+	pending.errfd = memfd_create("distsec-dpkg-stderr", MFD_CLOEXEC);
 	fflush(NULL);   /* nothing buffered is written twice by the child's exit() */
-	pid_t pid = errfd >= 0 && pipe2(pipefd, O_CLOEXEC) == 0 ? fork() : -1;
+	pid_t pid = pending.errfd >= 0 && pipe2(pipefd, O_CLOEXEC) == 0 ? fork() : -1;
 	if (pid == 0) {
 		/* libdpkg's fatal errors call exit(2): end at once, running none of
 		 * the parent's atexit handlers (nor LeakSanitizer's, which would turn
 		 * libdpkg's unfreed memory into an abort) in this child. */
 		atexit(child_exit_now);
 		close(pipefd[0]);
-		dup2(errfd, STDERR_FILENO);
+		dup2(pending.errfd, STDERR_FILENO);
 		to_parent = fdopen(pipefd[1], "w");
-		_exit(to_parent ? child_load(root, copy, flags) : 1);
+		_exit(to_parent ? child_main(root, pending.copy, flags) : 1);
 	}
 	if (pid < 0) {
-		snprintf(err, errlen, "cannot start the loader: %s", strerror(errno));
-		ds_dpkg_private_remove(copy);
-		if (errfd >= 0)
-			close(errfd);
-		return NULL;
+		snprintf(pending.err, sizeof pending.err, "cannot start the loader: %s", strerror(errno));
+		if (pipefd[0] >= 0) {
+			close(pipefd[0]);
+			close(pipefd[1]);
+		}
+		return;
 	}
 	close(pipefd[1]);
+	pending.pid = pid;
+	pending.rfd = pipefd[0];
+}
+
+/* Collects the child dpkg_start() began for root (starting it now if it
+ * was not): NULL with the reason in err, else err holds libdpkg's
+ * warnings (notes, possibly empty). */
+static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, size_t errlen)
+{
+	bool origins = flags & DS_OPEN_ORIGINS;
+	err[0] = '\0';
+	if (!pending.root || strcmp(pending.root, root) != 0 || pending.flags != flags)
+		dpkg_start(root, flags);
+	if (is_cached(root, flags)) {
+		discard_pending();
+		return cached;
+	}
+	if (pending.pid <= 0) {
+		snprintf(err, errlen, "%s", pending.err);
+		discard_pending();
+		return NULL;
+	}
 	size_t len;
 	bool timed_out = false;
-	char *buf = read_all(pipefd[0], &len, &timed_out);
-	close(pipefd[0]);
+	char *buf = read_all(pending.rfd, &len, &timed_out);
 	if (timed_out)
-		kill(pid, SIGKILL);
+		kill(pending.pid, SIGKILL);
 	int status = 0;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(pending.pid, &status, 0) < 0 && errno == EINTR)
 		;
-	char *messages = unprivate(read_memfd(errfd), copy);
-	ds_dpkg_private_remove(copy);
-	close(errfd);
+	pending.pid = 0;
+	char *messages = unprivate(read_memfd(pending.errfd), pending.copy);
 	struct dpkg_db_state *st = ds_xcalloc(1, sizeof *st);
 	st->root = ds_xstrdup(root);
 	st->have_origins = origins;
 	ds_pkgtable_init(&st->t);
-	const char *marker = NULL;
-	int rc = parse_records(st, buf, len, &marker);
+	const char *marker = NULL, *failed = NULL;
+	int rc = parse_records(st, buf, len, &marker, &failed);
 	/* The closing 'Z' record is the proof of a whole load: the child's exit
 	 * status after it says nothing about the data (under valgrind it is the
 	 * tool's own --error-exitcode for the child's unfreed memory). */
@@ -519,8 +594,11 @@ static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, s
 			snprintf(why, sizeof why, "no answer in %d s", LOAD_TIMEOUT_MS / 1000);
 		else if (WIFSIGNALED(status))
 			snprintf(why, sizeof why, "libdpkg crashed (signal %d)", WTERMSIG(status));
-		snprintf(err, errlen, "%s: %s", marker ? marker : "var/lib/dpkg",
-		         why[0] ? why : "libdpkg failed");
+		if (failed)
+			snprintf(err, errlen, "%s", failed);   /* the copy: names the file */
+		else
+			snprintf(err, errlen, "%s: %s", marker ? marker : "var/lib/dpkg",
+			         why[0] ? why : "libdpkg failed");
 		free_state(st);
 		st = NULL;
 	} else {
@@ -528,6 +606,7 @@ static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, s
 	}
 	free(messages);
 	free(buf);
+	discard_pending();
 	if (!st)
 		return NULL;
 	if (cached && cached->refs == 0)
@@ -801,6 +880,7 @@ const struct ds_backend ds_backend_dpkg = {
 	.order = 20,
 	.profile = "debian",
 	.probe = dpkg_probe,
+	.start = dpkg_start,
 	.open = dpkg_open,
 	.owner_of = dpkg_owner_of,
 	.count = dpkg_count,

@@ -22,17 +22,6 @@
 #include "internal.h"
 #include "profile.h"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define DS_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define DS_SANITIZED 1
-#endif
-#endif
-#ifndef DS_SANITIZED
-#define DS_SANITIZED 0
-#endif
-
 bool ds_warn_silent;
 
 void ds_warn(const char *fmt, ...)
@@ -212,14 +201,18 @@ static void fall_back(struct ds_scan *s, const char *err)
 	s->bh = h;
 }
 
+static unsigned open_flags(const struct ds_scan *s)
+{
+	/* text without grouping never shows origins; the other reports do */
+	bool origins = ds_output_find(s->opt->format)->wants_origins || s->opt->group_by;
+	return origins ? DS_OPEN_ORIGINS : 0;
+}
+
 static void *open_backend(void *arg)
 {
 	struct ds_scan *s = arg;
 	char err[512] = "";
-	/* text without grouping never shows origins; the other reports do */
-	bool origins = ds_output_find(s->opt->format)->wants_origins || s->opt->group_by;
-	unsigned flags = origins ? DS_OPEN_ORIGINS : 0;
-	s->bh = s->backend->open(s->root, flags, err, sizeof err);
+	s->bh = s->backend->open(s->root, open_flags(s), err, sizeof err);
 	if (!s->bh)
 		fall_back(s, err);
 	else if (err[0] && !s->opt->quiet && !ds_warn_silent)
@@ -250,11 +243,11 @@ static int start_backend(struct ds_scan *s)
 		         "only package files are scanned: the root's database is not read "
 		         "(--installed-state reads it)");
 	struct ds_scan_private *p = s->priv;
-	/* A backend may fork() a loader child (docs/DESIGN.md, threading).  The
-	 * sanitizer runtimes' allocators are not fork-safe while other threads
-	 * allocate (seen: ASan child hung in malloc), so sanitizer builds load the
-	 * database before any thread starts; plain glibc builds overlap it. */
-	if (!DS_SANITIZED && pthread_create(&p->backend_thread, NULL, open_backend, s) == 0)
+	/* No other thread exists yet: a backend that forks a loader process
+	 * does it here (docs/DESIGN.md, threading), and open() collects it. */
+	if (s->backend->start)
+		s->backend->start(s->root, open_flags(s));
+	if (pthread_create(&p->backend_thread, NULL, open_backend, s) == 0)
 		atomic_store(&p->backend_pending, true);
 	else
 		open_backend(s);

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 3
+#define DS_BACKEND_ABI 4
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -89,6 +89,14 @@ struct ds_backend {
 
 	/* Cheap look at a root; must not print.  Returns 0, or -1 on a hard error. */
 	int (*probe)(const char *root, struct ds_probe *out);
+
+	/* Optional: begin loading the root's database, with open()'s flags.
+	 * The core calls it on the scan's main thread while no other thread
+	 * of the process exists, right before open() runs on the loader
+	 * thread: the place to fork() a loader process (a fork while other
+	 * threads allocate can leave the child's allocator locked).  Must not
+	 * print; what goes wrong is told by open(). */
+	void (*start)(const char *root, unsigned flags);
 
 	/* Load the root's database.  NULL on failure with a reason in err;
 	 * on success err holds notes (the libraries' warnings, a line each),
