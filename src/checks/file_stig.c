@@ -358,6 +358,37 @@ static bool judgeable(const struct ds_stig *st, const struct rule *r)
 	return true;
 }
 
+/* The file's owner (group) as the rules see it, and how a message names it. */
+struct account {
+	struct ds_strmap *map;
+	char **byid;
+	const char *given;   /* the name a package file gives, else NULL */
+	unsigned id;
+	const char *owned, *idword, *file;
+};
+
+static struct account account_of(const struct ds_stig *st, const struct ds_file *f, bool group)
+{
+	if (group)
+		return (struct account){ st->groups, st->group_names, f->group, (unsigned)f->gid,
+		                         "group-owned", "gid", "etc/group" };
+	return (struct account){ st->users, st->user_names, f->user, (unsigned)f->uid,
+	                         "owned", "uid", "etc/passwd" };
+}
+
+/* A finding when the account is not one of want (the rule's owner or group list). */
+static void check_account(const struct ds_stig *st, struct ds_file *f, const struct rule *r,
+                          char **want, struct account a)
+{
+	if (allowed(want, a.map, a.byid, a.given, a.id))
+		return;
+	const char *name = name_of(a.map, a.byid, a.given, a.id);
+	char *w = join(want);
+	report(st, f, r, "%s by %s%s, should be %s", a.owned, name ? "" : "an unknown ",
+	       name ? name : a.idword, w);
+	free(w);
+}
+
 static void apply(const struct ds_stig *st, struct ds_file *f, const struct rule *r)
 {
 	char buf[64], want[64];
@@ -372,17 +403,13 @@ static void apply(const struct ds_stig *st, struct ds_file *f, const struct rule
 	/* A name a package file gives is created on installation (by its
 	 * scriptlets or sysusers.d), so it need not be in the root's files. */
 	case R_NOUSER:
-		if (!f->user && !id_name(st->users, st->user_names, f->uid)) {
-			snprintf(buf, sizeof buf, "%u", (unsigned)f->uid);
-			report(st, f, r, "owned by uid %s, which is not in the root's etc/passwd", buf);
-		}
+	case R_NOGROUP: {
+		struct account a = account_of(st, f, r->type == R_NOGROUP);
+		if (!a.given && !id_name(a.map, a.byid, a.id))
+			report(st, f, r, "%s by %s %u, which is not in the root's %s", a.owned, a.idword,
+			       a.id, a.file);
 		return;
-	case R_NOGROUP:
-		if (!f->group && !id_name(st->groups, st->group_names, f->gid)) {
-			snprintf(buf, sizeof buf, "%u", (unsigned)f->gid);
-			report(st, f, r, "group-owned by gid %s, which is not in the root's etc/group", buf);
-		}
-		return;
+	}
 	case R_DEVICE:
 		report(st, f, r, "a %s device outside /dev", S_ISCHR(f->mode) ? "character" : "block");
 		return;
@@ -394,20 +421,10 @@ static void apply(const struct ds_stig *st, struct ds_file *f, const struct rule
 		snprintf(want, sizeof want, "%04o", (unsigned)r->mode);
 		report(st, f, r, "mode %s, should be %s or less", buf, want);
 	}
-	if (r->owners && !allowed(r->owners, st->users, st->user_names, f->user, f->uid)) {
-		const char *u = name_of(st->users, st->user_names, f->user, f->uid);
-		snprintf(buf, sizeof buf, "%s", u ? u : "an unknown uid");
-		char *w = join(r->owners);
-		report(st, f, r, "owned by %s, should be %s", buf, w);
-		free(w);
-	}
-	if (r->groups && !allowed(r->groups, st->groups, st->group_names, f->group, f->gid)) {
-		const char *g = name_of(st->groups, st->group_names, f->group, f->gid);
-		snprintf(buf, sizeof buf, "%s", g ? g : "an unknown gid");
-		char *w = join(r->groups);
-		report(st, f, r, "group-owned by %s, should be %s", buf, w);
-		free(w);
-	}
+	if (r->owners)
+		check_account(st, f, r, r->owners, account_of(st, f, false));
+	if (r->groups)
+		check_account(st, f, r, r->groups, account_of(st, f, true));
 }
 
 static void run(struct ds_file *f, void *state)
