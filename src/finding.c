@@ -42,6 +42,7 @@ void ds_finding_free(struct ds_finding *d)
 	if (!d)
 		return;
 	free(d->path);
+	free(d->pkg_path);
 	free(d->message);
 	free(d->rule);
 	json_object_put(d->details);

@@ -11,12 +11,16 @@
  *   description ONE LINE
  *   severity CHECK[/RULE] error|warning|info # reason
  *   waive CHECK[/RULE] GLOB[,GLOB...] [KEY=VALUE | KEY<=OCTAL]... # reason
+ *   merged-usr DIR... # reason
  *
  * RULE is a finding's rule id (file-stig's STIG ids); a GLOB is fnmatch(3)
  * with `*` crossing '/', as in --waivers; KEY=VALUE asks the finding's
  * detail KEY to be VALUE, KEY<=OCTAL its octal detail (a mode) to grant no
  * bit beyond OCTAL.  Later lines win over earlier ones for severities; the
- * first waiver that matches gives the reason.
+ * first waiver that matches gives the reason.  merged-usr names the
+ * top-level directories the distribution has moved under /usr (#21): a
+ * package file's member spelled /bin/sh is reported as /usr/bin/sh, its own
+ * spelling kept in the finding's details.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -48,6 +52,8 @@ struct ds_profile {
 	char *name, *path, *description;
 	struct entry *e;
 	size_t n, cap;
+	char **merged;            /* "/bin", "/sbin"...: under /usr on this distribution */
+	size_t nmerged, merged_cap;
 };
 
 static void free_entry(struct entry *e)
@@ -72,6 +78,9 @@ void ds_profile_free(struct ds_profile *p)
 	free(p->e);
 	free(p->name);
 	free(p->path);
+	for (size_t i = 0; i < p->nmerged; i++)
+		free(p->merged[i]);
+	free(p->merged);
 	free(p->description);
 	free(p);
 }
@@ -158,6 +167,32 @@ static const char *parse_entry(struct ds_profile *p, struct entry *e, char *rest
 	return NULL;
 }
 
+/* "merged-usr /bin /sbin ...": top-level directories, one component each. */
+static const char *parse_merged(struct ds_profile *p, char *rest, const char *why)
+{
+	if (!why || !*why)
+		return "a reason ('# why') is required";
+	char *save = NULL;
+	size_t before = p->nmerged;
+	for (char *w = strtok_r(rest, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
+		if (w[0] != '/' || !w[1] || strchr(w + 1, '/') || !strcmp(w, "/usr"))
+			return "merged-usr takes top-level directories (/bin /sbin /lib ...)";
+		char *dir = ds_xstrdup(w);
+		ds_push(p->merged, p->nmerged, p->merged_cap, dir);
+	}
+	return p->nmerged > before ? NULL : "merged-usr takes top-level directories (/bin /sbin /lib ...)";
+}
+
+char *ds_profile_merged_path(const struct ds_profile *p, const char *path)
+{
+	for (size_t i = 0; p && i < p->nmerged; i++) {
+		size_t n = strlen(p->merged[i]);
+		if (!strncmp(path, p->merged[i], n) && (path[n] == '/' || !path[n]))
+			return ds_xasprintf("/usr%s", path);
+	}
+	return NULL;
+}
+
 static const char *parse_line(struct ds_profile *p, char *line)
 {
 	char *hash = strchr(line, '#');
@@ -185,6 +220,8 @@ static const char *parse_line(struct ds_profile *p, char *line)
 		p->description = ds_xstrdup(rest);
 		return NULL;
 	}
+	if (!strcmp(line, "merged-usr"))
+		return parse_merged(p, rest, why);
 	struct entry e = { .waive = !strcmp(line, "waive") };
 	const char *err = e.waive || !strcmp(line, "severity") ? parse_entry(p, &e, rest, why)
 	                                                        : "unknown keyword";

@@ -22,6 +22,10 @@ const char *ds_profile_path(const struct ds_profile *p);
 /* Re-grades d by the profile's severities; returns the reason of the
  * first waiver that matches it, or NULL.  Passes are left alone. */
 const char *ds_profile_judge(const struct ds_profile *p, struct ds_finding *d);
+/* The merged-/usr spelling of a package's path (/bin/sh -> /usr/bin/sh)
+ * when the profile's distribution has merged its first directory; else
+ * NULL.  Caller frees. */
+char *ds_profile_merged_path(const struct ds_profile *p, const char *path);
 /* `distsec profiles`: each profile found, its description, the backends
  * that pick it, its file.  -1 (and where it looked) when there are none. */
 int ds_profiles_list(FILE *out);

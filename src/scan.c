@@ -96,6 +96,49 @@ void ds_scan_owner(const struct ds_scan *s, const char *path, struct ds_owner *o
 		out->status = DS_OWNER_NOT_OWNED;
 }
 
+struct listed {
+	const struct ds_scan *s;
+	char *as;
+};
+
+static bool listed_as(const char *alt, void *ctx)
+{
+	struct listed *l = ctx;
+	struct ds_owner o = { 0 };
+	if (lookup(l->s, alt, &o) != DS_OWNER_PACKAGE)
+		return false;
+	l->as = ds_xstrdup(alt);
+	return true;
+}
+
+/* One spelling of a path in every mode (#21): an installed file is where
+ * the walk found it (/usr/bin/ls in a merged root), a package file's member
+ * the merged-/usr spelling when the profile's distribution is merged.  The
+ * spelling the package itself lists, when another, is kept in
+ * details.package_path (and waivers match either). */
+static void one_spelling(struct ds_scan *s, struct ds_finding *d)
+{
+	char *own = NULL;
+	if (d->input) {
+		char *merged = ds_profile_merged_path(s->priv->profile, d->path);
+		if (!merged)
+			return;
+		own = d->path;
+		d->path = merged;
+	} else if (d->owner.status == DS_OWNER_PACKAGE && s->priv->aliases) {
+		struct ds_owner o = { 0 };
+		struct listed l = { s, NULL };
+		if (lookup(s, d->path, &o) == DS_OWNER_PACKAGE ||
+		    !ds_aliases_each(s->priv->aliases, d->path, listed_as, &l))
+			return;
+		own = l.as;
+	} else {
+		return;
+	}
+	d->pkg_path = own;
+	ds_detail_str(d, "package_path", own);
+}
+
 /* Owners of the findings made while the database loaded (a worker's
  * findings on one file are adjacent: one look-up per file). */
 static void resolve_pending_owners(struct ds_scan *s, struct ds_worker *m)
@@ -128,6 +171,7 @@ static void finish(struct ds_scan *s)
 			continue;
 		}
 		m->findings[w++] = d;
+		one_spelling(s, d);
 		const char *vendor = ds_profile_judge(s->priv->profile, d);
 		if (d->severity != DS_SEV_PASS &&
 		    (d->waiver = ds_waiver_for(s->priv->waivers, d)) == NULL)

@@ -139,7 +139,8 @@ const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d)
 	for (size_t i = 0; ws && i < ws->n; i++) {
 		struct ds_waiver *w = &ws->items[i];
 		if ((!strcmp(w->check, "*") || !strcmp(w->check, d->check->id)) &&
-		    fnmatch(w->glob, d->path, 0) == 0 &&
+		    (fnmatch(w->glob, d->path, 0) == 0 ||
+		     (d->pkg_path && fnmatch(w->glob, d->pkg_path, 0) == 0)) &&
 		    (!w->package || owned_by(&d->owner, w->package))) {
 			w->used++;
 			return w->reason;

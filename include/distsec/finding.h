@@ -41,7 +41,10 @@ struct ds_owner {
 struct ds_finding {
 	const struct ds_check *check;
 	enum ds_severity severity;
-	char *path;
+	char *path;                            /* the one spelling: merged /usr where the root
+	                                        * (package files: the profile's distribution) is */
+	char *pkg_path;                        /* the package's own spelling when it differs
+	                                        * (details.package_path), else NULL */
 	struct ds_owner owner;
 	char *message;
 	json_object *details;                  /* never NULL */
