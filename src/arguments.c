@@ -110,6 +110,22 @@ static void classify(const struct ds_scan *s, struct ds_args *a, const char *arg
 		add(a, arg, DS_ARG_ROOT_PATH, NULL);
 }
 
+void ds_args_add_tree(struct ds_args *a, const char *dir)
+{
+	char *control = ds_path_join(dir, "debian/control");
+	struct stat st;
+	bool tree = stat(control, &st) == 0 && S_ISREG(st.st_mode);
+	free(control);
+	char *real = tree ? realpath(dir, NULL) : NULL;
+	for (size_t i = 0; real && i < a->ntrees; i++)
+		if (!strcmp(a->trees[i], real)) {
+			free(real);
+			return;
+		}
+	if (real)
+		ds_push(a->trees, a->ntrees, a->trees_cap, real);
+}
+
 void ds_args_classify(struct ds_scan *s, struct ds_args *out)
 {
 	memset(out, 0, sizeof *out);
@@ -117,6 +133,10 @@ void ds_args_classify(struct ds_scan *s, struct ds_args *out)
 		classify(s, out, s->opt->package_files[i], true);
 	for (size_t i = 0; i < s->opt->npaths; i++)
 		classify(s, out, s->opt->paths[i], false);
+	/* package files scanned from a source tree (dpkg-buildpackage leaves
+	 * them in ..): its debian/ waivers apply, like lintian's overrides */
+	if (out->npkg)
+		ds_args_add_tree(out, ".");
 }
 
 void ds_expect_free(struct ds_expect *e)
@@ -135,5 +155,8 @@ void ds_args_free(struct ds_args *a)
 		ds_expect_free(a->v[i].expect);
 	}
 	free(a->v);
+	for (size_t i = 0; i < a->ntrees; i++)
+		free(a->trees[i]);
+	free(a->trees);
 	memset(a, 0, sizeof *a);
 }

@@ -6,6 +6,11 @@
  * be the listed ones (pkgfile.c reports a mismatch as an error).  An
  * OpenPGP clear-signed file is read the same way; the signature is not
  * verified (dput and dak do that).
+ *
+ * Its source tree, whose debian/ waivers apply (#21), is where
+ * dpkg-buildpackage left the .changes from: the directory beside it named
+ * SOURCE-UPSTREAM (dpkg-source -x's name: Source, and Version without the
+ * epoch and the Debian revision), when that has a debian/control.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -62,6 +67,35 @@ static int add_listed(const char *changes, const char *line, struct ds_args *out
 	return 0;
 }
 
+/* "Source: foo (1.0-1)" -> "foo"; "Version: 1:2.3-4" -> "2.3". */
+static char *field_word(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+	if (strncmp(line, name, n) != 0)
+		return NULL;
+	line += n + strspn(line + n, " \t");
+	size_t w = strcspn(line, " \t(");
+	return w && w < 256 ? ds_xstrndup(line, w) : NULL;
+}
+
+static void add_tree(const char *changes, const char *source, const char *version,
+                     struct ds_args *out)
+{
+	if (!source || !version || strchr(source, '/') || !strcmp(source, ".."))
+		return;
+	const char *colon = strchr(version, ':');
+	const char *up = colon ? colon + 1 : version;
+	const char *dash = strrchr(up, '-');
+	int uplen = dash ? (int)(dash - up) : (int)strlen(up);
+	if (!uplen || memchr(up, '/', (size_t)uplen))
+		return;
+	const char *slash = strrchr(changes, '/');
+	int dirlen = slash ? (int)(slash - changes) + 1 : 0;
+	char *tree = ds_xasprintf("%.*s%s-%.*s", dirlen, changes, source, uplen, up);
+	ds_args_add_tree(out, tree);
+	free(tree);
+}
+
 int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t len)
 {
 	FILE *fp = fopen(path, "re");
@@ -72,6 +106,7 @@ int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t l
 	char *line = NULL;
 	size_t cap = 0, total = 0, listed = 0;
 	bool in_sums = false, any = false;
+	char *source = NULL, *version = NULL;
 	ssize_t n;
 	int rc = 0;
 	while (rc == 0 && (n = getline(&line, &cap, fp)) > 0) {
@@ -90,9 +125,18 @@ int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t l
 		}
 		in_sums = strcmp(line, "Checksums-Sha256:") == 0;
 		any = any || in_sums;
+		char *w;
+		if (!source && (w = field_word(line, "Source:")))
+			source = w;
+		else if (!version && (w = field_word(line, "Version:")))
+			version = w;
 	}
 	free(line);
 	fclose(fp);
+	if (rc == 0)
+		add_tree(path, source, version, out);
+	free(source);
+	free(version);
 	if (rc == 0 && !any) {
 		snprintf(why, len, "no Checksums-Sha256 field (not a .changes or .buildinfo?)");
 		rc = -1;

@@ -37,7 +37,11 @@ struct ds_args {
 	struct ds_arg *v;
 	size_t n, cap;
 	size_t nroot, npkg;
+	char **trees;          /* source trees (real paths) whose debian/ waivers apply */
+	size_t ntrees, trees_cap;
 };
+/* Adds dir (a Debian source tree: it has debian/control) to a->trees once. */
+void ds_args_add_tree(struct ds_args *a, const char *dir);
 /* Scan-wide private state. */
 
 /* rootalias.c: the root's top-level directory symlinks (merged /usr) */
@@ -209,6 +213,13 @@ struct ds_waivers;
 /* NULL with the reason ("waivers FILE:LINE: why") in err. */
 struct ds_waivers *ds_waivers_load(const char *path, char *err, size_t errlen);
 struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_t errlen);
+struct ds_waivers *ds_waivers_new(void);
+/* Appends the waivers of fp (named name) to ws; lines without a package
+ * get pkg_default (NULL: any package).  0, or -1 with the reason in err. */
+int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const char *pkg_default,
+                    char *err, size_t errlen);
+int ds_waivers_add_file(struct ds_waivers *ws, const char *path, const char *pkg_default,
+                        char *err, size_t errlen);
 void ds_waivers_free(struct ds_waivers *ws);
 /* The reason a waiver gives for d, or NULL. */
 const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d);

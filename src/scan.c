@@ -465,6 +465,59 @@ static int choose_profile(struct ds_scan *s)
 	return load_profile(s, "stig", "no package database");
 }
 
+static int tree_waiver_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name), m = strlen(".distsec-waivers");
+	return n > m && !strcmp(e->d_name + n - m, ".distsec-waivers") && e->d_name[0] != '.';
+}
+
+static int add_tree_waivers(struct ds_scan *s, const char *path, const char *pkg)
+{
+	char err[512];
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	if (!s->priv->waivers)
+		s->priv->waivers = ds_waivers_new();
+	if (ds_waivers_add_file(s->priv->waivers, path, pkg, err, sizeof err) != 0) {
+		ds_warn("%s", err);
+		return -1;
+	}
+	if (!s->opt->quiet)
+		ds_warn("note: waivers from %s", path);
+	return 0;
+}
+
+/* The waivers of the source trees the package files came from (#21):
+ * debian/distsec.waivers, then debian/PACKAGE.distsec-waivers (PACKAGE's
+ * findings only), like lintian's debian/PACKAGE.lintian-overrides. */
+static int load_tree_waivers(struct ds_scan *s)
+{
+	const struct ds_args *a = &s->priv->args;
+	for (size_t i = 0; i < a->ntrees; i++) {
+		char *debian = ds_path_join(a->trees[i], "debian");
+		char *all = ds_path_join(debian, "distsec.waivers");
+		int rc = add_tree_waivers(s, all, NULL);
+		free(all);
+		struct dirent **v = NULL;
+		int n = rc == 0 ? scandir(debian, &v, tree_waiver_file, alphasort) : 0;
+		for (int k = 0; k < n; k++) {
+			char *file = ds_path_join(debian, v[k]->d_name);
+			char *pkg = ds_xstrndup(v[k]->d_name, strlen(v[k]->d_name) - strlen(".distsec-waivers"));
+			if (rc == 0)
+				rc = add_tree_waivers(s, file, pkg);
+			free(file);
+			free(pkg);
+			free(v[k]);
+		}
+		free(v);
+		free(debian);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 int ds_scan_open(struct ds_scan *s)
 {
 	char err[512];
@@ -480,6 +533,8 @@ int ds_scan_open(struct ds_scan *s)
 	if (open_root(s) != 0)
 		return -1;
 	ds_args_classify(s, &s->priv->args);
+	if (load_tree_waivers(s) != 0)
+		return -1;
 	s->priv->pkgfiles_only = s->priv->args.n && !s->priv->args.nroot && !s->opt->npackages &&
 	                         !s->opt->all_packages;
 	if (start_backend(s) != 0)

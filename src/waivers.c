@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Waivers (--waivers FILE): lines `check-id path-glob [package] # reason`,
- * like lintian overrides.  `*` as check-id waives every check; the glob is
- * fnmatch(3) without FNM_PATHNAME, so `*` also crosses '/'; the package,
- * when given, must be one of the path's owners.  A reason is required: a
- * waiver nobody can explain is not one.  Waived findings stay in the report,
+ * Waivers (--waivers FILE, and a source tree's debian/distsec.waivers and
+ * debian/PACKAGE.distsec-waivers): lines
+ * `check-id path-glob [package-glob[:arch-glob]] # reason`, like lintian
+ * overrides.  `*` as check-id waives every check; the globs are fnmatch(3)
+ * without FNM_PATHNAME, so `*` also crosses '/'; the package glob, when
+ * given, must match one of the path's owners (and the arch glob that
+ * owner's architecture); in debian/PACKAGE.distsec-waivers it defaults to
+ * PACKAGE.  The path glob matches the finding's path or the package's own
+ * spelling of it (details.package_path).  A reason is required: a waiver
+ * nobody can explain is not one.  Waived findings stay in the report,
  * marked, and do not count towards --fail-on.
  */
 #include <ctype.h>
@@ -17,7 +22,7 @@
 #include "internal.h"
 
 struct ds_waiver {
-	char *check, *glob, *package, *reason;
+	char *check, *glob, *package, *arch, *reason;   /* package, arch: globs or NULL */
 	char *where;            /* "FILE:LINE: the waiver", for the unused list */
 	size_t used;            /* findings it waived */
 };
@@ -39,8 +44,9 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Parses one non-blank, non-comment line; NULL on success or the error. */
-static const char *parse_line(char *line, struct ds_waiver *w)
+/* Parses one non-blank, non-comment line; NULL on success or the error.
+ * pkg_default: the package of a debian/PACKAGE.distsec-waivers file. */
+static const char *parse_line(char *line, struct ds_waiver *w, const char *pkg_default)
 {
 	char *hash = strchr(line, '#');
 	if (!hash || !*trim(hash + 1))
@@ -49,7 +55,7 @@ static const char *parse_line(char *line, struct ds_waiver *w)
 	char *save = NULL;
 	char *check = strtok_r(line, " \t", &save);
 	char *glob = strtok_r(NULL, " \t", &save);
-	char *pkg = strtok_r(NULL, " \t", &save);
+	const char *pkg = strtok_r(NULL, " \t", &save);
 	if (!check || !glob)
 		return "expected 'check-id path-glob [package] # reason'";
 	if (strtok_r(NULL, " \t", &save))
@@ -58,9 +64,15 @@ static const char *parse_line(char *line, struct ds_waiver *w)
 		return "unknown check id";
 	if (glob[0] != '/' && glob[0] != '*')
 		return "the path glob must be absolute (inside the root)";
+	if (!pkg)
+		pkg = pkg_default;
+	const char *colon = pkg ? strrchr(pkg, ':') : NULL;
+	if (pkg && (colon == pkg || (colon && !colon[1])))
+		return "expected package-glob[:arch-glob]";
 	w->check = ds_xstrdup(check);
 	w->glob = ds_xstrdup(glob);
-	w->package = pkg ? ds_xstrdup(pkg) : NULL;
+	w->package = pkg ? (colon ? ds_xstrndup(pkg, (size_t)(colon - pkg)) : ds_xstrdup(pkg)) : NULL;
+	w->arch = colon ? ds_xstrdup(colon + 1) : NULL;
 	w->reason = ds_xstrdup(trim(hash + 1));
 	return NULL;
 }
@@ -73,6 +85,7 @@ void ds_waivers_free(struct ds_waivers *ws)
 		free(ws->items[i].check);
 		free(ws->items[i].glob);
 		free(ws->items[i].package);
+		free(ws->items[i].arch);
 		free(ws->items[i].reason);
 		free(ws->items[i].where);
 	}
@@ -81,9 +94,14 @@ void ds_waivers_free(struct ds_waivers *ws)
 	free(ws);
 }
 
-struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_t errlen)
+struct ds_waivers *ds_waivers_new(void)
 {
-	struct ds_waivers *ws = ds_xcalloc(1, sizeof *ws);
+	return ds_xcalloc(1, sizeof(struct ds_waivers));
+}
+
+int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const char *pkg_default,
+                    char *err, size_t errlen)
+{
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
@@ -100,37 +118,66 @@ struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_
 			*--end = '\0';
 		w.where = ds_xasprintf("%s:%u: %s", name, lineno, text);
 		free(text);
-		const char *bad = parse_line(t, &w);
+		const char *bad = parse_line(t, &w, pkg_default);
 		if (bad) {
 			snprintf(err, errlen, "waivers %s:%u: %s", name, lineno, bad);
+			free(w.check);
+			free(w.glob);
+			free(w.package);
+			free(w.arch);
+			free(w.reason);
 			free(w.where);
 			free(line);
-			ds_waivers_free(ws);
-			return NULL;
+			return -1;
 		}
 		ds_push(ws->items, ws->n, ws->cap, w);
 	}
 	free(line);
+	return 0;
+}
+
+struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_t errlen)
+{
+	struct ds_waivers *ws = ds_waivers_new();
+	if (ds_waivers_read(ws, fp, name, NULL, err, errlen) != 0) {
+		ds_waivers_free(ws);
+		return NULL;
+	}
 	return ws;
 }
 
-struct ds_waivers *ds_waivers_load(const char *path, char *err, size_t errlen)
+int ds_waivers_add_file(struct ds_waivers *ws, const char *path, const char *pkg_default,
+                        char *err, size_t errlen)
 {
 	FILE *fp = fopen(path, "re");
 	if (!fp) {
 		snprintf(err, errlen, "waivers %s: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = ds_waivers_read(ws, fp, path, pkg_default, err, errlen);
+	fclose(fp);
+	return rc;
+}
+
+struct ds_waivers *ds_waivers_load(const char *path, char *err, size_t errlen)
+{
+	struct ds_waivers *ws = ds_waivers_new();
+	if (ds_waivers_add_file(ws, path, NULL, err, errlen) != 0) {
+		ds_waivers_free(ws);
 		return NULL;
 	}
-	struct ds_waivers *ws = ds_waivers_parse(fp, path, err, errlen);
-	fclose(fp);
 	return ws;
 }
 
-static bool owned_by(const struct ds_owner *o, const char *pkg)
+/* Does an owner's name match the package glob (and its arch the arch glob)? */
+static bool owned_by(const struct ds_owner *o, const struct ds_waiver *w)
 {
-	for (size_t i = 0; i < o->npkgs && i < DS_OWNER_MAX; i++)
-		if (o->pkgs[i] && o->pkgs[i]->name && !strcmp(o->pkgs[i]->name, pkg))
+	for (size_t i = 0; i < o->npkgs && i < DS_OWNER_MAX; i++) {
+		const struct ds_pkg *p = o->pkgs[i];
+		if (p && p->name && fnmatch(w->package, p->name, 0) == 0 &&
+		    (!w->arch || (p->arch && fnmatch(w->arch, p->arch, 0) == 0)))
 			return true;
+	}
 	return false;
 }
 
@@ -141,7 +188,7 @@ const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d)
 		if ((!strcmp(w->check, "*") || !strcmp(w->check, d->check->id)) &&
 		    (fnmatch(w->glob, d->path, 0) == 0 ||
 		     (d->pkg_path && fnmatch(w->glob, d->pkg_path, 0) == 0)) &&
-		    (!w->package || owned_by(&d->owner, w->package))) {
+		    (!w->package || owned_by(&d->owner, w))) {
 			w->used++;
 			return w->reason;
 		}

@@ -168,10 +168,12 @@ static void print_summary(FILE *out, const struct ds_scan *s, bool any)
 	fputc('\n', out);
 }
 
-/* Passes and, against a --baseline, unchanged findings only with -v. */
+/* Passes, waived findings (counted in the table and the summary) and,
+ * against a --baseline, unchanged findings only with -v. */
 static bool shown(const struct ds_scan *s, const struct ds_finding *d)
 {
-	return s->opt->verbose || (d->severity != DS_SEV_PASS && d->baseline != DS_BASELINE_UNCHANGED);
+	return s->opt->verbose || (d->severity != DS_SEV_PASS && !d->waiver &&
+	                           d->baseline != DS_BASELINE_UNCHANGED);
 }
 
 /* --summary: rpm-chksec --all's table (src/verdict.c); lines printed */

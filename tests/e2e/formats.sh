@@ -134,7 +134,7 @@ assert a[key] == b[key], (a[key], b[key])
 PY
 rm -f "$root/usr/bin/a$(printf '\357\277\276')b" "$root/usr/share/fx/writer"
 
-# waivers: waived findings are listed, counted, and do not fail the run
+# waivers: waived findings are counted, listed with -v, and do not fail the run
 cat >"$work/waivers" <<'W'
 # distsec waivers
 elf-relro /usr/bin/* # legacy tools, tracked in bug 1234
@@ -143,8 +143,10 @@ elf-pie /usr/bin/* # not PIE by design
 W
 run_distsec scan --root "$root" --backend none --color never --check elf-relro,elf-execstack,elf-pie --waivers "$work/waivers"
 expect_rc 1   # /usr/lib/libbad.so.1 has no waiver
-expect_line "error    elf-relro                 /usr/bin/old-style  [unknown]  no RELRO: relocated data such as the GOT stays writable  (waived: legacy tools, tracked in bug 1234)"
 expect_line "1 errors, 0 warnings, 0 info, 7 waived"
+grep -q "waived:" "$work/out" && fail "waived findings listed without -v"
+run_distsec scan -v --root "$root" --backend none --color never --check elf-relro,elf-execstack,elf-pie --waivers "$work/waivers"
+expect_line "error    elf-relro                 /usr/bin/old-style  [unknown]  no RELRO: relocated data such as the GOT stays writable  (waived: legacy tools, tracked in bug 1234)"
 echo 'elf-relro /usr/lib/* # the fixture library' >>"$work/waivers"
 run_distsec scan --root "$root" --backend none --format json --check elf-relro,elf-execstack,elf-pie --waivers "$work/waivers"
 expect_rc 0

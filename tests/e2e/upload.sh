@@ -75,4 +75,70 @@ for glob in /bin/uptool /usr/bin/uptool; do
 	done
 done
 
+# ---- 6. waivers: a package glob and :arch; waived findings hidden from text
+#      unless -v, counted in the summary
+put uplib1 1.0-1 amd64 nopie-norelro usr/lib/up/uplib1-helper
+pkg uplib1 1.0-1 amd64
+put uplib-dev 1.0-1 amd64 nopie-norelro usr/lib/up/uplib-dev-helper
+pkg uplib-dev 1.0-1 amd64
+debs="$work/uplib1_1.0-1_amd64.deb $work/uplib-dev_1.0-1_amd64.deb"
+printf 'elf-relro /usr/lib/up/* uplib* # helpers of the uplib family\n' >"$work/w"
+run_distsec scan --color never --check elf-relro --waivers "$work/w" $debs
+expect_rc 0
+[ -z "$(lines)" ] || { cat "$work/out"; fail "waived findings listed without -v"; }
+expect_line "0 errors, 0 warnings, 0 info, 2 waived"
+run_distsec scan -v --color never --check elf-relro --waivers "$work/w" $debs
+expect_line "error    elf-relro                 /usr/lib/up/uplib-dev-helper  [uplib-dev:amd64]  no RELRO: relocated data such as the GOT stays writable  (waived: helpers of the uplib family)"
+expect_line "error    elf-relro                 /usr/lib/up/uplib1-helper  [uplib1:amd64]  no RELRO: relocated data such as the GOT stays writable  (waived: helpers of the uplib family)"
+printf 'elf-relro /usr/lib/up/* uplib*:i386 # not this architecture\nelf-relro /usr/lib/up/* uplib1:amd6? # only uplib1 on amd64\n' >"$work/w"
+run_distsec scan --color never --check elf-relro --waivers "$work/w" $debs
+expect_rc 1
+lines >"$work/got"
+echo "error elf-relro /usr/lib/up/uplib-dev-helper [uplib-dev:amd64] no RELRO: relocated data such as the GOT stays writable" >"$work/want"
+diff "$work/want" "$work/got" || fail "package glob with :arch"
+expect_line "1 errors, 0 warnings, 0 info, 1 waived, 1 unused waiver"
+printf 'elf-relro /usr/* uplib: # no arch\n' >"$work/w"
+run_distsec scan --check elf-relro --waivers "$work/w" $debs
+expect_rc 2
+grep -qF "waivers $work/w:1: expected package-glob[:arch-glob]" "$work/err" || fail "no error for 'uplib:'"
+
+# ---- 1 and 6. an upload: a .changes written here, beside the source tree
+#      dpkg-buildpackage ran in (upsrc-1.0); the tree's debian/ waivers apply
+up="$work/upload"
+mkdir -p "$up/upsrc-1.0/debian"
+printf 'Source: upsrc\n\nPackage: uptool\n' >"$up/upsrc-1.0/debian/control"
+printf 'elf-relro /usr/lib/up/* # the helpers are built by upstream'"'"'s old toolchain\n' \
+	>"$up/upsrc-1.0/debian/distsec.waivers"
+printf 'elf-relro /bin/uptool # uptool only: a bootstrap tool\nelf-relro /usr/lib/* # never matches: uptool has no library\n' \
+	>"$up/upsrc-1.0/debian/uptool.distsec-waivers"
+cp "$work/uptool_1.0-1_amd64.deb" $debs "$up/"
+entry() { printf ' %s %s %s\n' "$(sha256sum "$1" | cut -d' ' -f1)" "$(stat -c %s "$1")" "$(basename "$1")"; }
+{
+	printf 'Format: 1.8\nSource: upsrc\nBinary: uptool uplib1 uplib-dev\nArchitecture: amd64\nVersion: 1:1.0-1\nChecksums-Sha256:\n'
+	for f in "$up"/*.deb; do entry "$f"; done
+	printf ' %s 10 upsrc_1.0-1.dsc\n' "$(printf '%064d' 0)"
+} >"$up/upsrc_1.0-1_amd64.changes"
+cd "$work"
+run_distsec scan --color never --check elf-relro ./upload/upsrc_1.0-1_amd64.changes
+expect_rc 0
+expect_line "4 files (4 ELF, 0 scripts), 3 packages, backend none, profile debian: 0 errors, 0 warnings, 0 info, 3 waived, 1 unused waiver"
+grep -qF "note: waivers from $up/upsrc-1.0/debian/distsec.waivers" "$work/err" || { cat "$work/err"; fail "no note of the tree's waivers"; }
+grep -qF "note: unused waiver $up/upsrc-1.0/debian/uptool.distsec-waivers:2: elf-relro /usr/lib/*" "$work/err" ||
+	{ cat "$work/err"; fail "uptool's waiver applied to another package"; }
+run_distsec scan -v --color never --check elf-relro ./upload/upsrc_1.0-1_amd64.changes
+expect_line "error    elf-relro                 /usr/bin/uptool  [uptool:amd64]  no RELRO: relocated data such as the GOT stays writable  (waived: uptool only: a bootstrap tool)"
+# from inside the source tree, its package files named as dpkg-buildpackage leaves them
+cd "$up/upsrc-1.0"
+run_distsec scan --color never --check elf-relro ../uptool_1.0-1_amd64.deb ../uplib1_1.0-1_amd64.deb
+expect_rc 0
+expect_line "0 errors, 0 warnings, 0 info, 2 waived"
+# a listed size that is not the file's: that file is not scanned
+cd "$work"
+sed "s/^\( [0-9a-f]*\) \([0-9]*\) uplib1_/\1 12 uplib1_/" "$up/upsrc_1.0-1_amd64.changes" >"$up/bad.changes"
+run_distsec scan --color never upload/bad.changes
+expect_rc 1
+expect_line "error    scan-unreadable           $up/uplib1_1.0-1_amd64.deb  [unknown]  package file unreadable: size $(stat -c %s "$up/uplib1_1.0-1_amd64.deb"), upload/bad.changes lists 12"
+grep -q "uplib1-helper" "$work/out" && fail "a package file whose size differs from its .changes was scanned"
+cd /
+
 echo "upload: ok"

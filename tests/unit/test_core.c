@@ -223,6 +223,23 @@ static void test_waivers(void **state)
 	assert_string_equal(unused[0], "w:5: elf-relro /never/matched");
 	ds_waivers_free(ws);
 
+	/* a package glob with :arch; the package's own spelling of the path */
+	ws = waivers("elf-pie /bin/* lib*:i3?6 # i386 only\n", err, sizeof err);
+	assert_non_null(ws);
+	static const struct ds_pkg foo64 = { .name = "libfoo", .arch = "amd64" };
+	static const struct ds_pkg foo32 = { .name = "libfoo", .arch = "i386" };
+	d = (struct ds_finding){
+		.check = ds_check_find("elf-pie"), .path = (char *)"/usr/bin/x",
+		.pkg_path = (char *)"/bin/x",
+		.owner = { .status = DS_OWNER_PACKAGE, .npkgs = 1, .pkgs = { &foo64 } },
+	};
+	assert_null(ds_waiver_for(ws, &d));
+	d.owner.pkgs[0] = &foo32;
+	assert_string_equal(ds_waiver_for(ws, &d), "i386 only");
+	d.pkg_path = NULL;
+	assert_null(ds_waiver_for(ws, &d));
+	ds_waivers_free(ws);
+
 	static const char *const bad[][2] = {
 		{ "elf-pie /x\n", "w:1: no reason" },
 		{ "elf-pie /x #   \n", "w:1: no reason" },
@@ -230,6 +247,8 @@ static void test_waivers(void **state)
 		{ "elf-pie /x a b # why\n", "w:1: too many words" },
 		{ "no-such-check /x # why\n", "w:1: unknown check id" },
 		{ "elf-pie usr/bin/x # why\n", "w:1: the path glob must be absolute" },
+		{ "elf-pie /x foo: # why\n", "w:1: expected package-glob[:arch-glob]" },
+		{ "elf-pie /x :amd64 # why\n", "w:1: expected package-glob[:arch-glob]" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		assert_null(waivers(bad[i][0], err, sizeof err));
