@@ -249,9 +249,17 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 	}
 	free(p->path);
 	p->path = member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : "");
+	/* the archive's owner names (a .deb's tar: Debian's static ids have
+	 * fixed names), judged against the root's accounts, never the host's
+	 * name for the number */
+	free(p->user);
+	free(p->group);
+	p->user = ds_field_dup(archive_entry_uname(e));
+	p->group = ds_field_dup(archive_entry_gname(e));
 	*m = (struct ds_member){ .path = p->path, .mode = archive_entry_mode(e),
 	                         .uid = (unsigned)archive_entry_uid(e),
 	                         .gid = (unsigned)archive_entry_gid(e), .fd = -1,
+	                         .user = p->user, .group = p->group,
 	                         .has_caps = has_caps(e) };
 	/* A tar hard link (size 0) names an earlier member, scanned under
 	 * that name; a cpio one carries the group's data (size > 0). */
@@ -281,6 +289,8 @@ void ds_payload_free(struct ds_payload *p)
 		free(p->pending[i].path);
 	free(p->pending);
 	free(p->path);
+	free(p->user);
+	free(p->group);
 	free(p->buf);
 	memset(p, 0, sizeof *p);
 }

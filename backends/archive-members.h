@@ -28,6 +28,7 @@ struct ds_link_name {
 struct ds_payload {
 	struct archive *a;
 	char *path;                /* "/" + the member's name, normalised */
+	char *user, *group;        /* the member's tar/cpio uname and gname, or NULL */
 	unsigned char *buf;
 	size_t cap;
 	bool have_spill;           /* spill: the temporary file, opened on first need */

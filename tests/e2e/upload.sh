@@ -141,4 +141,29 @@ expect_line "error    scan-unreadable           $up/uplib1_1.0-1_amd64.deb  [unk
 grep -q "uplib1-helper" "$work/out" && fail "a package file whose size differs from its .changes was scanned"
 cd /
 
+# ---- 7. member owners are the archive's names: dpkg-deb records root/shadow
+#      (Debian's static gid 42); the scanned root calls gid 42 "other"
+if [ "$(id -u)" = 0 ] && getent group shadow >/dev/null; then
+	d="$work/upshadow-1-all"
+	mkdir -p "$d/DEBIAN" "$d/etc"
+	echo x >"$d/etc/shadow"
+	chmod 0640 "$d/etc/shadow"
+	chgrp shadow "$d/etc/shadow"
+	printf 'Package: upshadow\nVersion: 1\nArchitecture: all\nMaintainer: Up Loader <up@example.org>\nDescription: fixture\n' >"$d/DEBIAN/control"
+	dpkg-deb -b "$d" "$work/upshadow.deb" >/dev/null
+	gid=$(getent group shadow | cut -d: -f3)
+	mkdir -p "$work/acct/etc"
+	printf 'root:x:0:0::/root:/bin/sh\n' >"$work/acct/etc/passwd"
+	printf 'root:x:0:\nother:x:%s:\nshadow:x:4242:\n' "$gid" >"$work/acct/etc/group"
+	run_distsec scan -v --root "$work/acct" --check file-stig --format json "$work/upshadow.deb"
+	python3 - "$work/out" <<'PY' || fail "member owners not the archive's names"
+import json, sys
+f = [(x["path"], x["rule"], x["details"], x.get("waiver")) for x in json.load(open(sys.argv[1]))["findings"]]
+assert f == [("/etc/shadow", "GEN001420", {"mode": "0640", "owner": "root", "group": "shadow"},
+              "debian profile: Debian: 0640 root:shadow, read by the setgid-shadow helpers (unix_chkpwd) instead of setuid root")], f
+PY
+else
+	echo "note: not root or no shadow group: member owner names skipped"
+fi
+
 echo "upload: ok"
