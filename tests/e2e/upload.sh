@@ -166,4 +166,58 @@ else
 	echo "note: not root or no shadow group: member owner names skipped"
 fi
 
+# ---- 4. --package scans what the package owns: its symlinks into another
+#      package's file (relative, and absolute through the merged /bin) are
+#      symlinks, never followed
+d="$work/uplink-1.0-1-amd64"
+mkdir -p "$d/DEBIAN" "$d/usr/bin" "$d/bin"
+ln -s uptool "$d/usr/bin/uplink"
+ln -s /usr/bin/uptool "$d/bin/uplink2"
+printf 'Package: uplink\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: Up Loader <up@example.org>\nDescription: fixture\n' >"$d/DEBIAN/control"
+dpkg-deb --root-owner-group -b "$d" "$work/uplink.deb" >/dev/null
+dpkg --root="$root" $force -i "$work/uplink.deb" >/dev/null
+[ -L "$root/usr/bin/uplink2" ] || fail "uplink2 not installed through the merged /bin"
+run_distsec scan --root "$root" --color never -v --package uplink
+expect_rc 0
+[ -z "$(lines)" ] || { cat "$work/out"; fail "--package uplink followed a symlink into uptool"; }
+expect_line "0 errors, 0 warnings, 0 info"
+run_distsec scan --root "$root" --color never --check elf-relro --package uptool
+expect_rc 1
+lines >"$work/got"
+echo "error elf-relro /usr/bin/uptool [uptool:amd64] no RELRO: relocated data such as the GOT stays writable" >"$work/want"
+diff "$work/want" "$work/got" || fail "--package uptool"
+
+# ---- 5. two versions and two architectures of one package: one group and
+#      one report each, keyed on name, version and architecture
+# (an amd64 program is not judged in the i386 package: a script is)
+for v in "2.0-1 amd64" "1.0-1 i386"; do
+	set -- $v
+	put uptool $1 $2 nopie-norelro bin/uptool
+	mkdir -p "$work/uptool-$1-$2/usr/bin"
+	printf '#!/bin/sh\nif then\n' >"$work/uptool-$1-$2/usr/bin/upscript"
+	chmod 0755 "$work/uptool-$1-$2/usr/bin/upscript"
+	pkg uptool $1 $2
+done
+three="$work/uptool_1.0-1_amd64.deb $work/uptool_2.0-1_amd64.deb $work/uptool_1.0-1_i386.deb"
+run_distsec scan --color never --check elf-relro,script-sh-syntax --group-by package $three
+expect_rc 1
+grep '^==' "$work/out" >"$work/got"
+cat >"$work/want" <<'WANT'
+== uptool 1.0-1 amd64 (source upsrc) - Up Loader <up@example.org> ==
+== uptool 1.0-1 i386 (source upsrc) - Up Loader <up@example.org> ==
+== uptool 2.0-1 amd64 (source upsrc) - Up Loader <up@example.org> ==
+WANT
+diff "$work/want" "$work/got" || fail "--group-by package headers"
+run_distsec scan --color never --check elf-relro,script-sh-syntax --group-by package --report-dir "$work/rd" --format json $three
+ls "$work/rd" >"$work/got"
+printf '%s\n' index.json uptool_1.0-1_amd64.json uptool_1.0-1_i386.json uptool_2.0-1_amd64.json >"$work/want"
+diff "$work/want" "$work/got" || fail "--report-dir files"
+python3 - "$work/rd" <<'PY' || fail "--report-dir contents"
+import json, os, sys
+for name in ("uptool_1.0-1_amd64", "uptool_1.0-1_i386", "uptool_2.0-1_amd64"):
+    d = json.load(open(os.path.join(sys.argv[1], name + ".json")))
+    owners = {(o["name"], o["version"], o["arch"]) for f in d["findings"] for o in [f["owner"]]}
+    assert owners == {tuple(name.split("_"))}, (name, owners)
+PY
+
 echo "upload: ok"
