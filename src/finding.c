@@ -78,6 +78,10 @@ struct ds_finding *ds_report(struct ds_file *f, enum ds_severity sev, const char
 	va_end(ap);
 	d->owner_pending = !owner;
 	d->input = f->input;
+	if (f->pkg_path) {
+		d->pkg_path = ds_xstrdup(f->pkg_path);
+		ds_detail_str(d, "package_path", f->pkg_path);
+	}
 	if (sev != DS_SEV_PASS)
 		atomic_fetch_add(&w->scan->priv->reported, 1);
 	/* Findings of a disabled pseudo-check (scan-unreadable) are dropped

@@ -64,6 +64,8 @@ struct ds_scan_private {
 	struct ds_waivers *waivers;
 	json_object *baseline;         /* --baseline's report */
 	struct ds_profile *profile;
+	struct ds_profile **spelling;  /* per backend slot: the profile whose merged-usr
+	                                * spells its package files' members, or NULL */
 	bool classify;                 /* an enabled check wants file kinds */
 	size_t skipped_cap;
 	atomic_size_t reported;        /* findings so far, for the progress line */

@@ -21,6 +21,7 @@
 
 #include "distsec/pkgtable.h"
 #include "internal.h"
+#include "profile.h"
 
 /* Backends' package-file readers are not assumed thread-safe while they
  * open a file (librpm reads its configuration and keyring on first use,
@@ -28,10 +29,14 @@
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void member_on(struct ds_worker *w, const struct ds_member *m, const struct ds_owner *owner,
-                      const struct ds_input *in)
+                      const struct ds_input *in, const struct ds_profile *spelling)
 {
+	/* one spelling (#21): the merged-/usr path of the package's
+	 * distribution, before any check sees the member */
+	char *merged = ds_profile_merged_path(spelling, m->path);
 	struct ds_file f = {
-		.path = m->path, .mode = m->mode, .uid = m->uid, .gid = m->gid,
+		.path = merged ? merged : m->path, .pkg_path = merged ? m->path : NULL,
+		.mode = m->mode, .uid = m->uid, .gid = m->gid,
 		.user = m->user, .group = m->group,
 		.size = (off_t)m->size, .fd = -1, .pfd = -1, .mem = m->data, .preset_owner = owner,
 		.input = in, .has_caps = m->has_caps,
@@ -43,6 +48,7 @@ static void member_on(struct ds_worker *w, const struct ds_member *m, const stru
 		w->current = &ds_check_scan_unreadable;
 		struct ds_finding *d = ds_report(&f, DS_SEV_ERROR, "cannot read: %s", m->unreadable);
 		ds_detail_str(d, "reason", m->unreadable);
+		free(merged);
 		return;
 	}
 	if (m->in_file) {   /* ds_file_release closes its own copy */
@@ -56,11 +62,12 @@ static void member_on(struct ds_worker *w, const struct ds_member *m, const stru
 	else if (!S_ISREG(m->mode) || (!m->data && !m->in_file))
 		f.kind = DS_KIND_SPECIAL; /* symlinks, hard links to earlier members */
 	ds_scan_file(w, &f);
+	free(merged);
 }
 
 void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct ds_owner *owner)
 {
-	member_on(&s->priv->main, m, owner, NULL);
+	member_on(&s->priv->main, m, owner, NULL, NULL);
 }
 
 static struct ds_finding *unreadable_finding(const char *path, const char *fmt, ...)
@@ -185,8 +192,11 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 		struct ds_owner owner = { .status = DS_OWNER_PACKAGE, .npkgs = 1, .pkgs = { &kept->pkg } };
 		struct ds_member m;
 		int r;
+		const struct ds_scan_private *p = w->scan->priv;
+		const struct ds_profile *spelling = w->scan->opt->profile ? p->profile
+		                                  : p->spelling ? p->spelling[i] : NULL;
 		while ((r = b->pkgfile_next(pf, &m, err, sizeof err)) == 1)
-			member_on(w, &m, &owner, kept);
+			member_on(w, &m, &owner, kept, spelling);
 		b->pkgfile_close(pf);
 		if (r < 0) {
 			ds_report_input_error(w, path, "%s", err);

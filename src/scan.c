@@ -112,31 +112,51 @@ static bool listed_as(const char *alt, void *ctx)
 }
 
 /* One spelling of a path in every mode (#21): an installed file is where
- * the walk found it (/usr/bin/ls in a merged root), a package file's member
- * the merged-/usr spelling when the profile's distribution is merged.  The
- * spelling the package itself lists, when another, is kept in
- * details.package_path (and waivers match either). */
+ * the walk found it (/usr/bin/ls in a merged root); a package file's
+ * member was respelled before the checks ran (pkgfile.c).  The spelling
+ * the database lists, when another, is kept in details.package_path (and
+ * waivers match either). */
 static void one_spelling(struct ds_scan *s, struct ds_finding *d)
 {
-	char *own = NULL;
-	if (d->input) {
-		char *merged = ds_profile_merged_path(s->priv->profile, d->path);
-		if (!merged)
-			return;
-		own = d->path;
-		d->path = merged;
-	} else if (d->owner.status == DS_OWNER_PACKAGE && s->priv->aliases) {
-		struct ds_owner o = { 0 };
-		struct listed l = { s, NULL };
-		if (lookup(s, d->path, &o) == DS_OWNER_PACKAGE ||
-		    !ds_aliases_each(s->priv->aliases, d->path, listed_as, &l))
-			return;
-		own = l.as;
-	} else {
+	struct ds_owner o = { 0 };
+	struct listed l = { s, NULL };
+	if (d->input || d->pkg_path || d->owner.status != DS_OWNER_PACKAGE || !s->priv->aliases ||
+	    lookup(s, d->path, &o) == DS_OWNER_PACKAGE ||
+	    !ds_aliases_each(s->priv->aliases, d->path, listed_as, &l))
 		return;
+	d->pkg_path = l.as;
+	ds_detail_str(d, "package_path", l.as);
+}
+
+/* The profile whose merged-usr spells each backend's package files'
+ * members: --profile's, else the one the backend names (its distribution).
+ * Loaded before the workers start, read by them. */
+static int load_spellings(struct ds_scan *s)
+{
+	const struct ds_backend_slot *slots;
+	size_t n = ds_backends_available(&slots);
+	s->priv->spelling = ds_xcalloc(n ? n : 1, sizeof *s->priv->spelling);
+	for (size_t i = 0; i < n; i++) {
+		const struct ds_backend *b = slots[i].b;
+		if (!b->pkgfile_open || s->priv->profile || !b->profile)
+			continue;
+		char err[512];
+		if (!(s->priv->spelling[i] = ds_profile_load(b->profile, err, sizeof err))) {
+			ds_warn("%s", err);
+			return -1;
+		}
 	}
-	d->pkg_path = own;
-	ds_detail_str(d, "package_path", own);
+	return 0;
+}
+
+static void free_spellings(struct ds_scan *s)
+{
+	const struct ds_backend_slot *slots;
+	size_t n = ds_backends_available(&slots);
+	for (size_t i = 0; s->priv->spelling && i < n; i++)
+		ds_profile_free(s->priv->spelling[i]);
+	free(s->priv->spelling);
+	s->priv->spelling = NULL;
 }
 
 /* Owners of the findings made while the database loaded (a worker's
@@ -535,6 +555,8 @@ int ds_scan_open(struct ds_scan *s)
 	ds_args_classify(s, &s->priv->args);
 	if (load_tree_waivers(s) != 0)
 		return -1;
+	if (s->priv->args.npkg && load_spellings(s) != 0)
+		return -1;
 	s->priv->pkgfiles_only = s->priv->args.n && !s->priv->args.nroot && !s->opt->npackages &&
 	                         !s->opt->all_packages;
 	if (start_backend(s) != 0)
@@ -626,6 +648,7 @@ void ds_scan_free(struct ds_scan *s)
 		ds_waivers_free(s->priv->waivers);
 		json_object_put(s->priv->baseline);
 		ds_profile_free(s->priv->profile);
+		free_spellings(s);
 		free(s->priv->states);
 		free(s->priv->begun);
 		free(s->priv);

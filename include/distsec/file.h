@@ -59,6 +59,8 @@ struct ds_file {
 	bool has_caps;           /* security.capability xattr present */
 	const struct ds_owner *preset_owner; /* owner from a package file, else NULL */
 	const struct ds_input *input;  /* the package file it is a member of, or NULL */
+	const char *pkg_path;    /* a member's spelling in its package when path is
+	                          * another (merged /usr), else NULL */
 
 	enum ds_kind kind;
 	char interp[32];         /* script interpreter basename ("bash"), if any */

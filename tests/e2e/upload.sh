@@ -44,6 +44,15 @@ import json, sys
 f = json.load(open(sys.argv[1]))["findings"]
 assert [(x["path"], x["details"].get("package_path")) for x in f] == [("/usr/bin/uptool", "/bin/uptool")], f
 PY
+# the checks see the member as installed: file-stig's rule and message too
+d="$work/upww-1-all"
+mkdir -p "$d/DEBIAN" "$d/bin"
+printf '#!/bin/sh\necho\n' >"$d/bin/upww"
+chmod 0777 "$d/bin/upww"
+printf 'Package: upww\nVersion: 1\nArchitecture: all\nMaintainer: Up Loader <up@example.org>\nDescription: fixture\n' >"$d/DEBIAN/control"
+dpkg-deb --root-owner-group -b "$d" "$work/upww.deb" >/dev/null
+run_distsec scan --color never --check file-stig "$work/upww.deb"
+expect_line "error    file-stig                 /usr/bin/upww  [upww:all]  GEN001200: /usr/bin/upww is mode 0777, should be 0755 or less (system command files)"
 # the stig profile is no distribution: the package's own spelling stays
 run_distsec scan --color never --check elf-relro --profile stig "$work/uptool_1.0-1_amd64.deb"
 expect_line "error    elf-relro                 /bin/uptool  [uptool:amd64]"
