@@ -51,8 +51,9 @@
 #include "distsec/util.h"
 
 struct dpkg_db_state {
+	struct ds_pkgtable t;   /* first: the handle is the table's (pkgtable.h); each
+	                         * file under its on-disk name */
 	char *root;
-	struct ds_pkgtable t;   /* each file under its on-disk name */
 	int refs;
 	int have_origins;
 	const char **arches;    /* native (dpkg's own package), then var/lib/dpkg/arch */
@@ -658,17 +659,6 @@ static void *dpkg_open(const char *root, unsigned flags, char *err, size_t errle
 	return st;
 }
 
-static enum ds_owner_status dpkg_owner_of(void *h, const char *path,
-                                          const ds_pkgid **ids, size_t *n)
-{
-	return ds_pkgtable_owner_of(&((struct dpkg_db_state *)h)->t, path, ids, n);
-}
-
-static size_t dpkg_count(void *h)
-{
-	return ((struct dpkg_db_state *)h)->t.npkgs;
-}
-
 /* "name" or "name:arch" (Multi-Arch: same packages are installed once
  * per architecture). */
 static bool dpkg_names(const struct ds_pkg *p, const char *name)
@@ -683,16 +673,6 @@ static bool dpkg_names(const struct ds_pkg *p, const char *name)
 static int dpkg_find(void *h, const char *name, ds_pkgid *id)
 {
 	return ds_pkgtable_find(&((struct dpkg_db_state *)h)->t, name, id, dpkg_names);
-}
-
-static const struct ds_pkg *dpkg_info(void *h, ds_pkgid id)
-{
-	return ds_pkgtable_info(&((struct dpkg_db_state *)h)->t, id);
-}
-
-static int dpkg_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
-{
-	return ds_pkgtable_contents(&((struct dpkg_db_state *)h)->t, id, cb, ctx);
 }
 
 static void dpkg_arches(void *h, const char *const **names, size_t *n)
@@ -882,11 +862,11 @@ const struct ds_backend ds_backend_dpkg = {
 	.probe = dpkg_probe,
 	.start = dpkg_start,
 	.open = dpkg_open,
-	.owner_of = dpkg_owner_of,
-	.count = dpkg_count,
+	.owner_of = ds_pkgtable_owner_of,
+	.count = ds_pkgtable_count,
 	.find = dpkg_find,
-	.info = dpkg_info,
-	.contents = dpkg_contents,
+	.info = ds_pkgtable_info,
+	.contents = ds_pkgtable_contents,
 	.close = dpkg_close,
 	.pkgfile_open = dpkg_pkgfile_open,
 	.pkgfile_next = dpkg_pkgfile_next,

@@ -46,9 +46,9 @@ static const struct {
 };
 
 struct rpm_state {
+	struct ds_pkgtable t;   /* first: the handle is the table's (pkgtable.h) */
 	char *root;
 	const char *dbdir, *kind;
-	struct ds_pkgtable t;
 };
 
 static struct rpm_state *cached;
@@ -536,17 +536,6 @@ static void *rpm_open(const char *root, unsigned flags, char *err, size_t errlen
 	return st;
 }
 
-static enum ds_owner_status rpm_owner_of(void *h, const char *path,
-                                         const ds_pkgid **ids, size_t *n)
-{
-	return ds_pkgtable_owner_of(&((struct rpm_state *)h)->t, path, ids, n);
-}
-
-static size_t rpm_count(void *h)
-{
-	return ((struct rpm_state *)h)->t.npkgs;
-}
-
 /* Does spec name p, as rpm -q would: NAME, NAME.ARCH, NAME-VERSION,
  * NAME-VERSION-RELEASE, each with or without the epoch, and with .ARCH. */
 static bool rpm_spec_matches(const struct ds_pkg *p, const char *spec)
@@ -577,16 +566,6 @@ static bool rpm_spec_matches(const struct ds_pkg *p, const char *spec)
 static int rpm_find(void *h, const char *spec, ds_pkgid *id)
 {
 	return ds_pkgtable_find(&((struct rpm_state *)h)->t, spec, id, rpm_spec_matches);
-}
-
-static const struct ds_pkg *rpm_info(void *h, ds_pkgid id)
-{
-	return ds_pkgtable_info(&((struct rpm_state *)h)->t, id);
-}
-
-static int rpm_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
-{
-	return ds_pkgtable_contents(&((struct rpm_state *)h)->t, id, cb, ctx);
 }
 
 static void rpm_close(void *h)
@@ -797,11 +776,11 @@ static const struct ds_backend rpm_backend = {
 	.profile = "fedora",
 	.probe = rpm_probe,
 	.open = rpm_open,
-	.owner_of = rpm_owner_of,
-	.count = rpm_count,
+	.owner_of = ds_pkgtable_owner_of,
+	.count = ds_pkgtable_count,
 	.find = rpm_find,
-	.info = rpm_info,
-	.contents = rpm_contents,
+	.info = ds_pkgtable_info,
+	.contents = ds_pkgtable_contents,
 	.close = rpm_close,
 	.pkgfile_open = rpm_pkgfile_open,
 	.pkgfile_next = rpm_pkgfile_next,

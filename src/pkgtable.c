@@ -42,20 +42,28 @@ int ds_pkgtable_find(const struct ds_pkgtable *t, const char *spec, ds_pkgid *id
 	return -1;
 }
 
-enum ds_owner_status ds_pkgtable_owner_of(const struct ds_pkgtable *t, const char *path,
-                                          const ds_pkgid **ids, size_t *n)
+enum ds_owner_status ds_pkgtable_owner_of(void *h, const char *path, const ds_pkgid **ids,
+                                          size_t *n)
 {
+	const struct ds_pkgtable *t = h;
 	*n = ds_pathindex_get(t->index, path, ids);
 	return *n ? DS_OWNER_PACKAGE : DS_OWNER_NOT_OWNED;
 }
 
-const struct ds_pkg *ds_pkgtable_info(const struct ds_pkgtable *t, ds_pkgid id)
+size_t ds_pkgtable_count(void *h)
 {
+	return ((const struct ds_pkgtable *)h)->npkgs;
+}
+
+const struct ds_pkg *ds_pkgtable_info(void *h, ds_pkgid id)
+{
+	const struct ds_pkgtable *t = h;
 	return id < t->npkgs ? &t->pkgs[id] : NULL;
 }
 
-int ds_pkgtable_contents(const struct ds_pkgtable *t, ds_pkgid id, ds_path_cb cb, void *ctx)
+int ds_pkgtable_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
 {
+	const struct ds_pkgtable *t = h;
 	if (id >= t->npkgs)
 		return -1;
 	for (size_t i = 0; i < t->files[id].n; i++)

@@ -30,14 +30,17 @@ void ds_pkgtable_init(struct ds_pkgtable *t);
 ds_pkgid ds_pkgtable_add(struct ds_pkgtable *t, const struct ds_pkg *p);
 /* Records that package id owns path. */
 void ds_pkgtable_add_file(struct ds_pkgtable *t, ds_pkgid id, const char *path);
-enum ds_owner_status ds_pkgtable_owner_of(const struct ds_pkgtable *t, const char *path,
-                                          const ds_pkgid **ids, size_t *n);
-const struct ds_pkg *ds_pkgtable_info(const struct ds_pkgtable *t, ds_pkgid id);
+/* A backend's owner_of, count, info and contents, as they are: h is the
+ * backend's handle, whose first member is its struct ds_pkgtable. */
+enum ds_owner_status ds_pkgtable_owner_of(void *h, const char *path, const ds_pkgid **ids,
+                                          size_t *n);
+size_t ds_pkgtable_count(void *h);
+const struct ds_pkg *ds_pkgtable_info(void *h, ds_pkgid id);
+int ds_pkgtable_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx);
 /* A backend's find(): the first package from *id on that names(p, spec)
  * accepts; 0 with *id set, -1 when none. */
 int ds_pkgtable_find(const struct ds_pkgtable *t, const char *spec, ds_pkgid *id,
                      bool (*names)(const struct ds_pkg *p, const char *spec));
-int ds_pkgtable_contents(const struct ds_pkgtable *t, ds_pkgid id, ds_path_cb cb, void *ctx);
 /* Does some package own bin/sh under either /usr spelling? (probe tie-break) */
 bool ds_pkgtable_owns_bin_sh(const struct ds_pkgtable *t);
 void ds_pkgtable_free(struct ds_pkgtable *t);
