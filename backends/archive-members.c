@@ -265,6 +265,8 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 	 * that name; a cpio one carries the group's data (size > 0). */
 	if (!S_ISREG(m->mode) || (archive_entry_hardlink(e) && archive_entry_size(e) == 0))
 		return 1;
+	if (p->want && !p->want(p->path, p->want_ctx))
+		return 1;   /* libarchive skips the data at the next header */
 	const struct ds_member_source src = {
 		archive_source_read, archive_source_skip, archive_source_why, p->a,
 	};

@@ -41,6 +41,10 @@ struct ds_payload {
 	struct ds_member last;     /* the data member whose other names are being handed out */
 	dev_t last_dev;
 	int64_t last_ino;
+	/* When set, a regular member whose path want() refuses is not read:
+	 * it comes with data NULL (ds_backend.pkgfile_want). */
+	int (*want)(const char *path, void *ctx);
+	void *want_ctx;
 };
 
 /* With p->a set and everything else zero: fills m from the next member of p->a (members that are not regular

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -693,14 +694,66 @@ static void dpkg_close(void *h)
 /* A .deb is an ar archive: debian-binary, control.tar.*, data.tar.*.  The
  * control member is small and read whole; data.tar.* is read as a stream
  * straight from the ar member, so nothing of the payload is held twice. */
+/* The maintainer scripts dpkg runs, as the control member names them. */
+static const char *const maint_scripts[] = { "preinst", "postinst", "prerm", "postrm", "config" };
+#define NSCRIPTS (sizeof maint_scripts / sizeof maint_scripts[0])
+
 struct deb_file {
 	struct archive *ar;
 	struct ds_payload payload;
 	struct ds_pkg pkg;
+	struct {
+		char *path;            /* "DEBIAN/postinst", NULL: not in the package */
+		unsigned char *text;
+		size_t len;
+		char why[120];         /* not read: why */
+	} scripts[NSCRIPTS];
+	size_t next_script;        /* the next to hand out */
+	bool payload_only;         /* pkgfile_want: no scripts */
 	char buf[65536];
 };
 
 #define CONTROL_MAX (1 << 20)
+
+/* A maintainer script of the control member, read whole up to the size
+ * any member is held in memory; a larger one is handed out unread. */
+static void read_script(struct deb_file *df, struct archive *t, struct archive_entry *e,
+                        size_t i)
+{
+	if (df->scripts[i].path)
+		return;   /* named twice: the first one counts, as for dpkg-deb's extraction */
+	df->scripts[i].path = ds_xasprintf("DEBIAN/%s", maint_scripts[i]);
+	int64_t size = archive_entry_size(e);
+	if (size < 0 || (uint64_t)size > DS_MEMBER_IN_MEMORY) {
+		snprintf(df->scripts[i].why, sizeof df->scripts[i].why,
+		         "maintainer script of %lld bytes, over the %u MiB limit: not scanned",
+		         (long long)size, DS_MEMBER_IN_MEMORY >> 20);
+		return;
+	}
+	unsigned char *text = ds_xmalloc((size_t)size + 1);
+	size_t got = 0;
+	la_ssize_t n = 1;
+	while (got < (size_t)size && (n = archive_read_data(t, text + got, (size_t)size - got)) > 0)
+		got += (size_t)n;
+	if (n < 0 || got != (size_t)size) {
+		snprintf(df->scripts[i].why, sizeof df->scripts[i].why, "%s",
+		         n < 0 ? ds_archive_why(t) : "truncated control member");
+		free(text);
+		return;
+	}
+	text[got] = '\0';
+	df->scripts[i].text = text;
+	df->scripts[i].len = got;
+}
+
+/* The member's name in the control tar, "./" and "/" prefixes dropped. */
+static const char *control_name(struct archive_entry *e)
+{
+	const char *name = archive_entry_pathname(e);
+	while (name && name[0] == '.' && name[1] == '/')
+		name += 2;
+	return name;
+}
 
 /* Value of "Field:" in a control paragraph (first line only, capped like
  * every owner string), or NULL. */
@@ -745,10 +798,16 @@ static int parse_control(struct deb_file *df, char *err, size_t errlen)
 	struct archive_entry *e;
 	int rc = -1;
 	snprintf(err, errlen, "control member has no control file");
+	bool have_control = false;
 	while (t && archive_read_next_header(t, &e) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(e);
-		if (!name || (strcmp(name, "./control") && strcmp(name, "control")))
+		const char *name = control_name(e);
+		if (name && S_ISREG(archive_entry_mode(e)))
+			for (size_t i = 0; i < NSCRIPTS; i++)
+				if (!strcmp(name, maint_scripts[i]))
+					read_script(df, t, e, i);
+		if (!name || strcmp(name, "control") || have_control)
 			continue;
+		have_control = true;
 		/* The fields come first: a control file over the cap is read up
 		 * to it, never sized by its header. */
 		int64_t size = archive_entry_size(e);
@@ -769,9 +828,10 @@ static int parse_control(struct deb_file *df, char *err, size_t errlen)
 		free(src);
 		free(text);
 		rc = df->pkg.name ? 0 : -1;
-		if (rc)
+		if (rc) {
 			snprintf(err, errlen, "control file has no Package field");
-		break;
+			break;
+		}
 	}
 	if (t)
 		archive_read_free(t);
@@ -786,6 +846,10 @@ static void free_deb(struct deb_file *df)
 	if (df->ar)
 		archive_read_free(df->ar);
 	ds_pkg_free(&df->pkg);
+	for (size_t i = 0; i < NSCRIPTS; i++) {
+		free(df->scripts[i].path);
+		free(df->scripts[i].text);
+	}
 	free(df);
 }
 
@@ -842,10 +906,29 @@ static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	return NULL;
 }
 
+/* The maintainer scripts first, then the payload. */
 static int dpkg_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
 {
 	struct deb_file *df = h;
+	while (!df->payload_only && df->next_script < NSCRIPTS) {
+		size_t i = df->next_script++;
+		if (!df->scripts[i].path)
+			continue;
+		*m = (struct ds_member){ .path = df->scripts[i].path, .mode = S_IFREG | 0755,
+		                         .data = df->scripts[i].text, .size = df->scripts[i].len,
+		                         .fd = -1, .script = true,
+		                         .unreadable = df->scripts[i].text ? NULL : df->scripts[i].why };
+		return 1;
+	}
 	return ds_payload_next(&df->payload, m, err, errlen);
+}
+
+static void dpkg_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), void *ctx)
+{
+	struct deb_file *df = h;
+	df->payload_only = true;
+	df->payload.want = want;
+	df->payload.want_ctx = ctx;
 }
 
 static void dpkg_pkgfile_close(void *h)
@@ -873,4 +956,5 @@ const struct ds_backend ds_backend_dpkg = {
 	.pkgfile_close = dpkg_pkgfile_close,
 	.arches = dpkg_arches,
 	.pkgfile_sniff = dpkg_pkgfile_sniff,
+	.pkgfile_want = dpkg_pkgfile_want,
 };

@@ -17,10 +17,12 @@
 #include <rpm/header.h>
 #include <rpm/rpmarchive.h>
 #include <rpm/rpmdb.h>
+#include <rpm/rpmds.h>
 #include <rpm/rpmfi.h>
 #include <rpm/rpmlib.h>
 #include <rpm/rpmlog.h>
 #include <rpm/rpmmacro.h>
+#include <rpm/rpmtd.h>
 #include <rpm/rpmts.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -582,8 +584,23 @@ static void rpm_close(void *h)
  * v6 packages and of v4 packages with files over 4 GiB) that a generic cpio
  * reader refuses.  File metadata comes from the header, as rpm installs it.
  */
+/* A scriptlet of the header, handed out before the payload. */
+struct rpm_script {
+	char *path;              /* "%post", "%triggerin -- bash" */
+	char *text;              /* NULL: not read (why) */
+	size_t len;
+	char *interp;            /* "/bin/sh", "/usr/bin/python3", "<lua>" */
+	char why[120];
+};
+
 struct rpm_file {
 	struct ds_pkg pkg;
+	struct rpm_script *scripts;
+	size_t nscripts, scripts_cap, next_script;
+	bool payload_only;       /* pkgfile_want: no scripts, unwanted members unread */
+	bool nothing_wanted;     /* ... and no path of the header is wanted */
+	int (*want)(const char *path, void *ctx);
+	void *want_ctx;
 	Header h;
 	FD_t fd;                 /* the package file, then the decompressing stream */
 	rpmfiles files;
@@ -596,6 +613,12 @@ struct rpm_file {
 
 static void rpm_file_free(struct rpm_file *pf)
 {
+	for (size_t i = 0; i < pf->nscripts; i++) {
+		free(pf->scripts[i].path);
+		free(pf->scripts[i].text);
+		free(pf->scripts[i].interp);
+	}
+	free(pf->scripts);
 	rpmfiFree(pf->fi);
 	rpmfilesFree(pf->files);
 	if (pf->fd)
@@ -606,6 +629,123 @@ static void rpm_file_free(struct rpm_file *pf)
 	free(pf->user);
 	free(pf->group);
 	free(pf);
+}
+
+/* The i-th string of a header tag (a string or a string array), or NULL. */
+static char *tag_nth(Header h, rpmTagVal tag, uint32_t i)
+{
+	struct rpmtd_s td;
+	char *v = NULL;
+	if (!headerGet(h, tag, &td, HEADERGET_MINMEM))
+		return NULL;
+	if (rpmtdSetIndex(&td, (int)i) >= 0) {
+		const char *str = rpmtdGetString(&td);
+		v = str ? ds_xstrdup(str) : NULL;
+	}
+	rpmtdFreeData(&td);
+	return v;
+}
+
+static uint32_t tag_count(Header h, rpmTagVal tag)
+{
+	struct rpmtd_s td;
+	if (!headerGet(h, tag, &td, HEADERGET_MINMEM))
+		return 0;
+	uint32_t n = rpmtdCount(&td);
+	rpmtdFreeData(&td);
+	return n;
+}
+
+static int tag_uint(Header h, rpmTagVal tag, uint32_t i, uint32_t *out)
+{
+	struct rpmtd_s td;
+	if (!headerGet(h, tag, &td, HEADERGET_MINMEM))
+		return -1;
+	int rc = -1;
+	if (rpmtdSetIndex(&td, (int)i) >= 0 && rpmtdGetUint32(&td)) {
+		*out = *rpmtdGetUint32(&td);
+		rc = 0;
+	}
+	rpmtdFreeData(&td);
+	return rc;
+}
+
+/* One scriptlet: its text (capped like any member held in memory) and
+ * interpreter (-p; rpm runs /bin/sh without one).  A scriptlet without a
+ * body (%post -p /sbin/ldconfig) runs no script: nothing to check. */
+static void add_script(struct rpm_file *pf, char *path, char *text, char *prog)
+{
+	if (!text || !*text) {
+		free(path);
+		free(text);
+		free(prog);
+		return;
+	}
+	struct rpm_script sc = { .path = path, .text = text, .len = strlen(text),
+	                         .interp = prog ? prog : ds_xstrdup("/bin/sh") };
+	if (sc.len > DS_MEMBER_IN_MEMORY) {
+		snprintf(sc.why, sizeof sc.why, "scriptlet of %zu bytes, over the %u MiB limit: not scanned",
+		         sc.len, DS_MEMBER_IN_MEMORY >> 20);
+		free(sc.text);
+		sc.text = NULL;
+		sc.len = 0;
+	}
+	ds_push(pf->scripts, pf->nscripts, pf->scripts_cap, sc);
+}
+
+/* The trigger kind of a condition's flags: "in", "un", "postun", "prein". */
+static const char *trigger_kind(uint32_t flags)
+{
+	return flags & RPMSENSE_TRIGGERPREIN ? "prein" : flags & RPMSENSE_TRIGGERUN ? "un"
+	     : flags & RPMSENSE_TRIGGERPOSTUN ? "postun" : "in";
+}
+
+/* The scriptlets of a header, named as in a spec file. */
+static void read_scriptlets(struct rpm_file *pf)
+{
+	static const struct { rpmTagVal script, prog; const char *name; } simple[] = {
+		{ RPMTAG_PRETRANS, RPMTAG_PRETRANSPROG, "%pretrans" },
+		{ RPMTAG_PREIN, RPMTAG_PREINPROG, "%pre" },
+		{ RPMTAG_POSTIN, RPMTAG_POSTINPROG, "%post" },
+		{ RPMTAG_PREUN, RPMTAG_PREUNPROG, "%preun" },
+		{ RPMTAG_POSTUN, RPMTAG_POSTUNPROG, "%postun" },
+		{ RPMTAG_POSTTRANS, RPMTAG_POSTTRANSPROG, "%posttrans" },
+		{ RPMTAG_VERIFYSCRIPT, RPMTAG_VERIFYSCRIPTPROG, "%verifyscript" },
+	};
+	for (size_t i = 0; i < sizeof simple / sizeof simple[0]; i++)
+		add_script(pf, ds_xstrdup(simple[i].name), tag_nth(pf->h, simple[i].script, 0),
+		           tag_nth(pf->h, simple[i].prog, 0));
+	/* triggers: script k runs for the conditions whose index is k */
+	static const struct {
+		rpmTagVal scripts, progs, names, index, flags;
+		const char *kind;
+	} trig[] = {
+		{ RPMTAG_TRIGGERSCRIPTS, RPMTAG_TRIGGERSCRIPTPROG, RPMTAG_TRIGGERNAME,
+		  RPMTAG_TRIGGERINDEX, RPMTAG_TRIGGERFLAGS, "%trigger" },
+		{ RPMTAG_FILETRIGGERSCRIPTS, RPMTAG_FILETRIGGERSCRIPTPROG, RPMTAG_FILETRIGGERNAME,
+		  RPMTAG_FILETRIGGERINDEX, RPMTAG_FILETRIGGERFLAGS, "%filetrigger" },
+		{ RPMTAG_TRANSFILETRIGGERSCRIPTS, RPMTAG_TRANSFILETRIGGERSCRIPTPROG,
+		  RPMTAG_TRANSFILETRIGGERNAME, RPMTAG_TRANSFILETRIGGERINDEX,
+		  RPMTAG_TRANSFILETRIGGERFLAGS, "%transfiletrigger" },
+	};
+	for (size_t t = 0; t < sizeof trig / sizeof trig[0]; t++) {
+		uint32_t nscripts = tag_count(pf->h, trig[t].scripts);
+		uint32_t nconds = tag_count(pf->h, trig[t].index);
+		for (uint32_t k = 0; k < nscripts; k++) {
+			uint32_t idx, flags = 0;
+			char *name = NULL;
+			for (uint32_t c = 0; !name && c < nconds; c++)
+				if (tag_uint(pf->h, trig[t].index, c, &idx) == 0 && idx == k) {
+					tag_uint(pf->h, trig[t].flags, c, &flags);
+					name = tag_nth(pf->h, trig[t].names, c);
+				}
+			char *path = ds_xasprintf("%s%s -- %s", trig[t].kind, trigger_kind(flags),
+			                          name ? name : "?");
+			free(name);
+			add_script(pf, path, tag_nth(pf->h, trig[t].scripts, k),
+			           tag_nth(pf->h, trig[t].progs, k));
+		}
+	}
 }
 
 /* The rpm lead's magic. */
@@ -676,6 +816,7 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 		rpm_file_free(pf);
 		return NULL;
 	}
+	read_scriptlets(pf);
 	*pkg = &pf->pkg;
 	return pf;
 }
@@ -708,6 +849,16 @@ static const char *rpm_source_why(void *fi)
 static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
 {
 	struct rpm_file *pf = h;
+	if (!pf->payload_only && pf->next_script < pf->nscripts) {
+		struct rpm_script *sc = &pf->scripts[pf->next_script++];
+		*m = (struct ds_member){ .path = sc->path, .mode = S_IFREG | 0755,
+		                         .data = (unsigned char *)sc->text, .size = sc->len, .fd = -1,
+		                         .unreadable = sc->text ? NULL : sc->why,
+		                         .script = true, .interpreter = sc->interp };
+		return 1;
+	}
+	if (pf->nothing_wanted)
+		return 0;
 	for (;;) {
 		int rc = rpmfiNext(pf->fi);
 		if (rc == RPMERR_ITER_END)
@@ -747,10 +898,12 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 			}
 			return 1; /* else: a hard link whose data this reader has not seen */
 		}
+		pf->last_fx = -1;
+		if (pf->want && !pf->want(m->path, pf->want_ctx))
+			return 1;   /* rpm's reader skips unread data itself */
 		const struct ds_member_source src = {
 			rpm_source_read, NULL, rpm_source_why, pf->fi,
 		};
-		pf->last_fx = -1;
 		if (ds_member_read(&pf->pl, m, (int64_t)rpmfiFSize(pf->fi), &src) != 0) {
 			snprintf(err, errlen, "%s: %s", m->path, m->unreadable);
 			return -1; /* the stream is broken here: nothing after it is readable */
@@ -766,6 +919,23 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 static void rpm_pkgfile_close(void *h)
 {
 	rpm_file_free(h);
+}
+
+/* The header lists every path: a package with none wanted is not
+ * decompressed at all. */
+static void rpm_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), void *ctx)
+{
+	struct rpm_file *pf = h;
+	pf->payload_only = true;
+	pf->want = want;
+	pf->want_ctx = ctx;
+	pf->nothing_wanted = true;
+	for (int i = 0; pf->nothing_wanted && i < (int)rpmfilesFC(pf->files); i++) {
+		char *fn = rpmfilesFN(pf->files, i);
+		if (fn && !skip_path(fn) && want(fn, ctx))
+			pf->nothing_wanted = false;
+		free(fn);
+	}
 }
 
 static const struct ds_backend rpm_backend = {
@@ -786,6 +956,7 @@ static const struct ds_backend rpm_backend = {
 	.pkgfile_next = rpm_pkgfile_next,
 	.pkgfile_close = rpm_pkgfile_close,
 	.pkgfile_sniff = rpm_pkgfile_sniff,
+	.pkgfile_want = rpm_pkgfile_want,
 };
 
 __attribute__((visibility("default"))) const struct ds_backend *distsec_backend_entry(void)

@@ -28,6 +28,39 @@
  * process-wide); reading members afterwards uses per-file state only. */
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A package's maintainer script or scriptlet: its kind from the
+ * interpreter the package manager runs it with (from its own #! line when
+ * the manager runs it directly).  -1: not a script any check reads, said
+ * when that is not obvious. */
+static int script_kind(struct ds_worker *w, struct ds_file *f, const char *interpreter)
+{
+	f->pkg_script = true;
+	if (!interpreter)
+		return 0;   /* classified from its first bytes */
+	if (!strcmp(interpreter, "<lua>")) {
+		f->worker = w;
+		w->owner_done = false;
+		w->current = &ds_check_scan_unreadable;
+		const char *why = "runs in the package manager's built-in Lua, which no check reads";
+		struct ds_finding *d = ds_report(f, DS_SEV_INFO, "not checked: %s", why);
+		ds_detail_str(d, "reason", why);
+		ds_detail_str(d, "interpreter", interpreter);
+		return -1;
+	}
+	const char *base = strrchr(interpreter, '/');
+	base = base ? base + 1 : interpreter;
+	snprintf(f->interp, sizeof f->interp, "%s", base);
+	f->interp_given = true;
+	bool shell = false;
+	for (size_t i = 0; ds_shells[i]; i++)
+		shell = shell || !strcmp(base, ds_shells[i]);
+	/* another language (perl, ...): no check reads it; never classified
+	 * from its text, which that interpreter runs whatever #! it shows */
+	f->kind = shell ? DS_KIND_SHELL : !strncmp(base, "python", 6) ? DS_KIND_PYTHON
+	        : DS_KIND_SPECIAL;
+	return 0;
+}
+
 static void member_on(struct ds_worker *w, const struct ds_member *m, const struct ds_owner *owner,
                       const struct ds_input *in, const struct ds_profile *spelling)
 {
@@ -39,7 +72,7 @@ static void member_on(struct ds_worker *w, const struct ds_member *m, const stru
 		.mode = m->mode, .uid = m->uid, .gid = m->gid,
 		.user = m->user, .group = m->group,
 		.size = (off_t)m->size, .fd = -1, .pfd = -1, .mem = m->data, .preset_owner = owner,
-		.input = in, .has_caps = m->has_caps,
+		.input = in, .has_caps = m->has_caps, .pkg_script = m->script,
 	};
 	if (m->unreadable) {
 		/* a QA gate must not pass what it did not read */
@@ -51,6 +84,8 @@ static void member_on(struct ds_worker *w, const struct ds_member *m, const stru
 		free(merged);
 		return;
 	}
+	if (m->script && script_kind(w, &f, m->interpreter) != 0)
+		return;
 	if (m->in_file) {   /* ds_file_release closes its own copy */
 		f.fd = fcntl(m->fd, F_DUPFD_CLOEXEC, 0);
 		f.fd_state = f.fd >= 0 ? 1 : -1;

@@ -86,9 +86,11 @@ void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 	case DS_KIND_DIR: w->stats.dirs++; break;
 	default: break;
 	}
-	if (S_ISREG(f->mode))
+	if (S_ISREG(f->mode) && !f->pkg_script)
 		w->stats.files++;
 	unsigned mask = applies_mask(f->kind);
+	if (f->pkg_script)
+		mask &= DS_ON_SHELL | DS_ON_PYTHON;
 	if (f->kind == DS_KIND_ELF && s->priv->elf_checks && !elf_judged(w, f))
 		mask &= ~(unsigned)DS_ON_ELF;
 	for (size_t i = 0; i < ds_nchecks; i++) {

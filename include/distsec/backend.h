@@ -74,6 +74,14 @@ struct ds_member {
 	const char *unreadable;      /* a regular file whose contents could not be read: why */
 	bool has_caps;               /* file capabilities: rpm's %caps, tar's
 	                              * SCHILY.xattr.security.capability */
+	/* A script the package manager runs (a .deb's maintainer script, an
+	 * rpm scriptlet), not a file of the payload: path names it as the
+	 * manager's users do ("DEBIAN/postinst", "%post", "%triggerin -- bash"),
+	 * data holds its text, mode is 0755. */
+	bool script;
+	const char *interpreter;     /* what runs it: a path ("/bin/sh", "/usr/bin/python3"),
+	                              * "<lua>" (rpm's built-in Lua), or NULL: the script's
+	                              * own #! line */
 };
 
 typedef int (*ds_path_cb)(const char *path, void *ctx);
@@ -144,6 +152,13 @@ struct ds_backend {
 	 * from a plain file of the root, without opening the package.
 	 * Optional: without it, pkgfile_open decides. */
 	int (*pkgfile_sniff)(const unsigned char *head, size_t len);
+	/* Optional, right after pkgfile_open: only payload members for which
+	 * want(path, ctx) is true are read; the others come back without
+	 * contents (data NULL, in_file false), or not at all, and scripts are
+	 * not handed out.  The core uses it to read a package set's systemd
+	 * units and init scripts before scanning it.  Without it, every member
+	 * is read. */
+	void (*pkgfile_want)(void *pf, int (*want)(const char *path, void *ctx), void *ctx);
 };
 
 typedef const struct ds_backend *(*ds_backend_entry_fn)(void);

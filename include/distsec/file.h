@@ -61,9 +61,14 @@ struct ds_file {
 	const struct ds_input *input;  /* the package file it is a member of, or NULL */
 	const char *pkg_path;    /* a member's spelling in its package when path is
 	                          * another (merged /usr), else NULL */
+	bool pkg_script;         /* a script the package manager runs (path names it:
+	                          * "DEBIAN/postinst", "%post"), not a file on disk:
+	                          * only checks of shell or Python text see it */
 
 	enum ds_kind kind;
 	char interp[32];         /* script interpreter basename ("bash"), if any */
+	bool interp_given;       /* interp is what runs the file (a package manager's
+	                          * scriptlet interpreter), not read from a #! line */
 	unsigned char head[DS_HEAD_MAX];
 	size_t head_len;
 

@@ -200,7 +200,7 @@ static void run(struct ds_file *f, void *state)
 	/* without "#!" the name and content say which shell it is written
 	 * for (files sourced by bash or zsh); sh is not assumed */
 	const char *interp = f->interp;
-	if (f->head_len < 2 || f->head[0] != '#' || f->head[1] != '!') {
+	if (!f->interp_given && (f->head_len < 2 || f->head[0] != '#' || f->head[1] != '!')) {
 		const char *base = strrchr(f->path, '/');
 		interp = ds_sh_guess_shell((const char *)data, len, base ? base + 1 : f->path);
 		if (!interp) {

@@ -187,6 +187,81 @@ else
 	echo "SKIP (part): rpmbuild not installed, rpm %caps not tested"
 fi
 
+# 5. maintainer scripts and scriptlets, under the package, named as their
+#    users name them; only the script checks read them
+d="$work/pkg-scripts"
+mkdir -p "$d/DEBIAN"
+printf 'Package: fixscr\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: F <f@example.org>\nDescription: f\n' >"$d/DEBIAN/control"
+printf '#!/bin/sh\nset -e\nif [ "$1" = configure ]; then\n\techo done >/tmp/fixscr-state\nfi\n' >"$d/DEBIAN/postinst"
+printf '#!/bin/sh\nif [ "$1" = remove ]; then\n\techo removing\n' >"$d/DEBIAN/prerm"
+printf '#!/bin/sh\nset -e\nexit 0\n' >"$d/DEBIAN/postrm"
+chmod 755 "$d/DEBIAN/postinst" "$d/DEBIAN/prerm" "$d/DEBIAN/postrm"
+dpkg-deb --root-owner-group -Znone -b "$d" "$work/fixscr.deb" >/dev/null
+run_distsec scan --color never -v "$work/fixscr.deb"
+expect_rc 0
+# the findings, without the syntax error's message (the host shell's words)
+sed -n '/^$/q;p' "$work/out" >"$work/lines"
+cat >"$work/want" <<EOF
+pass     script-sh-syntax          DEBIAN/postinst  [fixscr:amd64]  sh -n: no syntax error
+warning  script-sh-tmp             DEBIAN/postinst  [fixscr:amd64]  writes to a fixed name under /tmp without mktemp (line 4: echo done >/tmp/fixscr-state)
+pass     script-sh-syntax          DEBIAN/postrm  [fixscr:amd64]  sh -n: no syntax error
+warning  script-sh-syntax          DEBIAN/prerm  [fixscr:amd64]  sh -n: SYNTAX ERROR
+EOF
+sed 's/  sh -n: .*Syntax error: end of file unexpected (expecting "fi")$/  sh -n: SYNTAX ERROR/' "$work/lines" |
+	diff "$work/want" - || fail "maintainer scripts: unexpected findings"
+grep -q '^0 files (0 ELF, 3 scripts), 1 packages' "$work/out" || fail "maintainer scripts counted as files"
+if command -v rpmbuild >/dev/null; then
+	top="$work/rpmbuild"
+	mkdir -p "$top/SPECS"
+	cat >"$top/SPECS/scripts.spec" <<'SPEC'
+Name: fixscr
+Version: 1.0
+Release: 1
+BuildArch: noarch
+License: GPL-2.0-or-later
+Summary: scriptlets only
+%description
+scriptlets only
+%package py
+Summary: a Python scriptlet
+%description py
+a Python scriptlet
+%files
+%files py
+%post
+if [ "$1" = 1 ]; then
+	echo installed
+%preun
+echo removing >/tmp/fixscr-state
+%pre -p <lua>
+print("if then fi")
+%postun -p /sbin/ldconfig
+%triggerin -- bash
+exit 0
+%post py -p /usr/bin/python3
+import os
+os.chroot("/srv")
+SPEC
+	rpmbuild --define "_topdir $top" -bb "$top/SPECS/scripts.spec" >"$work/rpmbuild.log" 2>&1 ||
+		{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
+	run_distsec scan --color never -v "$top"/RPMS/noarch/fixscr-1.0-1.noarch.rpm \
+		"$top"/RPMS/noarch/fixscr-py-1.0-1.noarch.rpm
+	expect_rc 1
+	sed -n '/^$/q;p' "$work/out" >"$work/lines"
+	cat >"$work/want" <<EOF
+error    script-py-chroot-chdir    %post  [fixscr-py:noarch]  calls os.chroot() (line 2) but never os.chdir() or os.fchdir(): the working directory can stay outside the jail
+warning  script-sh-syntax          %post  [fixscr:noarch]  sh -n: SYNTAX ERROR
+info     scan-unreadable           %pre  [fixscr:noarch]  not checked: runs in the package manager's built-in Lua, which no check reads
+pass     script-sh-syntax          %preun  [fixscr:noarch]  sh -n: no syntax error
+warning  script-sh-tmp             %preun  [fixscr:noarch]  writes to a fixed name under /tmp without mktemp (line 1: echo removing >/tmp/fixscr-state)
+pass     script-sh-syntax          %triggerin -- bash  [fixscr:noarch]  sh -n: no syntax error
+EOF
+	sed 's/  sh -n: .*Syntax error: end of file unexpected (expecting "fi")$/  sh -n: SYNTAX ERROR/' "$work/lines" |
+		diff "$work/want" - || fail "rpm scriptlets: unexpected findings"
+else
+	echo "SKIP (part): rpmbuild not installed, rpm scriptlets not tested"
+fi
+
 # 6. provenance: the JSON lists each package file read and each finding
 #    names its input
 run_distsec scan --format json ./fix_1.0-1_amd64.changes
