@@ -9,8 +9,17 @@
  * "service.d" and "foo-.service.d" prefix forms) are applied in file-name
  * order, the one of the most important directory winning for a name.
  * Paths are canonicalised inside the root so /sbin/x and /usr/sbin/x meet.
+ *
+ * The same reading serves a set of package files (ds_unitset): their units
+ * and init scripts, gathered before the set is scanned, stand in for the
+ * root's directories, so a unit one package ships makes a daemon of a
+ * program another package of the set ships.  There is no root to resolve
+ * in: a program is recorded in its spelling and its merged-/usr twin, and a
+ * bare ExecStart= name at every place of systemd's search path.
  */
 #include <ctype.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -29,12 +38,26 @@ static const char *const unit_dirs[] = {
 };
 
 #define TEXT_MAX (1u << 20) /* a unit or init script larger than this is cut */
+#define SET_MAX (64u << 20) /* a package set's units and init scripts, at most */
+
+/* Where units and init scripts are read from: a root, or a package set. */
+struct source {
+	/* the names in a directory (files, and directories holding files) */
+	size_t (*list)(const struct source *src, const char *dir, char ***names);
+	/* a regular file's text, NULL for anything else (masked units too) */
+	char *(*read)(const struct source *src, const char *path, size_t *len);
+	/* records an ExecStart=/DAEMON= program */
+	void (*add)(const struct source *src, struct ds_strmap *m, const char *prog);
+	int rootfd;
+	const struct ds_unitset *set;
+};
 
 /* A regular file's text inside the root, symlinks followed inside it;
  * NULL for anything else, and for a unit masked by a link to /dev/null.
  * Opened O_PATH first: a FIFO or a device is never opened for reading. */
-static char *read_text(int rootfd, const char *path, size_t *len)
+static char *root_read(const struct source *src, const char *path, size_t *len)
 {
+	int rootfd = src->rootfd;
 	char *canon = ds_resolve_in_root(rootfd, path);
 	int pfd = canon && strcmp(canon, "/dev/null") ? ds_open_beneath(rootfd, canon, O_PATH | O_CLOEXEC) : -1;
 	free(canon);
@@ -62,8 +85,9 @@ static char *read_text(int rootfd, const char *path, size_t *len)
 }
 
 /* Names in a directory of the root (sorted by the caller if it cares). */
-static size_t list_dir(int rootfd, const char *dir, char ***names)
+static size_t root_list(const struct source *src, const char *dir, char ***names)
 {
+	int rootfd = src->rootfd;
 	size_t n = 0, cap = 0;
 	*names = NULL;
 	int dfd = ds_open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -91,8 +115,9 @@ static void free_names(char **names, size_t n)
 	free(names);
 }
 
-static void add_program(int rootfd, struct ds_strmap *m, const char *prog)
+static void root_add(const struct source *src, struct ds_strmap *m, const char *prog)
 {
+	int rootfd = src->rootfd;
 	char *canon = NULL;
 	if (prog[0] == '/') {
 		canon = ds_resolve_in_root(rootfd, prog);
@@ -139,7 +164,7 @@ static int cmp_base(const void *a, const void *b)
  * name; for a name found twice, the most important directory's file.
  * present: "dir/name" of every entry of the unit directories, so only
  * drop-in directories that exist are opened. */
-static size_t dropins(int rootfd, const struct ds_strmap *present, const char *unit,
+static size_t dropins(const struct source *src, const struct ds_strmap *present, const char *unit,
                       char ***out)
 {
 	struct ds_strmap *seen = ds_strmap_new();
@@ -150,7 +175,7 @@ static size_t dropins(int rootfd, const struct ds_strmap *present, const char *u
 	for (size_t i = 0; unit_dirs[i]; i++) {
 		for (size_t k = 0; k < nsub; k++) {
 			char *dir = ds_xasprintf("%s/%s", unit_dirs[i], sub[k]), **names = NULL;
-			size_t nn = ds_strmap_get(present, dir) ? list_dir(rootfd, dir, &names) : 0;
+			size_t nn = ds_strmap_get(present, dir) ? src->list(src, dir, &names) : 0;
 			for (size_t j = 0; j < nn; j++) {
 				size_t len = strlen(names[j]);
 				uintptr_t *slot = ds_strmap_put(seen, names[j]);
@@ -171,12 +196,12 @@ static size_t dropins(int rootfd, const struct ds_strmap *present, const char *u
 	return n;
 }
 
-static void load_unit(int rootfd, struct ds_strmap *m, const struct ds_strmap *present,
+static void load_unit(const struct source *src, struct ds_strmap *m, const struct ds_strmap *present,
                       const char *dir, const char *name)
 {
 	char *path = ds_xasprintf("%s/%s", dir, name);
 	size_t len = 0;
-	char *text = read_text(rootfd, path, &len);
+	char *text = src->read(src, path, &len);
 	free(path);
 	if (!text)
 		return; /* masked, or not a file */
@@ -184,9 +209,9 @@ static void load_unit(int rootfd, struct ds_strmap *m, const struct ds_strmap *p
 	ds_unit_read(u, text, len);
 	free(text);
 	char **files;
-	size_t nf = dropins(rootfd, present, name, &files);
+	size_t nf = dropins(src, present, name, &files);
 	for (size_t i = 0; i < nf; i++) {
-		if ((text = read_text(rootfd, files[i], &len)) != NULL)
+		if ((text = src->read(src, files[i], &len)) != NULL)
 			ds_unit_read(u, text, len);
 		free(text);
 	}
@@ -194,17 +219,17 @@ static void load_unit(int rootfd, struct ds_strmap *m, const struct ds_strmap *p
 	const char *const *progs;
 	size_t np = ds_unit_daemons(u, &progs);
 	for (size_t i = 0; i < np; i++)
-		add_program(rootfd, m, progs[i]);
+		src->add(src, m, progs[i]);
 	ds_unit_free(u);
 }
 
-static void load_units(int rootfd, struct ds_strmap *m)
+static void load_units(const struct source *src, struct ds_strmap *m)
 {
 	struct ds_strmap *seen = ds_strmap_new(), *present = ds_strmap_new();
 	char **names[8];
 	size_t n[8];
 	for (size_t i = 0; unit_dirs[i]; i++) {
-		n[i] = list_dir(rootfd, unit_dirs[i], &names[i]);
+		n[i] = src->list(src, unit_dirs[i], &names[i]);
 		for (size_t j = 0; j < n[i]; j++) {
 			char *key = ds_xasprintf("%s/%s", unit_dirs[i], names[i][j]);
 			*ds_strmap_put(present, key) = 1;
@@ -216,7 +241,7 @@ static void load_units(int rootfd, struct ds_strmap *m)
 			size_t len = strlen(names[i][j]);
 			uintptr_t *slot = ds_strmap_put(seen, names[i][j]);
 			if (len > 8 && !strcmp(names[i][j] + len - 8, ".service") && !*slot)
-				load_unit(rootfd, m, present, unit_dirs[i], names[i][j]);
+				load_unit(src, m, present, unit_dirs[i], names[i][j]);
 			*slot = 1; /* a more important directory's unit hides this one */
 		}
 		free_names(names[i], n[i]);
@@ -226,7 +251,7 @@ static void load_units(int rootfd, struct ds_strmap *m)
 }
 
 /* DAEMON=/path or exec=/path at the start of an init script's line. */
-static void parse_init_line(int rootfd, struct ds_strmap *m, const char *line, size_t len)
+static void parse_init_line(const struct source *src, struct ds_strmap *m, const char *line, size_t len)
 {
 	while (len && isspace((unsigned char)*line))
 		line++, len--;
@@ -242,22 +267,22 @@ static void parse_init_line(int rootfd, struct ds_strmap *m, const char *line, s
 		n++;
 	char *prog = ds_xstrndup(line, n);
 	if (prog[0] == '/')
-		add_program(rootfd, m, prog);
+		src->add(src, m, prog);
 	free(prog);
 }
 
-static void load_init_scripts(int rootfd, struct ds_strmap *m, const char *dir)
+static void load_init_scripts(const struct source *src, struct ds_strmap *m, const char *dir)
 {
 	char **names;
-	size_t n = list_dir(rootfd, dir, &names);
+	size_t n = src->list(src, dir, &names);
 	for (size_t i = 0; i < n; i++) {
 		char *path = ds_xasprintf("%s/%s", dir, names[i]);
 		size_t len = 0;
-		char *text = read_text(rootfd, path, &len);
+		char *text = src->read(src, path, &len);
 		for (size_t at = 0; text && at < len;) {
 			const char *nl = memchr(text + at, '\n', len - at);
 			size_t end = nl ? (size_t)(nl - text) : len;
-			parse_init_line(rootfd, m, text + at, end - at);
+			parse_init_line(src, m, text + at, end - at);
 			at = end + 1;
 		}
 		free(text);
@@ -266,11 +291,170 @@ static void load_init_scripts(int rootfd, struct ds_strmap *m, const char *dir)
 	free_names(names, n);
 }
 
+static void load_all(const struct source *src, struct ds_strmap *m)
+{
+	load_units(src, m);
+	load_init_scripts(src, m, "/etc/init.d");
+	load_init_scripts(src, m, "/etc/rc.d/init.d");
+}
+
 struct ds_strmap *ds_daemons_load(int rootfd)
 {
 	struct ds_strmap *m = ds_strmap_new();
-	load_units(rootfd, m);
-	load_init_scripts(rootfd, m, "/etc/init.d");
-	load_init_scripts(rootfd, m, "/etc/rc.d/init.d");
+	const struct source src = { root_list, root_read, root_add, rootfd, NULL };
+	load_all(&src, m);
 	return m;
+}
+
+/* ---- a package set's units and init scripts ------------------------ */
+
+struct set_text {
+	char *path;         /* one allocation with the text after it */
+	const char *text;
+	size_t len;
+};
+
+struct ds_unitset {
+	pthread_mutex_t lock;
+	struct set_text *v;
+	size_t n, cap;
+	size_t bytes;
+	bool sorted;
+};
+
+struct ds_unitset *ds_unitset_new(void)
+{
+	struct ds_unitset *u = ds_xcalloc(1, sizeof *u);
+	pthread_mutex_init(&u->lock, NULL);
+	return u;
+}
+
+void ds_unitset_free(struct ds_unitset *u)
+{
+	for (size_t i = 0; i < u->n; i++)
+		free(u->v[i].path);
+	free(u->v);
+	pthread_mutex_destroy(&u->lock);
+	free(u);
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return !strncmp(path, dir, n) && path[n] == '/' && path[n + 1];
+}
+
+bool ds_unitset_wants(const char *path)
+{
+	for (size_t i = 0; unit_dirs[i]; i++)
+		if (under(path, unit_dirs[i]))
+			return true;
+	return under(path, "/etc/init.d") || under(path, "/etc/rc.d/init.d");
+}
+
+void ds_unitset_add(struct ds_unitset *u, const char *path, const unsigned char *data, size_t len)
+{
+	if (len > TEXT_MAX)
+		len = TEXT_MAX;
+	pthread_mutex_lock(&u->lock);
+	if (u->bytes + len <= SET_MAX) {
+		size_t plen = strlen(path);
+		char *both = ds_xmalloc(plen + len + 2);
+		memcpy(both, path, plen + 1);
+		memcpy(both + plen + 1, data, len);
+		both[plen + 1 + len] = '\0';
+		/* a NUL ends a unit's text, as it would systemd's parse */
+		struct set_text t = { both, both + plen + 1, strlen(both + plen + 1) };
+		u->bytes += len;
+		ds_push(u->v, u->n, u->cap, t);
+	}
+	pthread_mutex_unlock(&u->lock);
+}
+
+static int cmp_text(const void *a, const void *b)
+{
+	return strcmp(((const struct set_text *)a)->path, ((const struct set_text *)b)->path);
+}
+
+/* The names directly in dir: files, and the directories on the way to
+ * deeper ones (drop-in directories). */
+static size_t set_list(const struct source *src, const char *dir, char ***names)
+{
+	const struct ds_unitset *u = src->set;
+	size_t n = 0, cap = 0, dlen = strlen(dir);
+	*names = NULL;
+	for (size_t i = 0; i < u->n; i++) {
+		const char *p = u->v[i].path;
+		if (!under(p, dir))
+			continue;
+		const char *name = p + dlen + 1;
+		size_t len = strcspn(name, "/");
+		if (n && strlen((*names)[n - 1]) == len && !strncmp((*names)[n - 1], name, len))
+			continue;   /* sorted: the same directory again */
+		char *copy = ds_xstrndup(name, len);
+		ds_push(*names, n, cap, copy);
+	}
+	return n;
+}
+
+static char *set_read(const struct source *src, const char *path, size_t *len)
+{
+	const struct ds_unitset *u = src->set;
+	struct set_text key = { (char *)path, NULL, 0 };
+	const struct set_text *t = bsearch(&key, u->v, u->n, sizeof *u->v, cmp_text);
+	if (!t)
+		return NULL;
+	*len = t->len;
+	return ds_xstrndup(t->text, t->len);
+}
+
+/* The merged-/usr twin of a path: /sbin/x and /usr/sbin/x, /lib/x and
+ * /usr/lib/x; NULL when it has none. */
+static char *usr_twin(const char *p)
+{
+	static const char *const tops[] = { "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/", NULL };
+	for (size_t i = 0; tops[i]; i++) {
+		size_t n = strlen(tops[i]);
+		if (!strncmp(p, tops[i], n))
+			return ds_xasprintf("/usr%s", p);
+		if (!strncmp(p, "/usr", 4) && !strncmp(p + 4, tops[i], n))
+			return ds_xstrdup(p + 4);
+	}
+	return NULL;
+}
+
+static void set_put(struct ds_strmap *m, const char *prog)
+{
+	char *norm = ds_path_normalize(prog);
+	*ds_strmap_put(m, norm) = 1;
+	char *twin = usr_twin(norm);
+	if (twin)
+		*ds_strmap_put(m, twin) = 1;
+	free(twin);
+	free(norm);
+}
+
+static void set_add(const struct source *src, struct ds_strmap *m, const char *prog)
+{
+	(void)src;
+	if (prog[0] == '/') {
+		set_put(m, prog);
+	} else if (!strchr(prog, '/')) {
+		/* which of the search path's places holds it is the installed
+		 * system's business: each is a daemon here */
+		for (size_t i = 0; ds_unit_search_path[i]; i++) {
+			char *p = ds_xasprintf("%s/%s", ds_unit_search_path[i], prog);
+			set_put(m, p);
+			free(p);
+		}
+	}
+}
+
+void ds_daemons_add_set(struct ds_strmap *m, struct ds_unitset *u)
+{
+	if (!u->n)
+		return;
+	qsort(u->v, u->n, sizeof *u->v, cmp_text);
+	const struct source src = { set_list, set_read, set_add, -1, u };
+	load_all(&src, m);
 }

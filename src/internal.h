@@ -73,6 +73,7 @@ struct ds_scan_private {
 	size_t inputs_cap;
 	atomic_size_t pkg_read, pkg_broken; /* package files read whole / reported broken */
 	bool pkgfiles_only;            /* nothing of the root is scanned */
+	struct ds_unitset *unitset;    /* the package files' units, during the context pass */
 	struct ds_args args;           /* what the PATH arguments name */
 	pthread_t backend_thread;      /* opening the database during the walk */
 	atomic_bool backend_pending;   /* backend_thread not yet joined */
@@ -102,6 +103,9 @@ struct ds_job {
 };
 /* Not a d_type (those are < 16): a host package file, read as one job. */
 #define DS_JOB_PKGFILE 0xF0
+/* A host package file whose units and init scripts are gathered (the
+ * context pass before package files are scanned). */
+#define DS_JOB_PKGCTX 0xF1
 /* What a .changes / .buildinfo says a package file it lists must be. */
 struct ds_expect {
 	long long size;
@@ -126,6 +130,7 @@ int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg);
 int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j);
 /* A host package file for the workers; the ring takes e (may be NULL). */
 void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *e);
+void ds_jobs_add_context(struct ds_jobs *j, const char *path);
 /* Scans one job (a path inside the root or a package file) on w. */
 void ds_scan_job(struct ds_worker *w, const struct ds_job *job);
 
@@ -209,6 +214,17 @@ extern const struct ds_host ds_host;
 
 /* daemons.c: which programs systemd units / init scripts start */
 struct ds_strmap *ds_daemons_load(int rootfd);
+/* The units and init scripts of a set of package files, gathered from
+ * several workers (locked) before the set is scanned. */
+struct ds_unitset;
+struct ds_unitset *ds_unitset_new(void);
+void ds_unitset_free(struct ds_unitset *u);
+/* Is a member at path one ds_unitset_add wants (under a unit directory or
+ * an init script directory)? */
+bool ds_unitset_wants(const char *path);
+void ds_unitset_add(struct ds_unitset *u, const char *path, const unsigned char *data, size_t len);
+/* Adds the programs the set's services and init scripts start to m. */
+void ds_daemons_add_set(struct ds_strmap *m, struct ds_unitset *u);
 
 /* waivers.c */
 struct ds_waivers;
@@ -233,6 +249,9 @@ void ds_waivers_seal(struct ds_waivers *ws, bool quiet);
  * or broken (-1, reported as an error naming it); e: what a .changes
  * lists for it, or NULL. */
 int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_expect *e);
+/* The context pass: the package file's units and init scripts into the
+ * scan's unit set; nothing reported (the scan proper says what is wrong). */
+void ds_pkgfile_context_job(struct ds_worker *w, const char *path);
 /* The same on the main worker (fuzz targets). */
 int ds_scan_package_file(struct ds_scan *s, const char *path);
 /* Scans one in-memory file (a package member, a fuzz input) on the main

@@ -7,7 +7,9 @@
  * descriptors do not grow with the number of package files.  What outlives
  * the file is its ds_input (path, size, sha256, the package's own
  * metadata), which the findings of its members point at.  Nothing is
- * written to disk; the root's package database is not needed.
+ * written to disk; the root's package database is not needed.  Before
+ * that, a context pass (ds_pkgfile_context_job) reads only the units and
+ * init scripts of every package file, for the daemon class.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -84,8 +86,10 @@ static void member_on(struct ds_worker *w, const struct ds_member *m, const stru
 		free(merged);
 		return;
 	}
-	if (m->script && script_kind(w, &f, m->interpreter) != 0)
+	if (m->script && script_kind(w, &f, m->interpreter) != 0) {
+		free(merged);
 		return;
+	}
 	if (m->in_file) {   /* ds_file_release closes its own copy */
 		f.fd = fcntl(m->fd, F_DUPFD_CLOEXEC, 0);
 		f.fd_state = f.fd >= 0 ? 1 : -1;
@@ -198,10 +202,12 @@ static struct ds_input *keep_input(struct ds_scan *s, struct ds_input *in)
 	return kept;
 }
 
-/* Offers the file to each backend's reader; 1 read, 0 none knows it,
- * -1 broken (reported). */
-static int read_members(struct ds_worker *w, const char *path, const char *via,
-                        struct ds_input *in)
+/* Offers the file to each backend's reader: its handle, with *bp the
+ * backend, *slot its index among ds_backends_available; NULL with err
+ * empty when none knows the file, NULL with err set when one does but
+ * cannot read it. */
+static void *open_package(const char *via, const struct ds_backend **bp, size_t *slot,
+                          const struct ds_pkg **pkg, char *err, size_t errlen)
 {
 	const struct ds_backend_slot *slots;
 	size_t n = ds_backends_available(&slots);
@@ -209,17 +215,31 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 		const struct ds_backend *b = slots[i].b;
 		if (!b->pkgfile_open)
 			continue;
-		char err[512] = "";
-		const struct ds_pkg *pkg = NULL;
+		err[0] = '\0';
 		pthread_mutex_lock(&open_lock);
-		void *pf = b->pkgfile_open(via, &pkg, err, sizeof err);
+		void *pf = b->pkgfile_open(via, pkg, err, errlen);
 		pthread_mutex_unlock(&open_lock);
-		if (!pf && !err[0])
-			continue; /* not this backend's kind of file */
-		if (!pf) {
-			ds_report_input_error(w, path, "%s", err);
-			return -1;
+		if (pf || err[0]) {
+			*bp = b;
+			*slot = i;
+			return pf;
 		}
+	}
+	err[0] = '\0';
+	return NULL;
+}
+
+/* Offers the file to each backend's reader; 1 read, 0 none knows it,
+ * -1 broken (reported). */
+static int read_members(struct ds_worker *w, const char *path, const char *via,
+                        struct ds_input *in)
+{
+	const struct ds_backend *b = NULL;
+	const struct ds_pkg *pkg = NULL;
+	char err[512];
+	size_t i = 0;
+	void *pf = open_package(via, &b, &i, &pkg, err, sizeof err);
+	if (pf) {
 		in->format = b->name;
 		copy_pkg(&in->pkg, pkg);
 		struct ds_input *kept = keep_input(w->scan, in);
@@ -239,8 +259,47 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 		}
 		return 1;
 	}
+	if (err[0]) {
+		ds_report_input_error(w, path, "%s", err);
+		return -1;
+	}
 	ds_report_input_error(w, path, "not a package file any backend reads");
 	return 0;
+}
+
+static int context_wants(const char *path, void *ctx)
+{
+	(void)ctx;
+	return ds_unitset_wants(path);
+}
+
+void ds_pkgfile_context_job(struct ds_worker *w, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	char via[64];
+	snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
+	const struct ds_backend *b = NULL;
+	const struct ds_pkg *pkg = NULL;
+	char err[512];
+	size_t slot;
+	void *pf = open_package(access(via, R_OK) == 0 ? via : path, &b, &slot, &pkg, err, sizeof err);
+	if (pf) {
+		if (b->pkgfile_want)
+			b->pkgfile_want(pf, context_wants, NULL);
+		struct ds_member m;
+		while (b->pkgfile_next(pf, &m, err, sizeof err) == 1)
+			if (!m.script && S_ISREG(m.mode) && m.data && !m.unreadable &&
+			    ds_unitset_wants(m.path))
+				ds_unitset_add(w->scan->priv->unitset, m.path, m.data, m.size);
+		b->pkgfile_close(pf);
+	}
+	close(fd);
 }
 
 static bool expected(struct ds_worker *w, const char *path, const struct ds_input *in,

@@ -569,6 +569,33 @@ int ds_scan_open(struct ds_scan *s)
 	return begin_checks(s);
 }
 
+/* The context pass (DESIGN.md, Program classes): before any package file
+ * is scanned, the units and init scripts of all of them, read by the
+ * worker pool (only those members are read), class the set's daemons, so
+ * a service in one subpackage makes a daemon of a program in another. */
+static void package_context(struct ds_scan *s)
+{
+	struct ds_args *args = &s->priv->args;
+	size_t n = 0;
+	for (size_t i = 0; i < args->n; i++)
+		n += args->v[i].kind == DS_ARG_PKGFILE;
+	if (!n || !s->priv->elf_checks)
+		return;   /* the class only matters to checks of ELF files */
+	s->priv->unitset = ds_unitset_new();
+	struct ds_jobs *j = ds_jobs_new(n > 1);
+	struct ds_pool pool;
+	ds_pool_start(s, j, &pool);
+	for (size_t i = 0; i < args->n; i++)
+		if (args->v[i].kind == DS_ARG_PKGFILE)
+			ds_jobs_add_context(j, args->v[i].path);
+	ds_jobs_close(j);
+	ds_pool_join(s, &pool);
+	ds_jobs_free(j);
+	ds_daemons_add_set(s->priv->daemons, s->priv->unitset);
+	ds_unitset_free(s->priv->unitset);
+	s->priv->unitset = NULL;
+}
+
 int ds_scan_run(struct ds_scan *s)
 {
 	struct timespec t0, t1;
@@ -579,6 +606,7 @@ int ds_scan_run(struct ds_scan *s)
 	/* one tree never yields a path twice (symlinks are not followed) */
 	struct ds_args *args = &s->priv->args;
 	bool dedup = args->n > 1 || s->opt->npackages || s->opt->all_packages;
+	package_context(s);
 	struct ds_jobs *j = ds_jobs_new(dedup);
 	struct ds_pool pool;
 	ds_pool_start(s, j, &pool);

@@ -81,6 +81,17 @@ void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *
 	push_job(j, path, DS_JOB_PKGFILE, e);
 }
 
+void ds_jobs_add_context(struct ds_jobs *j, const char *path)
+{
+	if (j->seen) {
+		uintptr_t *v = ds_strmap_put(j->seen, path);
+		if (*v)
+			return;
+		*v = 1;
+	}
+	push_job(j, path, DS_JOB_PKGCTX, NULL);
+}
+
 void ds_jobs_close(struct ds_jobs *j)
 {
 	pthread_mutex_lock(&j->lock);

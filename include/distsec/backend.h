@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 4
+#define DS_BACKEND_ABI 5
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All

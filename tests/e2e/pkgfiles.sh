@@ -280,4 +280,87 @@ if python3 -c 'import jsonschema' 2>/dev/null; then
 	python3 "$SRCDIR/e2e/validate.py" json "$work/out" ||
 		fail "the JSON with inputs does not match the schema"
 fi
+# 7. the daemon class from the package set: a service or init script in
+#    one package file makes a daemon of a program another one of the same
+#    run ships (not of the same program scanned without it)
+d="$work/pkg-fixd"
+mkdir -p "$d/DEBIAN" "$d/usr/sbin" "$d/usr/bin"
+printf 'Package: fixd\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: F <f@example.org>\nDescription: f\n' >"$d/DEBIAN/control"
+cp "$FIXTURES/nopie-partial" "$d/usr/sbin/fixd"
+cp "$FIXTURES/nopie-partial" "$d/usr/bin/fixd-init"
+cp "$FIXTURES/nopie-partial" "$d/usr/bin/fixd-once"
+dpkg-deb --root-owner-group -Znone -b "$d" "$work/fixd.deb" >/dev/null
+d="$work/pkg-fixd-systemd"
+mkdir -p "$d/DEBIAN" "$d/lib/systemd/system" "$d/etc/init.d"
+printf 'Package: fixd-systemd\nVersion: 1.0-1\nArchitecture: all\nMaintainer: F <f@example.org>\nDescription: f\n' >"$d/DEBIAN/control"
+# /sbin/fixd in the unit, /usr/sbin/fixd in the package: one program
+printf '[Service]\nExecStart=/sbin/fixd --foreground\n' >"$d/lib/systemd/system/fixd.service"
+printf '[Service]\nType=oneshot\nExecStart=/usr/bin/fixd-once\n' >"$d/lib/systemd/system/fixd-once.service"
+printf '#!/bin/sh\nDAEMON=/usr/bin/fixd-init\nstart-stop-daemon --start --exec $DAEMON\n' >"$d/etc/init.d/fixd"
+chmod 755 "$d/etc/init.d/fixd"
+dpkg-deb --root-owner-group -Znone -b "$d" "$work/fixd-systemd.deb" >/dev/null
+run_distsec scan --color never --check elf-pie,elf-relro "$work/fixd.deb" "$work/fixd-systemd.deb"
+expect_rc 1
+sed -n '/^$/q;p' "$work/out" >"$work/lines"
+cat >"$work/want" <<EOF
+error    elf-pie                   /usr/bin/fixd-init  [fixd:amd64]  not built as a position-independent executable (PIE): ASLR cannot move its code
+warning  elf-relro                 /usr/bin/fixd-init  [fixd:amd64]  partial RELRO only: a daemon program should be linked with -z now
+info     elf-pie                   /usr/bin/fixd-once  [fixd:amd64]  not built as a position-independent executable (PIE): ASLR cannot move its code
+error    elf-pie                   /usr/sbin/fixd  [fixd:amd64]  not built as a position-independent executable (PIE): ASLR cannot move its code
+warning  elf-relro                 /usr/sbin/fixd  [fixd:amd64]  partial RELRO only: a daemon program should be linked with -z now
+EOF
+diff "$work/want" "$work/lines" || fail "daemons of the package set"
+run_distsec scan --color never --check elf-pie,elf-relro "$work/fixd.deb"
+expect_rc 0
+sed -n '/^$/q;p' "$work/out" >"$work/lines"
+cat >"$work/want" <<EOF
+info     elf-pie                   /usr/bin/fixd-init  [fixd:amd64]  not built as a position-independent executable (PIE): ASLR cannot move its code
+info     elf-pie                   /usr/bin/fixd-once  [fixd:amd64]  not built as a position-independent executable (PIE): ASLR cannot move its code
+info     elf-pie                   /usr/sbin/fixd  [fixd:amd64]  not built as a position-independent executable (PIE): ASLR cannot move its code
+EOF
+diff "$work/want" "$work/lines" || fail "a daemon without its unit's package"
+if command -v rpmbuild >/dev/null; then
+	mkdir -p "$top/SOURCES"
+	cp "$FIXTURES/nopie-partial" "$top/SOURCES/fixrd"
+	cat >"$top/SPECS/fixrd.spec" <<'SPEC'
+Name: fixrd
+Version: 1.0
+Release: 1
+Summary: a daemon and its unit in two subpackages
+License: GPL-2.0-or-later
+Source0: fixrd
+%description
+a daemon and its unit in two subpackages
+%package systemd
+Summary: the unit
+BuildArch: noarch
+%description systemd
+the unit
+%install
+mkdir -p %{buildroot}/usr/sbin %{buildroot}/usr/lib/systemd/system
+install -m 755 %{SOURCE0} %{buildroot}/usr/sbin/fixrd
+printf '[Service]\nType=notify\nExecStart=/usr/sbin/fixrd\n' >%{buildroot}/usr/lib/systemd/system/fixrd.service
+%files
+/usr/sbin/fixrd
+%files systemd
+/usr/lib/systemd/system/fixrd.service
+SPEC
+	rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
+		--define "debug_package %{nil}" -bb "$top/SPECS/fixrd.spec" >"$work/rpmbuild.log" 2>&1 ||
+		{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
+	rpm_arch=$(ls "$top"/RPMS/*/fixrd-1.0-1.*.rpm | sed 's/.*fixrd-1.0-1\.\(.*\)\.rpm/\1/')
+	run_distsec scan --color never --check elf-pie,elf-relro "$top/RPMS/$rpm_arch/fixrd-1.0-1.$rpm_arch.rpm" \
+		"$top/RPMS/noarch/fixrd-systemd-1.0-1.noarch.rpm"
+	expect_rc 1
+	sed -n '/^$/q;p' "$work/out" >"$work/lines"
+	cat >"$work/want" <<EOF
+error    elf-pie                   /usr/sbin/fixrd  [fixrd:$rpm_arch]  not built as a position-independent executable (PIE): ASLR cannot move its code
+warning  elf-relro                 /usr/sbin/fixrd  [fixrd:$rpm_arch]  partial RELRO only: a daemon program should be linked with -z now
+EOF
+	diff "$work/want" "$work/lines" || fail "rpm: daemons of the package set"
+	run_distsec scan --color never --check elf-pie,elf-relro "$top/RPMS/$rpm_arch/fixrd-1.0-1.$rpm_arch.rpm"
+	expect_rc 0
+	grep -q "^info     elf-pie                   /usr/sbin/fixrd  " "$work/out" || fail "rpm: a daemon without its unit"
+fi
+
 echo "pkgfiles: ok"
