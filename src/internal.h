@@ -241,6 +241,8 @@ int ds_waivers_add_file(struct ds_waivers *ws, const char *path, const char *pkg
 void ds_waivers_free(struct ds_waivers *ws);
 /* The reason a waiver gives for d, or NULL. */
 const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d);
+/* The same, the path glob matched against alt, another spelling of d->path. */
+const char *ds_waiver_as(struct ds_waivers *ws, const struct ds_finding *d, const char *alt);
 /* After the last ds_waiver_for: lists (and, unless quiet, notes on stderr)
  * the waivers that matched nothing. */
 void ds_waivers_seal(struct ds_waivers *ws, bool quiet);

@@ -128,6 +128,28 @@ static void one_spelling(struct ds_scan *s, struct ds_finding *d)
 	ds_detail_str(d, "package_path", l.as);
 }
 
+struct aliased {
+	struct ds_scan *s;
+	const struct ds_finding *d;
+	const char *reason;
+};
+
+static bool waived_as(const char *alt, void *ctx)
+{
+	struct aliased *a = ctx;
+	return (a->reason = ds_waiver_as(a->s->priv->waivers, a->d, alt)) != NULL;
+}
+
+/* A waiver written with the root's other spelling of an installed file's
+ * path (/bin/x for /usr/bin/x in a merged root), owned or not. */
+static const char *waiver_by_alias(struct ds_scan *s, const struct ds_finding *d)
+{
+	struct aliased a = { s, d, NULL };
+	if (s->priv->waivers && !d->input && s->priv->aliases)
+		ds_aliases_each(s->priv->aliases, d->path, waived_as, &a);
+	return a.reason;
+}
+
 /* The profile whose merged-usr spells each backend's package files'
  * members: --profile's, else the one the backend names (its distribution).
  * Loaded before the workers start, read by them. */
@@ -194,7 +216,8 @@ static void finish(struct ds_scan *s)
 		one_spelling(s, d);
 		const char *vendor = ds_profile_judge(s->priv->profile, d);
 		if (d->severity != DS_SEV_PASS &&
-		    (d->waiver = ds_waiver_for(s->priv->waivers, d)) == NULL)
+		    (d->waiver = ds_waiver_for(s->priv->waivers, d)) == NULL &&
+		    (d->waiver = waiver_by_alias(s, d)) == NULL)
 			d->waiver = vendor;
 		if (d->waiver)
 			s->stats.waived++;

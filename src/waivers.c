@@ -181,19 +181,25 @@ static bool owned_by(const struct ds_owner *o, const struct ds_waiver *w)
 	return false;
 }
 
-const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d)
+const char *ds_waiver_as(struct ds_waivers *ws, const struct ds_finding *d, const char *alt)
 {
 	for (size_t i = 0; ws && i < ws->n; i++) {
 		struct ds_waiver *w = &ws->items[i];
 		if ((!strcmp(w->check, "*") || !strcmp(w->check, d->check->id)) &&
-		    (fnmatch(w->glob, d->path, 0) == 0 ||
-		     (d->pkg_path && fnmatch(w->glob, d->pkg_path, 0) == 0)) &&
+		    (alt ? fnmatch(w->glob, alt, 0) == 0
+		         : fnmatch(w->glob, d->path, 0) == 0 ||
+		           (d->pkg_path && fnmatch(w->glob, d->pkg_path, 0) == 0)) &&
 		    (!w->package || owned_by(&d->owner, w))) {
 			w->used++;
 			return w->reason;
 		}
 	}
 	return NULL;
+}
+
+const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d)
+{
+	return ds_waiver_as(ws, d, NULL);
 }
 
 /* Like lintian's unused-override: a waiver that matched nothing is stale

@@ -74,6 +74,13 @@ import json, sys
 f = json.load(open(sys.argv[1]))["findings"]
 assert [(x["path"], x["details"].get("package_path")) for x in f] == [("/usr/bin/uptool", "/bin/uptool")], f
 PY
+# ... and for a file no package owns, through the root's /bin -> usr/bin
+cp "$FIXTURES/nopie-norelro" "$root/usr/bin/upstray"
+printf 'elf-relro /bin/upstray # a local tool\n' >"$work/w"
+run_distsec scan --root "$root" --color never --check elf-relro --waivers "$work/w" /usr/bin/upstray
+expect_rc 0
+expect_line "0 errors, 0 warnings, 0 info, 1 waived"
+rm "$root/usr/bin/upstray"
 # a waiver in either spelling holds in either mode
 for glob in /bin/uptool /usr/bin/uptool; do
 	printf 'elf-relro %s # built by an old toolchain\n' "$glob" >"$work/w"
