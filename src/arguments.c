@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -137,6 +138,39 @@ void ds_args_classify(struct ds_scan *s, struct ds_args *out)
 	 * them in ..): its debian/ waivers apply, like lintian's overrides */
 	if (out->npkg)
 		ds_args_add_tree(out, ".");
+}
+
+/* --shard: FNV-1a (64-bit) of the name without its directories, modulo
+ * n.  Only the name counts, so a shard's share does not move when the
+ * files do (another directory, another machine's mount) or when the list
+ * is reordered; a .changes' package files are shared out one by one. */
+unsigned ds_shard_of(const char *path, unsigned n)
+{
+	const char *base = strrchr(path, '/');
+	base = base && base[1] ? base + 1 : path;
+	uint64_t h = 14695981039346656037ull;
+	for (const unsigned char *p = (const unsigned char *)base; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return (unsigned)(h % n);
+}
+
+void ds_args_shard(struct ds_args *a, unsigned k, unsigned n)
+{
+	size_t kept = 0;
+	a->nroot = a->npkg = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		struct ds_arg *arg = &a->v[i];
+		if (ds_shard_of(arg->path, n) != k - 1) {
+			free(arg->path);
+			free(arg->error);
+			ds_expect_free(arg->expect);
+			continue;
+		}
+		a->nroot += arg->kind == DS_ARG_ROOT_PATH;
+		a->npkg += arg->kind == DS_ARG_PKGFILE;
+		a->v[kept++] = *arg;
+	}
+	a->n = kept;
 }
 
 void ds_expect_free(struct ds_expect *e)

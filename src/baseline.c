@@ -26,7 +26,7 @@ char *ds_finding_key(const char *check, const char *path, const char *rule, cons
 	return ds_xasprintf("%s\037%s\037%s\037%s", check, path, rule ? rule : "", severity);
 }
 
-static const char *field(json_object *o, const char *key)
+const char *ds_report_str(json_object *o, const char *key)
 {
 	json_object *v;
 	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
@@ -38,9 +38,9 @@ static int check_findings(json_object *list, char *err, size_t len)
 {
 	for (size_t i = 0; i < json_object_array_length(list); i++) {
 		json_object *d = json_object_array_get_idx(list, i);
-		if (!json_object_is_type(d, json_type_object) || !field(d, "check") ||
-		    !field(d, "path") || !field(d, "severity") ||
-		    ds_severity_parse(field(d, "severity")) < 0) {
+		if (!json_object_is_type(d, json_type_object) || !ds_report_str(d, "check") ||
+		    !ds_report_str(d, "path") || !ds_report_str(d, "severity") ||
+		    ds_severity_parse(ds_report_str(d, "severity")) < 0) {
 			snprintf(err, len, "finding %zu lacks check, path or a severity", i);
 			return -1;
 		}
@@ -81,7 +81,7 @@ json_object *ds_report_load(const char *path, char *err, size_t len)
 		snprintf(err, len, "not JSON (%s)", json_tokener_error_desc(jerr));
 	} else if (!json_object_is_type(doc, json_type_object) ||
 	           !json_object_object_get_ex(doc, "tool", &tool) ||
-	           !(name = field(tool, "name")) || strcmp(name, "distsec") ||
+	           !(name = ds_report_str(tool, "name")) || strcmp(name, "distsec") ||
 	           !json_object_object_get_ex(doc, "findings", &findings) ||
 	           !json_object_is_type(findings, json_type_array)) {
 		snprintf(err, len, "not a distsec JSON report (--format json)");
@@ -105,8 +105,8 @@ int ds_baseline_load(struct ds_scan *s)
 
 static char *record_key(json_object *d)
 {
-	return ds_finding_key(field(d, "check"), field(d, "path"), field(d, "rule"),
-	                      field(d, "severity"));
+	return ds_finding_key(ds_report_str(d, "check"), ds_report_str(d, "path"), ds_report_str(d, "rule"),
+	                      ds_report_str(d, "severity"));
 }
 
 void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n)
@@ -117,7 +117,7 @@ void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n)
 	size_t nold = json_object_array_length(old);
 	for (size_t i = 0; i < nold; i++) {
 		json_object *d = json_object_array_get_idx(old, i);
-		if (strcmp(field(d, "severity"), "pass") == 0)
+		if (strcmp(ds_report_str(d, "severity"), "pass") == 0)
 			continue;
 		char *key = record_key(d);
 		++*ds_strmap_put(left, key);

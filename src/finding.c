@@ -156,7 +156,23 @@ int ds_finding_cmp(const void *a, const void *b)
 		return c;
 	if ((c = strcmp(x->rule ? x->rule : "", y->rule ? y->rule : "")))
 		return c;
-	return strcmp(x->message, y->message);
+	if ((c = strcmp(x->message, y->message)))
+		return c;
+	/* one path in two package files (two versions of a package): the
+	 * order may not depend on which worker, or which shard, read it */
+	if (x->severity != y->severity)
+		return x->severity < y->severity ? -1 : 1;
+	if ((c = strcmp(x->input ? x->input->path : "", y->input ? y->input->path : "")))
+		return c;
+	const struct ds_pkg *p = x->owner.status == DS_OWNER_PACKAGE ? x->owner.pkgs[0] : NULL;
+	const struct ds_pkg *q = y->owner.status == DS_OWNER_PACKAGE ? y->owner.pkgs[0] : NULL;
+	if (!p || !q)
+		return (p != NULL) - (q != NULL);
+	if ((c = strcmp(p->name ? p->name : "", q->name ? q->name : "")))
+		return c;
+	if ((c = strcmp(p->version ? p->version : "", q->version ? q->version : "")))
+		return c;
+	return strcmp(p->arch ? p->arch : "", q->arch ? q->arch : "");
 }
 
 bool ds_finding_gates(const struct ds_scan *s, const struct ds_finding *d)

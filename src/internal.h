@@ -88,6 +88,7 @@ struct ds_scan_private {
 	struct ds_machine arches[DS_ARCHES_MAX];
 	size_t narches;
 	const char *arches_source;
+	struct ds_merged *merged;      /* a result distsec merge rebuilt (merge.c) */
 };
 
 /* Drops ds_warn's messages: the fuzz targets, whose every input is a
@@ -246,6 +247,9 @@ const char *ds_waiver_as(struct ds_waivers *ws, const struct ds_finding *d, cons
 /* After the last ds_waiver_for: lists (and, unless quiet, notes on stderr)
  * the waivers that matched nothing. */
 void ds_waivers_seal(struct ds_waivers *ws, bool quiet);
+/* Waivers that only list these as unused (strings the caller's), for a
+ * merged result. */
+struct ds_waivers *ds_waivers_unused_only(const char *const *where, size_t n);
 
 /* pkgfile.c: a host package file read on w (1), not one any backend reads
  * or broken (-1, reported as an error naming it); e: what a .changes
@@ -269,6 +273,10 @@ void ds_inputs_free(struct ds_scan *s);
 
 void ds_args_classify(struct ds_scan *s, struct ds_args *out);
 void ds_args_free(struct ds_args *a);
+/* --shard K/N: the shard (0 .. n-1) a path's file name falls in, and the
+ * arguments of shard k (1 .. n) only. */
+unsigned ds_shard_of(const char *path, unsigned n);
+void ds_args_shard(struct ds_args *a, unsigned k, unsigned n);
 /* changes.c: the binary package files a .changes or .buildinfo lists,
  * appended to out with the size and sha256 it gives; 0, or -1 with why. */
 int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t len);
@@ -279,12 +287,21 @@ bool ds_changes_named(const char *path);
 /* A distsec JSON report (size capped, every finding with check, path and
  * severity), or NULL with why in err. */
 json_object *ds_report_load(const char *path, char *err, size_t len);
+/* The string under key of a report's object, or NULL (none, not a string). */
+const char *ds_report_str(json_object *o, const char *key);
 /* What makes two findings of two builds the same one. */
 char *ds_finding_key(const char *check, const char *path, const char *rule, const char *severity);
 /* Reads --baseline into s (fatal message on failure). */
 int ds_baseline_load(struct ds_scan *s);
 /* Marks f[0..n) new or unchanged, collects s->absent, counts. */
 void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n);
+
+/* merge.c: `distsec merge`: the JSON reports of --shard runs as one scan
+ * result (opt kept; its baseline set from the reports'), or NULL after a
+ * message.  ds_scan_free frees it; ds_merge_free is its part for what
+ * only a merged result holds (inputs, owners, the reports, s->priv). */
+struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *files, size_t n);
+void ds_merge_free(struct ds_scan *s);
 
 /* diff.c: the `distsec diff` command */
 int ds_cmd_diff(int argc, char **argv);

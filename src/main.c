@@ -20,6 +20,9 @@ static const char usage_text[] =
 	"       distsec scan [OPTIONS] --all-packages\n"
 	"       distsec diff [OPTIONS] OLD NEW  what got worse between two builds (JSON\n"
 	"                               reports, package files, .changes or directories)\n"
+	"       distsec merge [OPTIONS] REPORT.json...  one report from the JSON reports\n"
+	"                               of scan --shard K/N (--format, -o, --group-by,\n"
+	"                               --summary, --fail-on, --report-dir, -v as for scan)\n"
 	"       distsec checks [--format text|json]  list the checks and what they look for\n"
 	"       distsec explain ID      what a check finds, how, its limits and the fix\n"
 	"       distsec backends [--root DIR]  list backends and which one the root would use\n"
@@ -35,6 +38,8 @@ static const char usage_text[] =
 	"                         the package files it lists) on the host (repeatable);\n"
 	"                         ./FILE and host files not in --root are package files too\n"
 	"  --files-from FILE      read PATHs and package files one a line from FILE (- stdin)\n"
+	"  --shard K/N            scan only share K of N of the PATHs and package files, by\n"
+	"                         a hash of the file name (distsec merge joins the reports)\n"
 	"  --installed-state      also read the root's package database and units when\n"
 	"                         only package files are scanned (not read by default)\n"
 	"  --all-packages         scan every file of every installed package\n"
@@ -148,10 +153,26 @@ static int exit_status(const struct ds_scan *s)
 	return 0;
 }
 
+/* The finished result to its reports (--report-dir, then -o or stdout):
+ * 0, 1 when a finding gates, 2 when a report could not be written. */
+static int deliver(struct ds_scan *s, const struct ds_options *o)
+{
+	s->use_color = o->color == 1 ||
+	               (o->color < 0 && !o->output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+	const struct ds_output *fmt = ds_output_find(o->format);
+	/* the reports first: a tmt results file points at them */
+	int rc = o->report_dir && ds_write_reports(s, fmt, o->report_dir) != 0 ? 2 : 0;
+	if (write_report(s, fmt))
+		rc = 2;
+	else if (rc == 0)
+		rc = exit_status(s);
+	return rc;
+}
+
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
        OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_SUMMARY, OPT_WAIVERS,
        OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY,
-       OPT_PROFILE, OPT_BASELINE };
+       OPT_PROFILE, OPT_BASELINE, OPT_SHARD };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
@@ -172,6 +193,7 @@ static const struct option scan_options[] = {
 	{ "profile", required_argument, 0, OPT_PROFILE },
 	{ "waivers", required_argument, 0, OPT_WAIVERS },
 	{ "baseline", required_argument, 0, OPT_BASELINE },
+	{ "shard", required_argument, 0, OPT_SHARD },
 	{ "report-dir", required_argument, 0, OPT_REPORT_DIR },
 	{ "sarif-category", required_argument, 0, OPT_SARIF_CATEGORY },
 	{ "color", required_argument, 0, OPT_COLOR },
@@ -280,6 +302,15 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 	case OPT_PROFILE: o->profile = optarg; break;
 	case OPT_WAIVERS: o->waivers = optarg; break;
 	case OPT_BASELINE: o->baseline = optarg; break;
+	case OPT_SHARD: {
+		unsigned k, n;
+		char end;
+		if (sscanf(optarg, "%u/%u%c", &k, &n, &end) != 2 || n < 1 || n > 1000000 || k < 1 || k > n)
+			return usage_error("--shard takes K/N, 1 <= K <= N (shard K of N), not '%s'", optarg);
+		o->shard_k = k;
+		o->shard_n = n;
+		break;
+	}
 	case OPT_REPORT_DIR: o->report_dir = optarg; break;
 	case OPT_SARIF_CATEGORY: o->sarif_category = optarg; break;
 	case OPT_COLOR:
@@ -317,6 +348,9 @@ static int cmd_scan(int argc, char **argv)
 		rc = usage_error("--report-dir needs --group-by package or maintainer");
 	if (rc == 0 && lists.files_from)
 		rc = read_files_from(&lists);
+	if (rc == 0 && o.shard_n && optind == argc && !lists.nlines && !o.npackage_files)
+		rc = usage_error("--shard shares out the PATHs and package files named; name some "
+		                 "(or --files-from)");
 	if (rc) {
 		lists_free(&lists);
 		return rc;
@@ -335,19 +369,45 @@ static int cmd_scan(int argc, char **argv)
 	} else if (ds_scan_run(s) != 0) {
 		rc = 2;
 	} else {
-		s->use_color = o.color == 1 ||
-		               (o.color < 0 && !o.output && isatty(STDOUT_FILENO) &&
-		                !getenv("NO_COLOR"));
-		const struct ds_output *fmt = ds_output_find(o.format);
-		/* the reports first: a tmt results file points at them */
-		rc = o.report_dir && ds_write_reports(s, fmt, o.report_dir) != 0 ? 2 : 0;
-		if (write_report(s, fmt))
-			rc = 2;
-		else if (rc == 0)
-			rc = exit_status(s);
+		rc = deliver(s, &o);
 	}
 	ds_scan_free(s);
 	lists_free(&lists);
+	return rc;
+}
+
+/* distsec merge: the shards' JSON reports as one result (merge.c), through
+ * the same outputs, -o and exit status as a scan. */
+static int cmd_merge(int argc, char **argv)
+{
+	/* scan's options that only shape the report */
+	static const char *const names[] = { "format", "output", "group-by", "fail-on", "report-dir",
+		"sarif-category", "color", "colour", "summary", "quiet", "verbose", "help" };
+	enum { N = sizeof names / sizeof names[0] };
+	struct option opts[N + 1] = { { 0, 0, 0, 0 } };
+	for (size_t i = 0, k = 0; i < N; i++)
+		for (const struct option *so = scan_options; so->name; so++)
+			if (!strcmp(so->name, names[i]))
+				opts[k++] = *so;
+	struct ds_options o = { .format = "text", .fail_on = DS_SEV_ERROR, .color = -1 };
+	struct scan_lists lists = { 0 };
+	int c, rc = 0;
+	optind = 1;
+	while (rc == 0 && (c = getopt_long(argc, argv, "o:qvh", opts, NULL)) != -1)
+		rc = parse_scan_option(c, &o, &lists);
+	if (rc == 0 && o.report_dir && o.group_by == DS_GROUP_NONE)
+		rc = usage_error("--report-dir needs --group-by package or maintainer");
+	if (rc == 0 && optind == argc)
+		rc = usage_error("merge takes the JSON reports of the shards (scan --shard K/N "
+		                 "--format json)");
+	if (rc)
+		return rc;
+	struct ds_scan *s = ds_merge_reports(&o, (const char *const *)argv + optind,
+	                                     (size_t)(argc - optind));
+	if (!s)
+		return 2;
+	rc = deliver(s, &o);
+	ds_scan_free(s);
 	return rc;
 }
 
@@ -468,6 +528,7 @@ static const struct {
 } commands[] = {
 	{ "scan", cmd_scan },
 	{ "diff", ds_cmd_diff },
+	{ "merge", cmd_merge },
 	{ "checks", cmd_checks },
 	{ "explain", cmd_explain },
 	{ "backends", cmd_backends },
@@ -483,7 +544,7 @@ int main(int argc, char **argv)
 	/* temporary files (the report's, a database copy) go with the run */
 	ds_cleanup_install();
 	if (argc < 2)
-		return usage_error("missing command (scan, diff, checks, explain, backends or profiles)");
+		return usage_error("missing command (scan, diff, merge, checks, explain, backends or profiles)");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		fputs(usage_text, stdout);
 		return 0;

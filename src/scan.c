@@ -582,6 +582,9 @@ int ds_scan_open(struct ds_scan *s)
 		return -1;
 	s->priv->pkgfiles_only = s->priv->args.n && !s->priv->args.nroot && !s->opt->npackages &&
 	                         !s->opt->all_packages;
+	/* after pkgfiles_only: every shard reads the root (or not) alike */
+	if (s->opt->shard_n)
+		ds_args_shard(&s->priv->args, s->opt->shard_k, s->opt->shard_n);
 	if (start_backend(s) != 0)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
@@ -652,7 +655,7 @@ int ds_scan_run(struct ds_scan *s)
 		if (a->kind == DS_ARG_PKGFILE)
 			a->expect = NULL; /* the ring took it */
 	}
-	if (rc == 0 && !args->n && !s->opt->npackages && !s->opt->all_packages)
+	if (rc == 0 && !args->n && !s->opt->npackages && !s->opt->all_packages && !s->opt->shard_n)
 		rc = ds_walk_argument(s, j, "/");
 	ds_jobs_close(j);
 	ds_pool_join(s, &pool);
@@ -680,6 +683,8 @@ void ds_scan_free(struct ds_scan *s)
 		ds_finding_free(s->findings[i]);
 	free(s->findings);
 	json_object_put(s->absent);
+	if (s->priv && s->priv->merged)
+		ds_merge_free(s);   /* distsec merge's: nothing was opened */
 	if (s->priv) {
 		ds_scan_backend_wait(s);
 		end_checks(s);

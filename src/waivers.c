@@ -215,6 +215,14 @@ void ds_waivers_seal(struct ds_waivers *ws, bool quiet)
 	}
 }
 
+struct ds_waivers *ds_waivers_unused_only(const char *const *where, size_t n)
+{
+	struct ds_waivers *ws = ds_xcalloc(1, sizeof *ws);
+	for (size_t i = 0; i < n; i++)
+		ds_push(ws->unused, ws->nunused, ws->unused_cap, where[i]);
+	return ws;
+}
+
 size_t ds_scan_unused_waivers(const struct ds_scan *s, const char *const **out)
 {
 	const struct ds_waivers *ws = s->priv ? s->priv->waivers : NULL;

@@ -69,7 +69,8 @@ void ds_detail_bool(struct ds_finding *d, const char *key, bool val);
 void ds_detail_append(struct ds_finding *d, const char *key, const char *val);
 void ds_finding_set_rule(struct ds_finding *d, const char *rule);
 
-/* qsort order of findings: path, check id, rule, message (stable across -j). */
+/* qsort order of findings: path, check id, rule, message, then severity,
+ * input and owner (a total order: the same across -j and shards). */
 int ds_finding_cmp(const void *a, const void *b);
 
 const char *ds_severity_name(enum ds_severity s);

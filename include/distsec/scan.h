@@ -44,6 +44,8 @@ struct ds_options {
 	int color;                   /* 0 never, 1 always, -1 auto */
 	bool quiet, verbose, cross_mounts;
 	bool summary;                /* --summary: text prints the per-package verdicts */
+	unsigned shard_k, shard_n;   /* --shard K/N: only the paths and package files
+	                              * whose name falls in share K of N (n 0: all) */
 };
 
 struct ds_stats {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * json: one document, built with json-c (docs/DESIGN.md, "Result schema"):
- * {"tool", "root", "backend", "profile", "findings": [...], "summary": {...}}.
+ * {"tool", "root", "backend", "profile", "findings": [...], "summary": {...}};
+ * "shard" {index, count} with --shard.
  * summary.checks_run names the checks that ran, so a converter can tell a
  * clean result from one never looked for.  With --baseline each finding
  * says whether it is new or unchanged, "absent" lists the old report's
  * findings this scan no longer has, and summary.baseline counts them.
- * Passes are included only with --verbose.  summary.by_package is
+ * Passes are included only with --verbose, or --shard (distsec merge
+ * rebuilds the per-package table and -v from them).  summary.by_package is
  * rpm-chksec --all's table (src/verdict.c).
  */
 #include <string.h>
@@ -136,9 +138,15 @@ static int render(const struct ds_scan *s, FILE *out)
 	json_object_object_add(doc, "root", ds_json_string(s->root));
 	json_object_object_add(doc, "backend", json_object_new_string(s->backend->name));
 	json_object_object_add(doc, "profile", ds_json_string(s->profile));
+	if (s->opt->shard_n) {   /* distsec merge checks that every share is there once */
+		json_object *sh = json_object_new_object();
+		json_object_object_add(sh, "index", json_object_new_int64(s->opt->shard_k));
+		json_object_object_add(sh, "count", json_object_new_int64(s->opt->shard_n));
+		json_object_object_add(doc, "shard", sh);
+	}
 	json_object *list = json_object_new_array();
 	for (size_t i = 0; i < s->nfindings; i++)
-		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose)
+		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose || s->opt->shard_n)
 			json_object_array_add(list, ds_finding_json(s->findings[i]));
 	json_object_object_add(doc, "findings", list);
 	if (s->absent)   /* --baseline: old findings this scan no longer has */

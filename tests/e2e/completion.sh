@@ -46,6 +46,17 @@ complete_words d
 expect_line "diff"
 complete_words diff --fail
 expect_line "--fail-on"
+# merge: its render options and JSON reports; scan --shard K/N
+complete_words m
+expect_line "merge"
+complete_words merge --gr
+expect_line "--group-by"
+complete_words merge --sh
+grep -q . "$work/out" && { cat "$work/out"; fail "merge offers scan's --shard"; }
+complete_words scan --sha
+expect_line "--shard"
+complete_words scan --shard 3
+expect_line "3/4"
 complete_words checks --format ""
 [ "$(tr '\n' ' ' <"$work/out")" = "text json " ] || { cat "$work/out"; fail "checks --format offers more than text json"; }
 
