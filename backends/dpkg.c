@@ -397,7 +397,7 @@ static int parse_records(struct dpkg_db_state *st, const char *buf, size_t len,
 		} else if (type == 'P') {
 			struct ds_pkg pkg = {
 				ds_xstrdup(v[0]), ds_xstrdup(v[1]), ds_field_dup(v[2]), ds_field_dup(v[3]),
-				ds_field_dup(v[4]), ds_field_dup(v[5]), ds_field_dup(v[6]),
+				ds_field_dup(v[4]), ds_field_dup(v[5]), ds_field_dup(v[6]), NULL,
 			};
 			id = ds_pkgtable_add(&st->t, &pkg);
 			have_pkg = true;

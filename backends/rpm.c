@@ -270,6 +270,13 @@ static void pkg_from_header(Header h, struct ds_pkg *p)
 	p->maintainer = tag_string(h, RPMTAG_PACKAGER);
 	if (!p->maintainer)
 		p->maintainer = tag_string(h, RPMTAG_VENDOR);
+	/* as rpm -q prints it: NAME-VERSION-RELEASE.ARCH, no epoch */
+	char *v = tag_string(h, RPMTAG_VERSION), *r = tag_string(h, RPMTAG_RELEASE);
+	if (p->name && v && r)
+		p->label = ds_xasprintf("%s-%s-%s%s%s", p->name, v, r, p->arch ? "." : "",
+		                        p->arch ? p->arch : "");
+	free(v);
+	free(r);
 	free(evr);
 }
 

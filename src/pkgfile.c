@@ -183,9 +183,9 @@ static int hash_file(int fd, struct ds_input *in, char *why, size_t len)
 static void copy_pkg(struct ds_pkg *to, const struct ds_pkg *from)
 {
 	const char **dst[] = { &to->name, &to->version, &to->arch, &to->source,
-	                       &to->maintainer, &to->origin, &to->candidate };
+	                       &to->maintainer, &to->origin, &to->candidate, &to->label };
 	const char *const src[] = { from->name, from->version, from->arch, from->source,
-	                            from->maintainer, from->origin, from->candidate };
+	                            from->maintainer, from->origin, from->candidate, from->label };
 	for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++)
 		*dst[i] = src[i] ? ds_xstrdup(src[i]) : NULL;
 }

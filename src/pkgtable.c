@@ -88,6 +88,7 @@ void ds_pkg_free(struct ds_pkg *p)
 	free((char *)p->maintainer);
 	free((char *)p->origin);
 	free((char *)p->candidate);
+	free((char *)p->label);
 	memset(p, 0, sizeof *p);
 }
 

@@ -32,6 +32,9 @@ struct ds_pkg {
 	const char *maintainer;  /* maintainer (dpkg) / packager (rpm) */
 	const char *origin;      /* archive the installed version came from, if known */
 	const char *candidate;   /* newest version available, if known */
+	const char *label;       /* the package as its manager's users spell it in a
+	                          * report ("bash-5.2.26-3.fc40.x86_64" for rpm);
+	                          * NULL: NAME:ARCH */
 };
 
 typedef uint32_t ds_pkgid;

@@ -10,12 +10,14 @@ const char *ds_owner_label(const struct ds_owner *o, char *buf, size_t len)
 {
 	switch (o->status) {
 	case DS_OWNER_PACKAGE: {
-		/* every owner (a path in two packages lists both), name:arch */
+		/* every owner (a path in two packages lists both), as the
+		 * package manager spells it, else name:arch */
 		size_t used = 0;
 		buf[0] = '\0';
 		for (size_t i = 0; i < o->npkgs && i < DS_OWNER_MAX && used < len; i++) {
 			const struct ds_pkg *p = o->pkgs[i];
-			int w = snprintf(buf + used, len - used, "%s%s%s%s", i ? "," : "",
+			int w = p && p->label ? snprintf(buf + used, len - used, "%s%s", i ? "," : "", p->label)
+			      : snprintf(buf + used, len - used, "%s%s%s%s", i ? "," : "",
 			                 p && p->name ? p->name : "?", p && p->arch ? ":" : "",
 			                 p && p->arch ? p->arch : "");
 			used += w > 0 ? (size_t)w : 0;

@@ -181,8 +181,8 @@ SPEC
 		{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
 	run_distsec scan --color never --check elf-pie "$top"/RPMS/*/fixcaps-1.0-1.*.rpm
 	expect_rc 1
-	grep -q "^error    elf-pie                   /usr/bin/capped  \[fixcaps" "$work/out" || { cat "$work/out"; fail "rpm %caps: not setcap"; }
-	grep -q "^info     elf-pie                   /usr/bin/plain  \[fixcaps" "$work/out" || fail "rpm: plain is not info"
+	grep -q "^error    elf-pie                   /usr/bin/capped  \[fixcaps-1\.0-1\." "$work/out" || { cat "$work/out"; fail "rpm %caps: not setcap"; }
+	grep -q "^info     elf-pie                   /usr/bin/plain  \[fixcaps-1\.0-1\." "$work/out" || fail "rpm: plain is not info"
 else
 	echo "SKIP (part): rpmbuild not installed, rpm %caps not tested"
 fi
@@ -249,12 +249,12 @@ SPEC
 	expect_rc 1
 	sed -n '/^$/q;p' "$work/out" >"$work/lines"
 	cat >"$work/want" <<EOF
-error    script-py-chroot-chdir    %post  [fixscr-py:noarch]  calls os.chroot() (line 2) but never os.chdir() or os.fchdir(): the working directory can stay outside the jail
-warning  script-sh-syntax          %post  [fixscr:noarch]  sh -n: SYNTAX ERROR
-info     scan-unreadable           %pre  [fixscr:noarch]  not checked: runs in the package manager's built-in Lua, which no check reads
-pass     script-sh-syntax          %preun  [fixscr:noarch]  sh -n: no syntax error
-warning  script-sh-tmp             %preun  [fixscr:noarch]  writes to a fixed name under /tmp without mktemp (line 1: echo removing >/tmp/fixscr-state)
-pass     script-sh-syntax          %triggerin -- bash  [fixscr:noarch]  sh -n: no syntax error
+error    script-py-chroot-chdir    %post  [fixscr-py-1.0-1.noarch]  calls os.chroot() (line 2) but never os.chdir() or os.fchdir(): the working directory can stay outside the jail
+warning  script-sh-syntax          %post  [fixscr-1.0-1.noarch]  sh -n: SYNTAX ERROR
+info     scan-unreadable           %pre  [fixscr-1.0-1.noarch]  not checked: runs in the package manager's built-in Lua, which no check reads
+pass     script-sh-syntax          %preun  [fixscr-1.0-1.noarch]  sh -n: no syntax error
+warning  script-sh-tmp             %preun  [fixscr-1.0-1.noarch]  writes to a fixed name under /tmp without mktemp (line 1: echo removing >/tmp/fixscr-state)
+pass     script-sh-syntax          %triggerin -- bash  [fixscr-1.0-1.noarch]  sh -n: no syntax error
 EOF
 	sed 's/  sh -n: .*Syntax error: end of file unexpected (expecting "fi")$/  sh -n: SYNTAX ERROR/' "$work/lines" |
 		diff "$work/want" - || fail "rpm scriptlets: unexpected findings"
@@ -354,8 +354,8 @@ SPEC
 	expect_rc 1
 	sed -n '/^$/q;p' "$work/out" >"$work/lines"
 	cat >"$work/want" <<EOF
-error    elf-pie                   /usr/sbin/fixrd  [fixrd:$rpm_arch]  not built as a position-independent executable (PIE): ASLR cannot move its code
-warning  elf-relro                 /usr/sbin/fixrd  [fixrd:$rpm_arch]  partial RELRO only: a daemon program should be linked with -z now
+error    elf-pie                   /usr/sbin/fixrd  [fixrd-1.0-1.$rpm_arch]  not built as a position-independent executable (PIE): ASLR cannot move its code
+warning  elf-relro                 /usr/sbin/fixrd  [fixrd-1.0-1.$rpm_arch]  partial RELRO only: a daemon program should be linked with -z now
 EOF
 	diff "$work/want" "$work/lines" || fail "rpm: daemons of the package set"
 	run_distsec scan --color never --check elf-pie,elf-relro "$top/RPMS/$rpm_arch/fixrd-1.0-1.$rpm_arch.rpm"

@@ -41,6 +41,7 @@ rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
 	--define "_binary_payload w6.xzdio" --define "debug_package %{nil}" -bb "$top/SPECS/fixr.spec" >"$work/rpmbuild.log" 2>&1 ||
 	{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
 rpmfile=$(ls "$top"/RPMS/*/fixr-1.0-1.*.rpm)
+rarch=$(basename "$(dirname "$rpmfile")")  # rpm spells its owner fixr-1.0-1.ARCH
 
 # install_rpm ROOT DBPATH: a database with fixr installed
 install_rpm() {
@@ -57,8 +58,8 @@ for dbpath in /usr/lib/sysimage/rpm /var/lib/rpm; do
 	expect_line "would use: rpm (rpm database ${dbpath#/} (sqlite): 1 packages"
 	run_distsec scan --root "$root" --color never -v
 	expect_rc 1
-	expect_line "error    elf-relro                 /usr/bin/fixr-tool  [fixr:"
-	expect_line "pass     elf-relro                 /usr/bin/fixr-good  [fixr:"
+	expect_line "error    elf-relro                 /usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
+	expect_line "pass     elf-relro                 /usr/bin/fixr-good  [fixr-1.0-1.$rarch]"
 	expect_line "error    elf-relro                 /usr/bin/stray  [not-owned]"
 	grep -q "build-id" "$work/out" && fail "reported rpm's .build-id links"
 	after=$(find "$root$dbpath" -type f -exec sha256sum {} + | sort)
@@ -67,7 +68,7 @@ for dbpath in /usr/lib/sysimage/rpm /var/lib/rpm; do
 done
 
 run_distsec scan --root "$root" --color never -v --package fixr
-expect_line "/usr/bin/fixr-tool  [fixr:"
+expect_line "/usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
 grep -q stray "$work/out" && fail "--package fixr scanned another file"
 run_distsec scan --root "$root" --color never -v --all-packages --group-by package
 expect_line "== fixr 1.0-1 $(rpm --eval %_arch) (source fixr-1.0-1.src.rpm) - Fix Er <fix@example.org> =="
@@ -135,7 +136,7 @@ findings >"$work/installed"
 [ -s "$work/installed" ] || fail "no findings for the installed package"
 run_distsec scan --color never "$rpmfile"
 expect_rc 1
-expect_line "/usr/bin/fixr-tool  [fixr:"
+expect_line "/usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
 findings >"$work/fromrpm"
 diff -u "$work/installed" "$work/fromrpm" || fail ".rpm findings differ from the installed files'"
 run_distsec scan --color never "$work/fixa.deb"
@@ -154,7 +155,7 @@ PY
 rpm -Kv "$work/fixr-v6.rpm" | grep -q "Payload SHA256 digest: OK" || fail "librpm rejects the v6 package"
 run_distsec scan --color never "$work/fixr-v6.rpm"
 expect_rc 1
-expect_line "/usr/bin/fixr-tool  [fixr:"
+expect_line "/usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
 findings >"$work/fromv6"
 diff -u "$work/installed" "$work/fromv6" || fail "v6 .rpm findings differ from the installed files'"
 
@@ -172,7 +173,7 @@ expect_rc 0
 run_distsec scan --color never --skip elf-relro "$rpmfile" "$work/corrupt.rpm" "$work/fixr-v6.rpm"
 expect_rc 1
 expect_line "error    scan-unreadable           $work/corrupt.rpm  [unknown]  package file unreadable: /usr/bin/fixr-good: corrupt or truncated payload"
-[ "$(grep -c "elf-pie  *  /usr/bin/fixr-tool  \[fixr:" "$work/out")" = 2 ] || fail "the good packages were not both scanned"
+[ "$(grep -c "elf-pie  *  /usr/bin/fixr-tool  \[fixr-1\.0-1\.$rarch\]" "$work/out")" = 2 ] || fail "the good packages were not both scanned"
 grep -q "^distsec: $work/corrupt.rpm: /usr/bin/fixr-good: corrupt or truncated payload" "$work/err" || fail "no message for the corrupt package"
 
 # truncated package files: a clear error; exit 2 only when nothing else scanned

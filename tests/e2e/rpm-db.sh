@@ -31,6 +31,7 @@ rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
 	--define "debug_package %{nil}" -bb "$top/SPECS/fixr.spec" >"$work/rpmbuild.log" 2>&1 ||
 	{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
 rpmfile=$(ls "$top"/RPMS/*/fixr-1.0-1.*.rpm)
+rarch=$(basename "$(dirname "$rpmfile")")  # rpm spells its owner fixr-1.0-1.ARCH
 db=var/lib/rpm
 rpm --root "$root" --dbpath "/$db" --initdb
 rpm --root "$root" --dbpath "/$db" -i --justdb --nodeps --noscripts --ignorearch "$rpmfile" 2>/dev/null
@@ -51,7 +52,7 @@ truncate -s 64G "$root/$db/huge"
 	fail "the scan died copying a file beside the database"
 rc=$(cat "$work/rc")
 expect_rc 1
-expect_line "/usr/bin/fixr-tool  [fixr:"
+expect_line "/usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
 rm "$root/$db/huge"
 
 # a TMPDIR holding %{macros}: librpm expands macros in _dbpath, and must
@@ -60,7 +61,7 @@ tmp="$work/tmp%{_arch}%%"
 mkdir "$tmp"
 scan
 expect_rc 1
-expect_line "/usr/bin/fixr-tool  [fixr:"
+expect_line "/usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
 ls "$work" | grep -qx 'tmp[^%].*' && fail "librpm created a directory at the macro-expanded TMPDIR"
 tmp="$work/tmp"
 

@@ -74,7 +74,7 @@ rpm --root "$root" --dbpath /usr/lib/sysimage/rpm -i --justdb --nodeps --noscrip
 rpm --root "$root" --dbpath /var/lib/rpm --initdb
 run_distsec scan --root "$root" --color never --check elf-relro
 expect_rc 1
-expect_line "/usr/bin/own-tool  [own:x86_64]"
+expect_line "/usr/bin/own-tool  [own-1.0-1.x86_64]"
 grep -q "not read" "$work/err" && fail "a note about a second database nobody needed"
 
 # 2 and 3. package files: a source package is NAME:src (its ARCH tag holds
@@ -88,9 +88,9 @@ run_distsec scan --root "$proot" --color never --check elf-relro,file-stig "$srp
 expect_rc 1
 grep -E '^(error|warning|info) ' "$work/out" >"$work/got"
 cat >"$work/want" <<'EOF'
-error    file-stig                 /etc/services  [own:x86_64]  GEN003760: /etc/services is owned by daemon, should be root (the services file)
-error    elf-relro                 /usr/bin/own-tool  [own:x86_64]  no RELRO: relocated data such as the GOT stays writable
-error    elf-relro                 own-tool  [own:src]  no RELRO: relocated data such as the GOT stays writable
+error    file-stig                 /etc/services  [own-1.0-1.x86_64]  GEN003760: /etc/services is owned by daemon, should be root (the services file)
+error    elf-relro                 /usr/bin/own-tool  [own-1.0-1.x86_64]  no RELRO: relocated data such as the GOT stays writable
+error    elf-relro                 own-tool  [own-1.0-1.src]  no RELRO: relocated data such as the GOT stays writable
 EOF
 diff -u "$work/want" "$work/got" || fail "source package owner or member owner names"
 run_distsec scan --root "$proot" --color never --check file-stig --format json "$rpmfile"
@@ -229,7 +229,7 @@ rpm --root "$root" --dbpath /var/lib/rpm -qs mlib.i686 | grep -qx 'wrong color  
 run_distsec scan --root "$root" --color never --check elf-relro
 expect_rc 1
 grep '^error ' "$work/out" >"$work/got"
-echo "error    elf-relro                 /usr/bin/mlib-tool  [mlib:x86_64]  no RELRO: relocated data such as the GOT stays writable" >"$work/want"
+echo "error    elf-relro                 /usr/bin/mlib-tool  [mlib-1.0-1.x86_64]  no RELRO: relocated data such as the GOT stays writable" >"$work/want"
 diff -u "$work/want" "$work/got" || fail "a wrong-color file attributed to the instance whose file is not on disk"
 run_distsec scan --root "$root" --color never --check elf-relro --package mlib.i686
 expect_rc 0
