@@ -104,30 +104,37 @@ static void expect_loaded(const struct ds_backend *b, const char *root, const ch
 	assert_int_equal(entries(tmpdir), 0);
 }
 
-static void test_open_without_start(void **state)
+/* start() for a root of package started (none when NULL), then open() of
+ * a root of package opened (the same root when the names are equal). */
+static void start_open(const char *started, const char *opened)
 {
-	(void)state;
 	const struct ds_backend *b = dpkg_backend();
 	if (!b)
 		skip();
-	char *root = dpkg_root("alpha");
-	expect_loaded(b, root, "alpha");
-	rm_rf(root);
-	free(root);
+	assert_non_null(b->start);
+	char *first = started ? dpkg_root(started) : NULL;
+	char *second = started && !strcmp(started, opened) ? NULL : dpkg_root(opened);
+	if (first)
+		b->start(first, 0);
+	expect_loaded(b, second ? second : first, opened);
+	if (first)
+		rm_rf(first);
+	if (second)
+		rm_rf(second);
+	free(first);
+	free(second);
+}
+
+static void test_open_without_start(void **state)
+{
+	(void)state;
+	start_open(NULL, "alpha");
 }
 
 static void test_start_then_open(void **state)
 {
 	(void)state;
-	const struct ds_backend *b = dpkg_backend();
-	if (!b)
-		skip();
-	assert_non_null(b->start);
-	char *root = dpkg_root("beta");
-	b->start(root, 0);
-	expect_loaded(b, root, "beta");
-	rm_rf(root);
-	free(root);
+	start_open("beta", "beta");
 }
 
 /* The child started for one root is ended and its copy removed when the
@@ -135,16 +142,7 @@ static void test_start_then_open(void **state)
 static void test_start_other_root(void **state)
 {
 	(void)state;
-	const struct ds_backend *b = dpkg_backend();
-	if (!b)
-		skip();
-	char *started = dpkg_root("gamma"), *opened = dpkg_root("delta");
-	b->start(started, 0);
-	expect_loaded(b, opened, "delta");
-	rm_rf(started);
-	rm_rf(opened);
-	free(started);
-	free(opened);
+	start_open("gamma", "delta");
 }
 
 int main(void)
