@@ -113,17 +113,23 @@ static int same_run(struct merge *g, json_object *doc)
 	struct ds_scan *s = g->s;
 	const char *root = ds_report_str(doc, "root"), *backend = ds_report_str(doc, "backend");
 	const char *profile = ds_report_str(doc, "profile");
+	json_object *r;
+	if (!root && json_object_object_get_ex(doc, "root", &r) && !r)
+		root = "";   /* null: only package files were read */
 	if (!root || !backend)
 		return fail(g, "no root or backend");
 	if (!s->root) {
-		s->root = ds_xstrdup(root);
+		s->root = ds_xstrdup(root[0] ? root : "/");
+		s->root_unread = !root[0];
 		g->m->backend.name = backend;
 		s->profile = profile;
 		return 0;
 	}
-	if (strcmp(s->root, root) || strcmp(s->backend->name, backend))
+	if (s->root_unread != !root[0] || (root[0] && strcmp(s->root, root)) ||
+	    strcmp(s->backend->name, backend))
 		return fail(g, "root %s, backend %s, where the first report has root %s, backend %s: "
-		            "not shards of one scan", root, backend, s->root, s->backend->name);
+		            "not shards of one scan", root[0] ? root : "(none)", backend,
+		            s->root_unread ? "(none)" : s->root, s->backend->name);
 	if ((s->profile == NULL) != (profile == NULL) || (profile && strcmp(s->profile, profile)))
 		return fail(g, "profile %s, where the first report has %s: not shards of one scan",
 		            profile ? profile : "none", s->profile ? s->profile : "none");

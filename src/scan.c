@@ -589,6 +589,7 @@ int ds_scan_open(struct ds_scan *s)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
 	bool root_context = !s->priv->pkgfiles_only || s->opt->installed_state;
+	s->root_unread = !root_context;
 	if (root_context)
 		s->priv->aliases = ds_aliases_load(s->rootfd);
 	s->priv->daemons = root_context ? ds_daemons_load(s->rootfd) : ds_strmap_new();

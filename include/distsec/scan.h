@@ -73,6 +73,9 @@ struct ds_input {
 struct ds_scan {
 	const struct ds_options *opt;
 	char *root;                  /* canonical host path of the root */
+	bool root_unread;            /* only package files were scanned: nothing of
+	                              * the root (database, units) was read, and
+	                              * the paths are the packages' members */
 	int rootfd;                  /* O_PATH|O_DIRECTORY fd of the root */
 	dev_t rootdev;
 	const struct ds_backend *backend;

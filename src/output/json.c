@@ -2,7 +2,8 @@
 /*
  * json: one document, built with json-c (docs/DESIGN.md, "Result schema"):
  * {"tool", "root", "backend", "profile", "findings": [...], "summary": {...}};
- * "shard" {index, count} with --shard.
+ * "shard" {index, count} with --shard.  "root" is null when only package
+ * files were read (the findings' paths are their members').
  * summary.checks_run names the checks that ran, so a converter can tell a
  * clean result from one never looked for.  With --baseline each finding
  * says whether it is new or unchanged, "absent" lists the old report's
@@ -135,7 +136,8 @@ static int render(const struct ds_scan *s, FILE *out)
 	json_object_object_add(tool, "name", json_object_new_string("distsec"));
 	json_object_object_add(tool, "version", json_object_new_string(DS_VERSION));
 	json_object_object_add(doc, "tool", tool);
-	json_object_object_add(doc, "root", ds_json_string(s->root));
+	/* null: only package files were read, nothing of a root */
+	json_object_object_add(doc, "root", s->root_unread ? NULL : ds_json_string(s->root));
 	json_object_object_add(doc, "backend", json_object_new_string(s->backend->name));
 	json_object_object_add(doc, "profile", ds_json_string(s->profile));
 	if (s->opt->shard_n) {   /* distsec merge checks that every share is there once */

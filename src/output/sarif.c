@@ -8,8 +8,12 @@
  * file as a URI relative to the scanned root (uriBaseId ROOT) with the line
  * when a script check knows it, a partialFingerprint from check, path,
  * package name and STIG rule (stable across runs and versions), and the
- * owner and details in properties; a member of a package file is a
- * run.artifacts entry whose parentIndex is the package file's.  Waived findings carry a suppression.
+ * owner and details in properties.  A member of a package file is a
+ * run.artifacts entry whose parentIndex is the package file's, its URI
+ * relative to that parent (no ROOT: it is not a host file); when only
+ * package files were scanned there is no ROOT at all, and a package file
+ * that could not be read is its host file URI.  Waived findings carry a
+ * suppression.
  * invocations[0] lists what the scan could not look at: skipped checks,
  * unreadable files, files a check could not judge, unused waivers.  With
  * --baseline every result has a baselineState (new, unchanged), and the
@@ -127,21 +131,37 @@ static int line_of(json_object *details)
 	return 0;
 }
 
-static json_object *artifact_location(const char *path, int index)
+/* Where a path is: inside the scanned root (relative to ROOT), a member of
+ * the package file that is its artifact's parent (relative to it, SARIF's
+ * nested artifacts), or a host file (only package files were scanned: the
+ * root was not read, so ROOT is not claimed). */
+enum where { IN_ROOT, IN_PARENT, ON_HOST };
+
+static enum where where_of(const struct ds_scan *s, const struct ds_finding *d)
 {
-	char *uri = uri_encode(path[0] == '/' ? path + 1 : path);
+	return d->input ? IN_PARENT : s->root_unread ? ON_HOST : IN_ROOT;
+}
+
+static json_object *artifact_location(const char *path, int index, enum where where)
+{
+	char *abs = where == ON_HOST ? realpath(path, NULL) : NULL;
+	char *enc = uri_encode(abs ? abs : path[0] == '/' && where != ON_HOST ? path + 1 : path);
+	char *uri = ds_xasprintf("%s%s", abs ? "file://" : "", enc);
 	json_object *art = json_object_new_object();
 	json_object_object_add(art, "uri", json_object_new_string(uri));
-	json_object_object_add(art, "uriBaseId", json_object_new_string("ROOT"));
+	if (where == IN_ROOT)
+		json_object_object_add(art, "uriBaseId", json_object_new_string("ROOT"));
 	if (index >= 0)
 		json_object_object_add(art, "index", json_object_new_int(index));
+	free(abs);
+	free(enc);
 	free(uri);
 	return art;
 }
 
-static json_object *location(const char *path, int line, int index)
+static json_object *location(const char *path, int line, int index, enum where where)
 {
-	json_object *art = artifact_location(path, index);
+	json_object *art = artifact_location(path, index, where);
 	json_object *phys = json_object_new_object();
 	json_object_object_add(phys, "artifactLocation", art);
 	if (line > 0) {
@@ -177,7 +197,8 @@ static json_object *fingerprint(const char *check, const char *path, const char 
 	return o;
 }
 
-static json_object *result(const struct ds_finding *d, int rule_index, int artifact)
+static json_object *result(const struct ds_finding *d, int rule_index, int artifact,
+                           enum where where)
 {
 	json_object *r = json_object_new_object();
 	json_object_object_add(r, "ruleId", json_object_new_string(d->check->id));
@@ -187,7 +208,7 @@ static json_object *result(const struct ds_finding *d, int rule_index, int artif
 		json_object_object_add(r, "kind", json_object_new_string("pass"));
 	json_object_object_add(r, "level", json_object_new_string(level_of(d->severity)));
 	json_object_object_add(r, "message", text_obj(d->message));
-	json_object_object_add(r, "locations", location(d->path, line_of(d->details), artifact));
+	json_object_object_add(r, "locations", location(d->path, line_of(d->details), artifact, where));
 	const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
 	json_object_object_add(r, "partialFingerprints",
 	                       fingerprint(d->check->id, d->path, p ? p->name : NULL, d->rule));
@@ -232,7 +253,7 @@ static json_object *absent_result(json_object *d, const int *index)
 		level_of(ds_severity_parse(str_of(d, "severity")))));
 	json_object_object_add(r, "message", text_obj(str_of(d, "message") ? str_of(d, "message") : check));
 	json_object_object_get_ex(d, "details", &details);
-	json_object_object_add(r, "locations", location(path, line_of(details), -1));
+	json_object_object_add(r, "locations", location(path, line_of(details), -1, IN_ROOT));
 	json_object_object_get_ex(d, "owner", &owner);
 	json_object_object_add(r, "partialFingerprints",
 	                       fingerprint(check, path, str_of(owner, "name"), str_of(d, "rule")));
@@ -241,7 +262,7 @@ static json_object *absent_result(json_object *d, const int *index)
 }
 
 static json_object *notification(const char *level, const char *rule, const char *text,
-                                 const char *path)
+                                 const char *path, enum where where)
 {
 	json_object *n = json_object_new_object();
 	json_object_object_add(n, "level", json_object_new_string(level));
@@ -252,7 +273,7 @@ static json_object *notification(const char *level, const char *rule, const char
 		json_object_object_add(n, "associatedRule", ref);
 	}
 	if (path)
-		json_object_object_add(n, "locations", location(path, 0, -1));
+		json_object_object_add(n, "locations", location(path, 0, -1, where));
 	return n;
 }
 
@@ -265,7 +286,8 @@ static json_object *invocations(const struct ds_scan *s)
 	json_object *notes = json_object_new_array();
 	for (size_t i = 0; i < s->nskipped; i++) {
 		char *text = ds_xasprintf("%s skipped: %s", s->skipped[i].check->id, s->skipped[i].why);
-		json_object_array_add(notes, notification("note", s->skipped[i].check->id, text, NULL));
+		json_object_array_add(notes, notification("note", s->skipped[i].check->id, text, NULL,
+		                                                  IN_ROOT));
 		free(text);
 	}
 	for (size_t i = 0; i < s->nfindings; i++) {
@@ -273,16 +295,16 @@ static json_object *invocations(const struct ds_scan *s)
 		json_object *v;
 		if (d->check == &ds_check_scan_unreadable)
 			json_object_array_add(notes, notification("warning", d->check->id, d->message,
-			                                          d->path));
+			                                          d->path, where_of(s, d)));
 		else if (json_object_object_get_ex(d->details, "not_checked", &v))
 			json_object_array_add(notes, notification("warning", d->check->id, d->message,
-			                                          NULL));
+			                                          NULL, IN_ROOT));
 	}
 	const char *const *unused;
 	size_t nunused = ds_scan_unused_waivers(s, &unused);
 	for (size_t i = 0; i < nunused; i++) {
 		char *text = ds_xasprintf("unused waiver %s", unused[i]);
-		json_object_array_add(notes, notification("note", NULL, text, NULL));
+		json_object_array_add(notes, notification("note", NULL, text, NULL, IN_ROOT));
 		free(text);
 	}
 	json_object *inv = json_object_new_object();
@@ -338,7 +360,7 @@ static int artifact_of(struct artifacts *a, const struct ds_finding *d)
 	int parent = (int)*ds_strmap_get(a->index, key) - 1;
 	char *member = ds_xasprintf("%s\037%s", key, d->path);
 	json_object *art = json_object_new_object();
-	json_object_object_add(art, "location", artifact_location(d->path, -1));
+	json_object_object_add(art, "location", artifact_location(d->path, -1, IN_PARENT));
 	json_object_object_add(art, "parentIndex", json_object_new_int(parent));
 	int idx = add_artifact(a, member, art);
 	free(member);
@@ -377,7 +399,7 @@ static int render(const struct ds_scan *s, FILE *out)
 		for (size_t k = 0; k < ds_nchecks; k++)
 			if (ds_checks[k] == d->check)
 				idx = index[k];
-		json_object_array_add(results, result(d, idx, artifact_of(&arts, d)));
+		json_object_array_add(results, result(d, idx, artifact_of(&arts, d), where_of(s, d)));
 	}
 	for (size_t i = 0; s->absent && i < json_object_array_length(s->absent); i++)
 		json_object_array_add(results, absent_result(json_object_array_get_idx(s->absent, i), index));
@@ -395,7 +417,10 @@ static int render(const struct ds_scan *s, FILE *out)
 	json_object_object_add(run, "tool", tool);
 	json_object_object_add(run, "automationDetails", automation(s));
 	json_object_object_add(run, "invocations", invocations(s));
-	json_object_object_add(run, "originalUriBaseIds", bases);
+	if (!s->root_unread)   /* else no result is in a root */
+		json_object_object_add(run, "originalUriBaseIds", bases);
+	else
+		json_object_put(bases);
 	if (json_object_array_length(arts.list))
 		json_object_object_add(run, "artifacts", json_object_get(arts.list));
 	json_object_put(arts.list);
