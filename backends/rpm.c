@@ -34,6 +34,7 @@
 #include "archive-members.h"
 #include "distsec/backend.h"
 #include "distsec/pkgtable.h"
+#include "distsec/rootfile.h"
 #include "distsec/util.h"
 
 static const struct {
@@ -56,9 +57,12 @@ struct rpm_state {
 static struct rpm_state *cached;
 static char load_error[512];
 
+/* The host path of rel with its symlinks resolved inside the root, as the
+ * walk does (var/lib/rpm -> /elsewhere is the image's /elsewhere, never
+ * the host's), NULL with errno when there is none. */
 static char *in_root(const char *root, const char *rel)
 {
-	return ds_path_join(root, rel);
+	return ds_root_resolve(root, rel);
 }
 
 /* The layouts (db_layouts indexes) whose database file is there, in
@@ -70,7 +74,7 @@ static size_t find_dbs(const char *root, size_t *found)
 		char *rel = ds_xasprintf("%s/%s", db_layouts[i].dir, db_layouts[i].file);
 		char *p = in_root(root, rel);
 		struct stat st;
-		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		if (p && lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
 			found[n++] = i;
 		free(rel);
 		free(p);
@@ -219,7 +223,7 @@ static int copy_db(const char *root, const char *dbdir, const char *file, const 
 	if (host)
 		c->slot = host->cleanup_add(c->dir, 1);
 	char *src = in_root(root, dbdir);
-	int sfd = open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int sfd = src ? open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int rc = sfd >= 0 && dfd >= 0 ? 0 : -1;
 	if (rc != 0)
@@ -502,7 +506,7 @@ static int marker_present(const char *root)
 	};
 	for (size_t i = 0; markers[i]; i++) {
 		char *p = in_root(root, markers[i]);
-		int ok = access(p, F_OK) == 0;
+		int ok = p && access(p, F_OK) == 0;
 		free(p);
 		if (ok)
 			return 1;

@@ -55,6 +55,25 @@ expect_rc 1
 expect_line "/usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
 rm "$root/$db/huge"
 
+# (#14.3) var/lib/rpm as a symlink is resolved inside the root, as the walk
+# does: to the host's path (absolute, outside the image) it finds no
+# database there, so the host's owners are never reported; to another
+# directory of the image it is followed there
+mv "$root/$db" "$work/hostdb"
+ln -s "$work/hostdb" "$root/$db"
+scan
+grep -qF "[fixr-1.0-1." "$work/out" && fail "var/lib/rpm -> a host path: the host's database was read"
+expect_line "/usr/bin/fixr-tool  [unknown]"
+expect_line "0 packages, backend none,"
+rm "$root/$db"
+mkdir -p "$root/elsewhere"
+mv "$work/hostdb" "$root/elsewhere/rpm"
+ln -s /elsewhere/rpm "$root/$db"
+scan
+expect_line "/usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
+rm "$root/$db"
+mv "$root/elsewhere/rpm" "$root/$db"
+
 # a TMPDIR holding %{macros}: librpm expands macros in _dbpath, and must
 # neither miss the copy nor create directories at the expanded name
 tmp="$work/tmp%{_arch}%%"
