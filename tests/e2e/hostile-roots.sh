@@ -153,6 +153,53 @@ measured "$desc" "$DISTSEC" scan --root "$root" --format json /usr/bin/foo
 [ "$(summary backend)" = none ] || fail "$desc: backend $(summary backend)"
 grep -q shadow "$work/out" "$work/err" && fail "$desc: read a shadow file"
 
+# etc/selinux as a symlink: to a host path (absolute, outside the image, a
+# full policy there) it is resolved inside the root, where there is none;
+# to a directory of the image it is followed there (whose FIFO is refused)
+make_db
+mkdir -p "$work/host-selinux/targeted/contexts/files"
+echo SELINUXTYPE=targeted >"$work/host-selinux/config"
+echo '/dev/null -c system_u:object_r:null_device_t:s0' \
+	>"$work/host-selinux/targeted/contexts/files/file_contexts"
+ln -s "$work/host-selinux" "$root/etc/selinux"
+desc="etc/selinux -> a host path"
+measured "$desc" "$DISTSEC" scan --root "$root" --format json --check selinux-dev-label
+grep -qF "selinux-dev-label skipped: the root has no SELinux policy" "$work/err" ||
+	{ cat "$work/err" >&2; fail "$desc: the host's policy was read"; }
+make_db
+mkdir -p "$root/elsewhere/selinux/targeted/contexts/files"
+echo SELINUXTYPE=targeted >"$root/elsewhere/selinux/config"
+mkfifo "$root/elsewhere/selinux/targeted/contexts/files/file_contexts"
+ln -s /elsewhere/selinux "$root/etc/selinux"
+desc="etc/selinux -> /elsewhere/selinux inside the image"
+measured "$desc" "$DISTSEC" scan --root "$root" --format json --check selinux-dev-label
+grep -qF "selinux-dev-label skipped: the root's SELinux config or file_contexts: not a regular file" \
+	"$work/err" || { cat "$work/err" >&2; fail "$desc: the image's own symlink not followed"; }
+
+# 6. a 10 MB Maintainer in an image's status file: cut to 256 bytes in
+#    every finding (944 MB of JSON and 1.9 GB RSS before)
+make_db
+python3 - "$root/var/lib/dpkg/status" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read().replace("Maintainer: M <m@example.org>", "Maintainer: " + "M" * 10000000)
+open(p, "w").write(s)
+PY
+desc="10 MB Maintainer in var/lib/dpkg/status"
+measured "$desc" "$DISTSEC" scan --root "$root" --format json /usr/bin/foo
+expect_rc 1
+[ "$(summary backend)" = dpkg ] || fail "$desc: backend $(summary backend)"
+size=$(wc -c <"$work/out")
+[ "$size" -lt 65536 ] || fail "$desc: $size bytes of JSON"
+python3 -c '
+import json, sys
+fs = json.load(open(sys.argv[1]))["findings"]
+assert fs
+for f in fs:
+    m = f["owner"]["maintainer"]
+    assert len(m.encode()) == 256 and m.endswith("..."), len(m)' "$work/out" ||
+	fail "$desc: the maintainer is not cut to 256 bytes"
+
 # 4. databases that made libdpkg exit(2): named, backend none, scan goes on
 make_db
 printf '/usr\n\n/usr/bin/foo\n' >"$root/var/lib/dpkg/info/foo.list"

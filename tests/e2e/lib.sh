@@ -42,7 +42,8 @@ expect_line() {
 
 # measured DESC CMD...: runs CMD under timeout, through $DISTSEC_WRAPPER
 # when set, else under GNU time when there is one: prints the peak RSS and
-# the CPU seconds (user+sys), fails over 256 MiB of peak RSS, sets cpu_ms
+# the CPU seconds (user+sys) and the wall-clock seconds, fails over
+# 256 MiB of peak RSS, sets cpu_ms
 # (empty when not measured: under a wrapper, or without /usr/bin/time).
 # Sets desc and rc; output in $work/out, stderr in $work/err.
 measured() {
@@ -51,11 +52,11 @@ measured() {
 	rc=0
 	cpu_ms=
 	if [ -x /usr/bin/time ] && [ -z "${DISTSEC_WRAPPER:-}" ]; then
-		timeout 60 /usr/bin/time -f '%M %U %S' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || rc=$?
-		read -r kb user sys <<EOF
+		timeout 60 /usr/bin/time -f '%M %U %S %e' -o "$work/time" "$@" >"$work/out" 2>"$work/err" || rc=$?
+		read -r kb user sys wall <<EOF
 $(tail -n 1 "$work/time")
 EOF
-		echo "$desc: peak RSS ${kb} KB, CPU ${user}+${sys} s"
+		echo "$desc: peak RSS ${kb} KB, CPU ${user}+${sys} s, wall ${wall} s"
 		[ "$kb" -lt 262144 ] || fail "$desc: peak RSS $kb KB"
 		cpu_ms=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
 	else
