@@ -21,4 +21,23 @@ if command -v man >/dev/null && command -v groff >/dev/null; then
 else
 	echo "note: man/groff not installed; rendering not checked"
 fi
+# The README's CI recipes are YAML their consumers load, and its tmt test is
+# the one plans/scan.fmf (run by Packit) has, word for word
+if python3 -c 'import yaml' 2>/dev/null; then
+	python3 - "$readme" "$SRCDIR/../plans/scan.fmf" <<'PY' || fail "README CI recipes"
+import sys, yaml
+readme, plan = open(sys.argv[1]).read(), yaml.safe_load(open(sys.argv[2]))
+def block(title):
+    return yaml.safe_load(readme[readme.index(title):].split("```yaml\n", 1)[1].split("```", 1)[0])
+tmt = block("### A Fedora tmt plan")
+planned = {t["name"]: t for t in plan["discover"]["tests"]}
+for t in tmt["discover"]["tests"]:
+    assert planned[t["name"]] == t, t["name"] + " differs from plans/scan.fmf"
+assert tmt["prepare"] == plan["prepare"] and tmt["execute"] == plan["execute"]
+assert block("### GitHub code scanning")[0]["run"].startswith("distsec scan --format sarif")
+assert "distsec diff previous/" in " ".join(block("### A Salsa CI job")["distsec"]["script"])
+PY
+else
+	echo "note: python3-yaml not installed; the README's CI recipes not loaded"
+fi
 echo "docs: ok"

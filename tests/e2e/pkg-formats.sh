@@ -14,10 +14,13 @@ command -v dpkg-deb >/dev/null || { echo "SKIP: dpkg-deb not installed"; exit 77
 # list of paths relative to the results file's directory that exist there.
 cat >"$work/tmt_rules.py" <<'PY'
 import json, os, sys
+# the keys and outcomes tmt/schemas/results.yaml (additionalProperties:
+# false) and common.yaml's result_outcome allow; note a list of strings as
+# tmt.result.BaseResult holds it (note: list[str])
 KEYS = {"name", "result", "original-result", "note", "log", "ids", "duration",
         "start-time", "end-time", "serial-number", "guest", "context", "check",
-        "subresult", "fmf-id", "data-path"}
-OUTCOMES = {"pass", "fail", "info", "warn", "error", "skip", "pending"}
+        "subresult"}
+OUTCOMES = {"pass", "fail", "info", "warn", "error", "skip"}
 path = sys.argv[1]
 doc = json.load(open(path, encoding="utf-8"))
 assert isinstance(doc, list) and doc, "not a non-empty list"
@@ -33,6 +36,13 @@ for r in doc:
     for log in r.get("log", []):
         assert isinstance(log, str) and not log.startswith("/"), log
         assert os.path.isfile(os.path.join(os.path.dirname(path) or ".", log)), "missing log " + log
+# tmt reads results.yaml before results.json: the same text must read as
+# YAML to the same list, so either name serves
+try:
+    import yaml
+    assert yaml.safe_load(open(path, encoding="utf-8")) == doc, "reads differently as YAML"
+except ImportError:
+    pass
 print(json.dumps({r["name"]: r["result"] for r in doc}, sort_keys=True))
 PY
 rules() { python3 "$work/tmt_rules.py" "$1" >"$work/results" || fail "$1 breaks tmt's rules"; }
