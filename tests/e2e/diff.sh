@@ -137,4 +137,37 @@ $V junit "$work/out" >/dev/null || fail "--baseline JUnit does not validate"
 run_distsec scan --baseline "$work/missing.json" "$work"/v2/*.deb
 expect_rc 2
 grep -q "baseline $work/missing.json: No such file" "$work/err" || fail "missing baseline not named"
+
+# 4. every kind of hardening regression (#16.1): PIE, RELRO, BIND_NOW,
+#    canary and FORTIFY lost; execstack, TEXTREL and RPATH added; a new
+#    setgid file.  (File capabilities are not tested here: a .deb cannot
+#    carry them.)
+mkdeb "$work/e1" fixe 1.0 pie-full:usr/bin/fixe-pie:0755 hardened:usr/bin/fixe-hard:0755 \
+	pie-full:usr/bin/fixe-stack:0755 libfix.so:usr/lib/fixe/libfixe.so:0644 \
+	pie-full:usr/bin/fixe-rpath:0755 pie-full:usr/bin/fixe-sgid:0755
+mkdeb "$work/e2" fixe 1.1 nopie-partial:usr/bin/fixe-pie:0755 unhardened:usr/bin/fixe-hard:0755 \
+	execstack:usr/bin/fixe-stack:0755 libtextrel.so:usr/lib/fixe/libfixe.so:0644 \
+	rpath-abs:usr/bin/fixe-rpath:0755 pie-full:usr/bin/fixe-sgid:2755
+run_distsec diff "$work/e1" "$work/e2"
+expect_rc 1
+cat >"$work/expected" <<EOF
+distsec diff $work/e1 -> $work/e2
+
+fixe 1.0 -> 1.1 amd64
+  warning  lost-canary               /usr/bin/fixe-hard  stack protector lost
+  warning  lost-fortify              /usr/bin/fixe-hard  FORTIFY lost
+  warning  lost-pie                  /usr/bin/fixe-pie  PIE lost
+  warning  lost-relro                /usr/bin/fixe-pie  RELRO full -> partial
+  warning  lost-bind-now             /usr/bin/fixe-pie  BIND_NOW lost
+  warning  lost-relro                /usr/bin/fixe-rpath  RELRO full -> partial
+  warning  lost-bind-now             /usr/bin/fixe-rpath  BIND_NOW lost
+  warning  new-rpath                 /usr/bin/fixe-rpath  RPATH/RUNPATH added
+  error    new-setgid                /usr/bin/fixe-sgid  new setgid file
+  error    new-execstack             /usr/bin/fixe-stack  executable stack added
+  warning  new-textrel               /usr/lib/fixe/libfixe.so  TEXTREL added
+EOF
+head -3 "$work/out" >"$work/got"
+grep -E '^  (error|warning)  +(lost|new)-' "$work/out" >>"$work/got"
+cmp -s "$work/expected" "$work/got" || { diff "$work/expected" "$work/got" >&2; fail "every regression kind"; }
+expect_line "1 packages compared (0 renamed), 0 added, 0 removed: 11 regressions, 6 new findings, 1 fixed"
 echo "diff: ok"
