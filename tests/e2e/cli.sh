@@ -6,7 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 
 for args in "checks extra" "checks --bogus" "checks --format xml" "explain" "explain elf-pie elf-relro" \
-	"explain no-such-check" "backends extra" "backends --bogus" "scan --bogus" "frobnicate"; do
+	"explain no-such-check" "backends extra" "backends --bogus" "scan --bogus" "frobnicate" \
+	"profiles extra" "profiles --bogus" "diff --bogus a b" "diff onlyone" "merge --bogus"; do
 	run_distsec $args
 	[ "$rc" = 2 ] || fail "'distsec $args' exited $rc, expected 2"
 	[ -s "$work/err" ] || fail "'distsec $args' gave no message"
