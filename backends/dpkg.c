@@ -710,25 +710,23 @@ struct deb_file {
 	} scripts[NSCRIPTS];
 	size_t next_script;        /* the next to hand out */
 	bool payload_only;         /* pkgfile_want: no scripts */
+	char *md5sums, *conffiles; /* the control member's lists of the package's files */
+	long want_left;            /* pkgfile_want: wanted files not yet read; -1 unknown */
 	char buf[65536];
 };
 
 #define CONTROL_MAX (1 << 20)
 
-/* A maintainer script of the control member, read whole up to the size
- * any member is held in memory; a larger one is handed out unread. */
-static void read_script(struct deb_file *df, struct archive *t, struct archive_entry *e,
-                        size_t i)
+/* A member of the control tar, whole (NUL-terminated), when it holds at
+ * most what any member is held in memory; else NULL with why set. */
+static unsigned char *control_text(struct archive *t, struct archive_entry *e, size_t *len,
+                                   char *why, size_t whylen)
 {
-	if (df->scripts[i].path)
-		return;   /* named twice: the first one counts, as for dpkg-deb's extraction */
-	df->scripts[i].path = ds_xasprintf("DEBIAN/%s", maint_scripts[i]);
 	int64_t size = archive_entry_size(e);
 	if (size < 0 || (uint64_t)size > DS_MEMBER_IN_MEMORY) {
-		snprintf(df->scripts[i].why, sizeof df->scripts[i].why,
-		         "maintainer script of %lld bytes, over the %u MiB limit: not scanned",
+		snprintf(why, whylen, "%lld bytes, over the %u MiB limit: not scanned",
 		         (long long)size, DS_MEMBER_IN_MEMORY >> 20);
-		return;
+		return NULL;
 	}
 	unsigned char *text = ds_xmalloc((size_t)size + 1);
 	size_t got = 0;
@@ -736,14 +734,25 @@ static void read_script(struct deb_file *df, struct archive *t, struct archive_e
 	while (got < (size_t)size && (n = archive_read_data(t, text + got, (size_t)size - got)) > 0)
 		got += (size_t)n;
 	if (n < 0 || got != (size_t)size) {
-		snprintf(df->scripts[i].why, sizeof df->scripts[i].why, "%s",
-		         n < 0 ? ds_archive_why(t) : "truncated control member");
+		snprintf(why, whylen, "%s", n < 0 ? ds_archive_why(t) : "truncated control member");
 		free(text);
-		return;
+		return NULL;
 	}
 	text[got] = '\0';
-	df->scripts[i].text = text;
-	df->scripts[i].len = got;
+	*len = got;
+	return text;
+}
+
+/* A maintainer script of the control member; one too large or unreadable
+ * is handed out unread, with the reason. */
+static void read_script(struct deb_file *df, struct archive *t, struct archive_entry *e,
+                        size_t i)
+{
+	if (df->scripts[i].path)
+		return;   /* named twice: the first one counts, as for dpkg-deb's extraction */
+	df->scripts[i].path = ds_xasprintf("DEBIAN/%s", maint_scripts[i]);
+	df->scripts[i].text = control_text(t, e, &df->scripts[i].len, df->scripts[i].why,
+	                                   sizeof df->scripts[i].why);
 }
 
 /* The member's name in the control tar, "./" and "/" prefixes dropped. */
@@ -805,6 +814,13 @@ static int parse_control(struct deb_file *df, char *err, size_t errlen)
 			for (size_t i = 0; i < NSCRIPTS; i++)
 				if (!strcmp(name, maint_scripts[i]))
 					read_script(df, t, e, i);
+		char why[120];
+		size_t len;
+		char **list = !name || !S_ISREG(archive_entry_mode(e)) ? NULL
+		            : !strcmp(name, "md5sums") ? &df->md5sums
+		            : !strcmp(name, "conffiles") ? &df->conffiles : NULL;
+		if (list && !*list)   /* too large to hold: the payload is read whole */
+			*list = (char *)control_text(t, e, &len, why, sizeof why);
 		if (!name || strcmp(name, "control") || have_control)
 			continue;
 		have_control = true;
@@ -846,6 +862,8 @@ static void free_deb(struct deb_file *df)
 	if (df->ar)
 		archive_read_free(df->ar);
 	ds_pkg_free(&df->pkg);
+	free(df->md5sums);
+	free(df->conffiles);
 	for (size_t i = 0; i < NSCRIPTS; i++) {
 		free(df->scripts[i].path);
 		free(df->scripts[i].text);
@@ -870,6 +888,7 @@ static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	if (!dpkg_pkgfile_sniff(magic, n))
 		return NULL;
 	struct deb_file *df = ds_xcalloc(1, sizeof *df);
+	df->want_left = -1;
 	df->ar = archive_read_new();
 	archive_read_support_format_ar(df->ar);
 	if (archive_read_open_filename(df->ar, path, 65536) != ARCHIVE_OK) {
@@ -920,15 +939,56 @@ static int dpkg_pkgfile_next(void *h, struct ds_member *m, char *err, size_t err
 		                         .unreadable = df->scripts[i].text ? NULL : df->scripts[i].why };
 		return 1;
 	}
-	return ds_payload_next(&df->payload, m, err, errlen);
+	if (df->want_left == 0)
+		return 0;   /* every wanted file read: the rest of the payload is not */
+	int r = ds_payload_next(&df->payload, m, err, errlen);
+	if (r == 1 && df->want_left > 0 && S_ISREG(m->mode) &&
+	    df->payload.want(m->path, df->payload.want_ctx))
+		df->want_left--;
+	return r;
 }
 
+/* Wanted files among the lines of md5sums ("MD5  usr/bin/x") or
+ * conffiles ("/etc/x", after flags such as remove-on-upgrade). */
+static long count_wanted(const char *list, bool md5, int (*want)(const char *path, void *ctx),
+                         void *ctx)
+{
+	long n = 0;
+	for (const char *line = list; *line;) {
+		size_t len = strcspn(line, "\n");
+		const char *end = line + len, *p = line;
+		if (md5) {   /* the path after the sum and its spaces, relative */
+			while (p < end && *p != ' ')
+				p++;
+			while (p + 1 < end && p[1] == ' ')
+				p++;
+		} else {
+			p = memchr(line, '/', len);
+		}
+		if (p && p + 1 < end) {
+			char *path = ds_xstrndup(p, (size_t)(end - p));
+			path[0] = '/';   /* md5sums: the last space becomes the leading slash */
+			n += want(path, ctx) ? 1 : 0;
+			free(path);
+		}
+		line = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+/* With the control member's file lists (debhelper writes md5sums for every
+ * regular file but conffiles, which conffiles lists), a package with no
+ * wanted file is not decompressed, and one with some only up to its last;
+ * without md5sums the payload is read whole. */
 static void dpkg_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), void *ctx)
 {
 	struct deb_file *df = h;
 	df->payload_only = true;
 	df->payload.want = want;
 	df->payload.want_ctx = ctx;
+	df->want_left = !df->md5sums ? -1
+	              : count_wanted(df->md5sums, true, want, ctx) +
+	                (df->conffiles ? count_wanted(df->conffiles, false, want, ctx) : 0);
 }
 
 static void dpkg_pkgfile_close(void *h)

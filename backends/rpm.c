@@ -609,7 +609,7 @@ struct rpm_file {
 	struct rpm_script *scripts;
 	size_t nscripts, scripts_cap, next_script;
 	bool payload_only;       /* pkgfile_want: no scripts, unwanted members unread */
-	bool nothing_wanted;     /* ... and no path of the header is wanted */
+	long want_left;          /* ... wanted files of the header not yet read */
 	int (*want)(const char *path, void *ctx);
 	void *want_ctx;
 	Header h;
@@ -868,8 +868,8 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 		                         .script = true, .interpreter = sc->interp };
 		return 1;
 	}
-	if (pf->nothing_wanted)
-		return 0;
+	if (pf->payload_only && pf->want_left == 0)
+		return 0;   /* every wanted file read: the rest is not decompressed */
 	for (;;) {
 		int rc = rpmfiNext(pf->fi);
 		if (rc == RPMERR_ITER_END)
@@ -912,6 +912,8 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 		pf->last_fx = -1;
 		if (pf->want && !pf->want(m->path, pf->want_ctx))
 			return 1;   /* rpm's reader skips unread data itself */
+		if (pf->want)
+			pf->want_left--;
 		const struct ds_member_source src = {
 			rpm_source_read, NULL, rpm_source_why, pf->fi,
 		};
@@ -933,18 +935,20 @@ static void rpm_pkgfile_close(void *h)
 }
 
 /* The header lists every path: a package with none wanted is not
- * decompressed at all. */
+ * decompressed at all, one with some only up to the last (the payload
+ * is in path order).  %ghost files are not in the payload. */
 static void rpm_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), void *ctx)
 {
 	struct rpm_file *pf = h;
 	pf->payload_only = true;
 	pf->want = want;
 	pf->want_ctx = ctx;
-	pf->nothing_wanted = true;
-	for (int i = 0; pf->nothing_wanted && i < (int)rpmfilesFC(pf->files); i++) {
+	pf->want_left = 0;
+	for (int i = 0; i < (int)rpmfilesFC(pf->files); i++) {
 		char *fn = rpmfilesFN(pf->files, i);
-		if (fn && !skip_path(fn) && want(fn, ctx))
-			pf->nothing_wanted = false;
+		if (fn && !skip_path(fn) && S_ISREG(rpmfilesFMode(pf->files, i)) &&
+		    !(rpmfilesFFlags(pf->files, i) & RPMFILE_GHOST) && want(fn, ctx))
+			pf->want_left++;
 		free(fn);
 	}
 }

@@ -43,18 +43,29 @@ expect_rc 1
 expect_line "$fixa_line"
 expect_line "backend none"
 
-# 2. 300 package files under 64 descriptors, two workers: every one read
-mkdir "$work/many"
+# 2. 300 package files under 64 descriptors, two workers: every one read,
+#    in the context pass (the last one's unit makes fixa-tool a daemon in
+#    the 299 others) and in the scan
+mkdir "$work/many" "$work/pkg-fixa-systemd"
 i=0
-while [ $i -lt 300 ]; do
+while [ $i -lt 299 ]; do
 	ln "$fixa" "$work/many/fixa-$i.deb"
 	i=$((i + 1))
 done
+d="$work/pkg-fixa-systemd"
+mkdir -p "$d/DEBIAN" "$d/usr/lib/systemd/system"
+printf 'Package: fixa-systemd\nVersion: 1.0-1\nArchitecture: all\nMaintainer: F <f@example.org>\nDescription: f\n' >"$d/DEBIAN/control"
+printf '[Service]\nExecStart=/usr/bin/fixa-tool\n' >"$d/usr/lib/systemd/system/fixa.service"
+dpkg-deb --root-owner-group -Znone -b "$d" "$work/many/fixa-systemd.deb" >/dev/null
 rc=0
 (ulimit -n 64 && "$DISTSEC" scan --color never -j2 "$work"/many/*.deb) >"$work/out" 2>"$work/err" || rc=$?
 expect_rc 1
-[ "$(grep -c "^error    elf-relro .*/usr/bin/fixa-tool  \[fixa:amd64\]" "$work/out")" = 300 ] ||
-	fail "not 300 elf-relro findings under ulimit -n 64"
+[ "$(grep -c "^error    elf-relro                 /usr/bin/fixa-tool  \[fixa:amd64\]  no RELRO" "$work/out")" = 299 ] ||
+	fail "not 299 elf-relro findings under ulimit -n 64"
+[ "$(grep -c "^error    elf-pie                   /usr/bin/fixa-tool  \[fixa:amd64\]  not built as a position-independent" "$work/out")" = 299 ] ||
+	fail "not 299 daemon elf-pie errors under ulimit -n 64"
+expect_line "300 files (299 ELF, 0 scripts), 1 packages, backend none, profile debian: 598 errors, 0 warnings, 299 info"
+[ -s "$work/err" ] && { cat "$work/err"; fail "messages under ulimit -n 64"; }
 grep -q unreadable "$work/out" && fail "a package file went unread under ulimit -n 64"
 # --files-from, from stdin, gives the same report
 ls "$work"/many/*.deb | (ulimit -n 64 && "$DISTSEC" scan --color never -j2 --files-from -) \
@@ -289,6 +300,7 @@ printf 'Package: fixd\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: F <f@exa
 cp "$FIXTURES/nopie-partial" "$d/usr/sbin/fixd"
 cp "$FIXTURES/nopie-partial" "$d/usr/bin/fixd-init"
 cp "$FIXTURES/nopie-partial" "$d/usr/bin/fixd-once"
+(cd "$d" && md5sum usr/sbin/* usr/bin/* >DEBIAN/md5sums)
 dpkg-deb --root-owner-group -Znone -b "$d" "$work/fixd.deb" >/dev/null
 d="$work/pkg-fixd-systemd"
 mkdir -p "$d/DEBIAN" "$d/lib/systemd/system" "$d/etc/init.d"
@@ -298,6 +310,10 @@ printf '[Service]\nExecStart=/sbin/fixd --foreground\n' >"$d/lib/systemd/system/
 printf '[Service]\nType=oneshot\nExecStart=/usr/bin/fixd-once\n' >"$d/lib/systemd/system/fixd-once.service"
 printf '#!/bin/sh\nDAEMON=/usr/bin/fixd-init\nstart-stop-daemon --start --exec $DAEMON\n' >"$d/etc/init.d/fixd"
 chmod 755 "$d/etc/init.d/fixd"
+# as debhelper writes them: md5sums of all but the conffiles, which
+# conffiles lists; with them, only the payload up to the last unit is read
+(cd "$d" && md5sum lib/systemd/system/* >DEBIAN/md5sums)
+printf '/etc/init.d/fixd\n' >"$d/DEBIAN/conffiles"
 dpkg-deb --root-owner-group -Znone -b "$d" "$work/fixd-systemd.deb" >/dev/null
 run_distsec scan --color never --check elf-pie,elf-relro "$work/fixd.deb" "$work/fixd-systemd.deb"
 expect_rc 1
