@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -466,15 +467,21 @@ static void child_exit_now(void)
 	_exit(2);
 }
 
-/* A loader child started by dpkg_start() and not yet collected by open(). */
-static struct {
+/* A loader child: started, not yet collected. */
+struct loader {
 	char *root;       /* NULL: none */
 	unsigned flags;
 	pid_t pid;
 	int rfd, errfd;   /* the pipe's read end; the child's stderr (a memfd) */
 	char *copy;       /* the private copy the child fills */
 	char err[256];    /* why it could not start */
-} pending = { .rfd = -1, .errfd = -1 };
+};
+#define LOADER_NONE { .rfd = -1, .errfd = -1 }
+
+/* The one dpkg_start() began, until an open() claims it (under the lock,
+ * so a later start() never touches a child an open() is reading). */
+static struct loader pending = LOADER_NONE;
+static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static bool is_cached(const char *root, unsigned flags)
 {
@@ -493,21 +500,56 @@ static int child_main(const char *root, const char *copy, unsigned flags)
 	return child_load(root, copy, flags);
 }
 
-static void discard_pending(void)
+static void loader_discard(struct loader *l)
 {
-	if (pending.pid > 0) {
-		kill(pending.pid, SIGKILL);
-		while (waitpid(pending.pid, NULL, 0) < 0 && errno == EINTR)
+	if (l->pid > 0) {
+		kill(l->pid, SIGKILL);
+		while (waitpid(l->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
-	if (pending.rfd >= 0)
-		close(pending.rfd);
-	if (pending.errfd >= 0)
-		close(pending.errfd);
-	ds_dpkg_private_remove(pending.copy);
-	free(pending.root);
-	memset(&pending, 0, sizeof pending);
-	pending.rfd = pending.errfd = -1;
+	if (l->rfd >= 0)
+		close(l->rfd);
+	if (l->errfd >= 0)
+		close(l->errfd);
+	ds_dpkg_private_remove(l->copy);
+	free(l->root);
+	*l = (struct loader)LOADER_NONE;
+}
+
+/* Forks the child that copies and loads root's database into l. */
+static void loader_start(struct loader *l, const char *root, unsigned flags)
+{
+	l->root = ds_xstrdup(root);
+	l->flags = flags;
+	if (is_cached(root, flags))
+		return;
+	int pipefd[2] = { -1, -1 };
+	if (!(l->copy = ds_dpkg_private_dir(l->err, sizeof l->err)))
+		return;
+	l->errfd = memfd_create("distsec-dpkg-stderr", MFD_CLOEXEC);
+	fflush(NULL);   /* nothing buffered is written twice by the child's exit() */
+	pid_t pid = l->errfd >= 0 && pipe2(pipefd, O_CLOEXEC) == 0 ? fork() : -1;
+	if (pid == 0) {
+		/* libdpkg's fatal errors call exit(2): end at once, running none of
+		 * the parent's atexit handlers (nor LeakSanitizer's, which would turn
+		 * libdpkg's unfreed memory into an abort) in this child. */
+		atexit(child_exit_now);
+		close(pipefd[0]);
+		dup2(l->errfd, STDERR_FILENO);
+		to_parent = fdopen(pipefd[1], "w");
+		_exit(to_parent ? child_main(root, l->copy, flags) : 1);
+	}
+	if (pid < 0) {
+		snprintf(l->err, sizeof l->err, "cannot start the loader: %s", strerror(errno));
+		if (pipefd[0] >= 0) {
+			close(pipefd[0]);
+			close(pipefd[1]);
+		}
+		return;
+	}
+	close(pipefd[1]);
+	l->pid = pid;
+	l->rfd = pipefd[0];
 }
 
 /* Starts the loader child: on the scan's main thread, before any other
@@ -517,39 +559,10 @@ static void discard_pending(void)
  * the copy included, runs in the child; open() collects the result. */
 static void dpkg_start(const char *root, unsigned flags)
 {
-	if (pending.root)
-		discard_pending();
-	pending.root = ds_xstrdup(root);
-	pending.flags = flags;
-	if (is_cached(root, flags))
-		return;
-	int pipefd[2] = { -1, -1 };
-	if (!(pending.copy = ds_dpkg_private_dir(pending.err, sizeof pending.err)))
-		return;
-	pending.errfd = memfd_create("distsec-dpkg-stderr", MFD_CLOEXEC);
-	fflush(NULL);   /* nothing buffered is written twice by the child's exit() */
-	pid_t pid = pending.errfd >= 0 && pipe2(pipefd, O_CLOEXEC) == 0 ? fork() : -1;
-	if (pid == 0) {
-		/* libdpkg's fatal errors call exit(2): end at once, running none of
-		 * the parent's atexit handlers (nor LeakSanitizer's, which would turn
-		 * libdpkg's unfreed memory into an abort) in this child. */
-		atexit(child_exit_now);
-		close(pipefd[0]);
-		dup2(pending.errfd, STDERR_FILENO);
-		to_parent = fdopen(pipefd[1], "w");
-		_exit(to_parent ? child_main(root, pending.copy, flags) : 1);
-	}
-	if (pid < 0) {
-		snprintf(pending.err, sizeof pending.err, "cannot start the loader: %s", strerror(errno));
-		if (pipefd[0] >= 0) {
-			close(pipefd[0]);
-			close(pipefd[1]);
-		}
-		return;
-	}
-	close(pipefd[1]);
-	pending.pid = pid;
-	pending.rfd = pipefd[0];
+	pthread_mutex_lock(&pending_lock);
+	loader_discard(&pending);
+	loader_start(&pending, root, flags);
+	pthread_mutex_unlock(&pending_lock);
 }
 
 /* Collects the child dpkg_start() began for root (starting it now if it
@@ -559,27 +572,33 @@ static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, s
 {
 	bool origins = flags & DS_OPEN_ORIGINS;
 	err[0] = '\0';
-	if (!pending.root || strcmp(pending.root, root) != 0 || pending.flags != flags)
-		dpkg_start(root, flags);
+	pthread_mutex_lock(&pending_lock);
+	struct loader l = pending;   /* claimed: a later start() leaves it alone */
+	pending = (struct loader)LOADER_NONE;
+	pthread_mutex_unlock(&pending_lock);
+	if (!l.root || strcmp(l.root, root) != 0 || l.flags != flags) {
+		loader_discard(&l);
+		loader_start(&l, root, flags);
+	}
 	if (is_cached(root, flags)) {
-		discard_pending();
+		loader_discard(&l);
 		return cached;
 	}
-	if (pending.pid <= 0) {
-		snprintf(err, errlen, "%s", pending.err);
-		discard_pending();
+	if (l.pid <= 0) {
+		snprintf(err, errlen, "%s", l.err);
+		loader_discard(&l);
 		return NULL;
 	}
 	size_t len;
 	bool timed_out = false;
-	char *buf = read_all(pending.rfd, &len, &timed_out);
+	char *buf = read_all(l.rfd, &len, &timed_out);
 	if (timed_out)
-		kill(pending.pid, SIGKILL);
+		kill(l.pid, SIGKILL);
 	int status = 0;
-	while (waitpid(pending.pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(l.pid, &status, 0) < 0 && errno == EINTR)
 		;
-	pending.pid = 0;
-	char *messages = unprivate(read_memfd(pending.errfd), pending.copy);
+	l.pid = 0;
+	char *messages = unprivate(read_memfd(l.errfd), l.copy);
 	struct dpkg_db_state *st = ds_xcalloc(1, sizeof *st);
 	st->root = ds_xstrdup(root);
 	st->have_origins = origins;
@@ -608,7 +627,7 @@ static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, s
 	}
 	free(messages);
 	free(buf);
-	discard_pending();
+	loader_discard(&l);
 	if (!st)
 		return NULL;
 	if (cached && cached->refs == 0)
