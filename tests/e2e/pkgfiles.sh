@@ -269,6 +269,12 @@ pass     script-sh-syntax          %triggerin -- bash  [fixscr-1.0-1.noarch]  sh
 EOF
 	sed 's/  sh -n: .*Syntax error: end of file unexpected (expecting "fi")$/  sh -n: SYNTAX ERROR/' "$work/lines" |
 		diff "$work/want" - || fail "rpm scriptlets: unexpected findings"
+	# the scripts' names are valid paths of the JSON report
+	if python3 -c 'import jsonschema' 2>/dev/null; then
+		run_distsec scan --format json -v "$work/fixscr.deb" "$top"/RPMS/noarch/fixscr-1.0-1.noarch.rpm
+		python3 "$SRCDIR/e2e/validate.py" json "$work/out" >/dev/null ||
+			fail "the JSON with maintainer scripts does not match the schema"
+	fi
 else
 	echo "SKIP (part): rpmbuild not installed, rpm scriptlets not tested"
 fi
