@@ -341,6 +341,16 @@ info     elf-pie                   /usr/bin/fixd-once  [fixd:amd64]  not built a
 info     elf-pie                   /usr/sbin/fixd  [fixd:amd64]  not built as a position-independent executable (PIE): ASLR cannot move its code
 EOF
 diff "$work/want" "$work/lines" || fail "a daemon without its unit's package"
+# a drop-in a third package ships applies as systemd would apply it: Type=oneshot
+d="$work/pkg-fixd-oneshot"
+mkdir -p "$d/DEBIAN" "$d/etc/systemd/system/fixd.service.d"
+printf 'Package: fixd-oneshot\nVersion: 1.0-1\nArchitecture: all\nMaintainer: F <f@example.org>\nDescription: f\n' >"$d/DEBIAN/control"
+printf '[Service]\nType=oneshot\n' >"$d/etc/systemd/system/fixd.service.d/oneshot.conf"
+dpkg-deb --root-owner-group -Znone -b "$d" "$work/fixd-oneshot.deb" >/dev/null
+run_distsec scan --color never --check elf-pie "$work/fixd.deb" "$work/fixd-systemd.deb" "$work/fixd-oneshot.deb"
+expect_rc 1
+expect_line "info     elf-pie                   /usr/sbin/fixd  [fixd:amd64]  not built"
+expect_line "error    elf-pie                   /usr/bin/fixd-init  [fixd:amd64]  not built"
 if command -v rpmbuild >/dev/null; then
 	mkdir -p "$top/SOURCES"
 	cp "$FIXTURES/nopie-partial" "$top/SOURCES/fixrd"
