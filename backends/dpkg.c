@@ -743,7 +743,7 @@ static unsigned char *control_text(struct archive *t, struct archive_entry *e, s
 {
 	int64_t size = archive_entry_size(e);
 	if (size < 0 || (uint64_t)size > DS_MEMBER_IN_MEMORY) {
-		snprintf(why, whylen, "%lld bytes, over the %u MiB limit: not scanned",
+		snprintf(why, whylen, "control member of %lld bytes, over the %u MiB limit: not scanned",
 		         (long long)size, DS_MEMBER_IN_MEMORY >> 20);
 		return NULL;
 	}

@@ -221,6 +221,13 @@ EOF
 sed 's/  sh -n: .*Syntax error: end of file unexpected (expecting "fi")$/  sh -n: SYNTAX ERROR/' "$work/lines" |
 	diff "$work/want" - || fail "maintainer scripts: unexpected findings"
 grep -q '^0 files (0 ELF, 3 scripts), 1 packages' "$work/out" || fail "maintainer scripts counted as files"
+# a maintainer script over the 8 MiB a member is held in memory: said, not parsed
+{ printf '#!/bin/sh\n'; head -c 9000000 /dev/zero | tr '\0' '#'; printf '\n'; } >"$d/DEBIAN/postinst"
+dpkg-deb --root-owner-group -Znone -b "$d" "$work/fixscr-big.deb" >/dev/null
+run_distsec scan --color never "$work/fixscr-big.deb"
+expect_rc 1
+expect_line "error    scan-unreadable           DEBIAN/postinst  [fixscr:amd64]  cannot read: control member of 9000011 bytes, over the 8 MiB limit: not scanned"
+grep -q "DEBIAN/postinst.*script-sh" "$work/out" && fail "an unread maintainer script was judged"
 if command -v rpmbuild >/dev/null; then
 	top="$work/rpmbuild"
 	mkdir -p "$top/SPECS"
