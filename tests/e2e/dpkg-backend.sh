@@ -73,6 +73,20 @@ expect_line "/usr/bin/fixa-tool  [fixd:amd64]"
 expect_line "/usr/lib/fixc/libfixc.so  [fixc:amd64,fixc:i386]"
 grep -q "stray" "$work/out" && fail "--all-packages scanned a file no package owns"
 [ "$(grep -c 'elf-relro .*libfixc.so' "$work/out")" = 1 ] || fail "a file of two packages was scanned twice"
+# rpm-chksec's per-package table for a dpkg root too (#16.5): --summary
+# with --all-packages, keyed NAME.ARCH as rpm-chksec spells them
+run_distsec scan --root "$root" --color never --summary --all-packages
+expect_rc 1
+sed -n '1,/^$/p' "$work/out" >"$work/got"
+cat >"$work/want" <<'EOF'
+PACKAGE                                             RELRO    PIE   CLASS
+fixa.amd64                                          no       yes   exec
+fixc.amd64                                          no       yes   library
+fixd.amd64                                          yes      yes
+fixevil.amd64                                       no       yes   exec
+
+EOF
+diff -u "$work/want" "$work/got" || fail "--summary --all-packages table"
 
 run_distsec scan --root "$root" --color never --package nosuch
 expect_rc 2
