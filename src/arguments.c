@@ -156,21 +156,8 @@ unsigned ds_shard_of(const char *path, unsigned n)
 
 void ds_args_shard(struct ds_args *a, unsigned k, unsigned n)
 {
-	size_t kept = 0;
-	a->nroot = a->npkg = 0;
-	for (size_t i = 0; i < a->n; i++) {
-		struct ds_arg *arg = &a->v[i];
-		if (ds_shard_of(arg->path, n) != k - 1) {
-			free(arg->path);
-			free(arg->error);
-			ds_expect_free(arg->expect);
-			continue;
-		}
-		a->nroot += arg->kind == DS_ARG_ROOT_PATH;
-		a->npkg += arg->kind == DS_ARG_PKGFILE;
-		a->v[kept++] = *arg;
-	}
-	a->n = kept;
+	for (size_t i = 0; i < a->n; i++)
+		a->v[i].other_shard = ds_shard_of(a->v[i].path, n) != k - 1;
 }
 
 void ds_expect_free(struct ds_expect *e)

@@ -32,6 +32,9 @@ struct ds_arg {
 	enum ds_arg_kind kind;
 	struct ds_expect *expect;
 	char *error;            /* DS_ARG_ERROR: why */
+	bool other_shard;       /* --shard: another share's (its units still
+	                         * class the set's daemons, its members are
+	                         * not scanned) */
 };
 struct ds_args {
 	struct ds_arg *v;
@@ -273,8 +276,8 @@ void ds_inputs_free(struct ds_scan *s);
 
 void ds_args_classify(struct ds_scan *s, struct ds_args *out);
 void ds_args_free(struct ds_args *a);
-/* --shard K/N: the shard (0 .. n-1) a path's file name falls in, and the
- * arguments of shard k (1 .. n) only. */
+/* --shard K/N: the shard (0 .. n-1) a path's file name falls in; marks
+ * the arguments of other shards than k (1 .. n) other_shard. */
 unsigned ds_shard_of(const char *path, unsigned n);
 void ds_args_shard(struct ds_args *a, unsigned k, unsigned n);
 /* changes.c: the binary package files a .changes or .buildinfo lists,

@@ -599,7 +599,8 @@ int ds_scan_open(struct ds_scan *s)
 /* The context pass (DESIGN.md, Program classes): before any package file
  * is scanned, the units and init scripts of all of them, read by the
  * worker pool (only those members are read), class the set's daemons, so
- * a service in one subpackage makes a daemon of a program in another. */
+ * a service in one subpackage makes a daemon of a program in another.
+ * With --shard, of every share: a shard classes as one run does. */
 static void package_context(struct ds_scan *s)
 {
 	struct ds_args *args = &s->priv->args;
@@ -645,6 +646,8 @@ int ds_scan_run(struct ds_scan *s)
 	size_t walked = 0;
 	for (size_t i = 0; rc == 0 && i < args->n; i++) {
 		struct ds_arg *a = &args->v[i];
+		if (a->other_shard)
+			continue;   /* --shard: another share's */
 		if (a->kind == DS_ARG_ERROR)
 			ds_report_input_error(&s->priv->main, a->path, "%s", a->error);
 		else if (a->kind == DS_ARG_PKGFILE)

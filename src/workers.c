@@ -58,7 +58,8 @@ static bool elf_judged(struct ds_worker *w, struct ds_file *f)
 	if (!why)
 		return ds_file_elf(f) != NULL;
 	w->stats.elf_not_judged++;
-	if (w->scan->opt->verbose) {
+	/* (a shard's JSON keeps its passes for distsec merge -v) */
+	if (w->scan->opt->verbose || w->scan->opt->shard_n) {
 		w->current = &ds_check_elf_not_judged;
 		ds_detail_str(ds_report(f, DS_SEV_PASS, "not judged: %s", why), "reason", why);
 	}

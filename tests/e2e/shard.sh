@@ -3,8 +3,9 @@
 # `distsec merge` of the shards' JSON reports give the report one run gives,
 # in every format, apart from timings.  The package files are the .deb
 # files of $DISTSEC_DEBS when it holds >= 200 (real packages, see
-# bench/README.md), else 200 built here with dpkg-deb: four kinds of
-# program, two versions of one package, one path shipped by two packages.
+# bench/README.md), else 202 built here with dpkg-deb: four kinds of
+# program, two versions of one package, one path shipped by two packages,
+# a daemon whose service unit another package ships (in another share).
 # The shards run under GNU parallel when it is installed, else one by one.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
@@ -39,8 +40,15 @@ else
 	mkdeb twover 2.0-1 pie-full usr/bin/twover
 	mkdeb sharea 1.0-1 nopie-partial usr/bin/shared    # one path, two packages
 	mkdeb shareb 1.0-1 nopie-partial usr/bin/shared
+	# a daemon whose unit is in another package, which falls in another share
+	mkdeb svcbin 1.0-1 nopie-norelro usr/sbin/svcd
+	rm -rf "$work/pkg" && mkdir -p "$work/pkg/DEBIAN" "$work/pkg/lib/systemd/system"
+	printf 'Package: svcunit\nVersion: 1.0-1\nArchitecture: amd64\nMaintainer: M <m@example.org>\nDescription: unit\n' \
+		>"$work/pkg/DEBIAN/control"
+	printf '[Service]\nExecStart=/usr/sbin/svcd\n' >"$work/pkg/lib/systemd/system/svcd.service"
+	dpkg-deb --root-owner-group -Znone -b "$work/pkg" "$work/debs/svcunit_1.0-1_amd64.deb" >/dev/null
 	ls "$work"/debs/*.deb >"$list"
-	[ "$(wc -l <"$list")" = 200 ] || fail "built $(wc -l <"$list") package files, not 200"
+	[ "$(wc -l <"$list")" = 202 ] || fail "built $(wc -l <"$list") package files, not 202"
 fi
 
 # one run, and four shards
@@ -105,10 +113,13 @@ d = json.load(open(sys.argv[1]))
 relro = sorted((f['path'], f['owner']['name'], f['owner']['version']) for f in d['findings']
                if f['check'] == 'elf-relro' and f['severity'] == 'error')
 want = sorted([('/usr/bin/p%d' % i, 'p%d' % i, '1.0-1') for i in range(0, 196, 4)] +
-              [('/usr/bin/twover', 'twover', '1.0-1')])
+              [('/usr/bin/twover', 'twover', '1.0-1'), ('/usr/sbin/svcd', 'svcbin', '1.0-1')])
 assert relro == want, relro
-assert len(d['inputs']) == 200
-assert d['summary']['packages'] == 199, d['summary']['packages']  # twover counted once
+assert len(d['inputs']) == 202
+assert d['summary']['packages'] == 200, d['summary']['packages']  # twover once, svcunit no record
+pie = [(f['severity'], f['details'].get('class')) for f in d['findings']
+       if f['check'] == 'elf-pie' and f['path'] == '/usr/sbin/svcd']
+assert pie == [('error', 'daemon')], pie
 bp = d['summary']['by_package']
 assert bp['twover.amd64']['relro'] == 'no', bp['twover.amd64']
 PY
