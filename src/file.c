@@ -103,6 +103,16 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len)
 	return f->data_state > 0 ? f->data : NULL;
 }
 
+static void report_unreadable(struct ds_file *f, enum ds_severity sev, const char *what,
+                              const char *why)
+{
+	const struct ds_check *saved = f->worker->current;
+	f->worker->current = &ds_check_scan_unreadable;
+	struct ds_finding *d = ds_report(f, sev, "%s: %s", what, why);
+	ds_detail_str(d, "reason", why);
+	f->worker->current = saved;
+}
+
 const unsigned char *ds_file_script(struct ds_file *f, size_t *len)
 {
 	bool first = !f->mem && f->data_state == 0;
@@ -111,18 +121,16 @@ const unsigned char *ds_file_script(struct ds_file *f, size_t *len)
 		char why[80];
 		snprintf(why, sizeof why, "%lld bytes, over the %u MiB a check reads",
 		         (long long)f->size, DS_SCRIPT_MAX >> 20);
-		ds_report_unreadable(f, "not read", why);
+		/* a package's script nobody read would pass a gate unseen: error,
+		 * as for a member over the member cap; an installed one: info */
+		report_unreadable(f, f->input ? DS_SEV_ERROR : DS_SEV_INFO, "not read", why);
 	}
 	return data;
 }
 
 void ds_report_unreadable(struct ds_file *f, const char *what, const char *why)
 {
-	const struct ds_check *saved = f->worker->current;
-	f->worker->current = &ds_check_scan_unreadable;
-	struct ds_finding *d = ds_report(f, DS_SEV_INFO, "%s: %s", what, why);
-	ds_detail_str(d, "reason", why);
-	f->worker->current = saved;
+	report_unreadable(f, DS_SEV_INFO, what, why);
 }
 
 const struct ds_elfview *ds_file_elf(struct ds_file *f)

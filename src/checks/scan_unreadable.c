@@ -3,7 +3,8 @@
  * scan-unreadable: not a check of its own but the id under which the core
  * reports a file it could not open, read or parse.  The scan goes on.
  * Its findings are info, except for a package file whose header or payload
- * cannot be read: error, so that the run's exit status says so.
+ * cannot be read, or a script in it too large to read: error, so that the
+ * run's exit status says so.
  */
 #include "distsec/check.h"
 
