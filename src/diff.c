@@ -596,7 +596,10 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 		default: bad = "";
 		}
 		if (bad) {
-			fprintf(stderr, "distsec diff: %s\n%s", bad, diff_usage);
+			/* getopt has named an unknown option itself ("" here) */
+			if (*bad)
+				fprintf(stderr, "distsec diff: %s\n", bad);
+			fputs(diff_usage, stderr);
 			return 2;
 		}
 	}

@@ -13,6 +13,10 @@ for args in "checks extra" "checks --bogus" "checks --format xml" "explain" "exp
 	[ -s "$work/err" ] || fail "'distsec $args' gave no message"
 done
 
+run_distsec diff --bogus a b
+grep -qF "unrecognized option '--bogus'" "$work/err" || fail "diff --bogus: getopt's message"
+grep -qx "distsec diff: *" "$work/err" && fail "diff --bogus: an empty message line"
+
 run_distsec explain elf-relro
 expect_rc 0
 expect_line "elf-relro: executable or library without (full) RELRO (severity by program class)"
