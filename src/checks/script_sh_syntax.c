@@ -4,7 +4,7 @@
  * interpreter with -n (parse, never run), fed on stdin, with a clean
  * environment, a new session (no terminal), output captured and a 5 s
  * limit.  The script itself is never executed.  A launcher is parsed up to
- * its unconditional top-level exec (sh/Python polyglots), a bash script
+ * its unconditional top-level exec (sh/Python and sh/Tcl polyglots), a bash script
  * that turns on extglob with -O extglob, and a file without "#!" by the
  * shell its name or content names, or not at all (sh_text.c).  Only interpreters installed
  * on the scanning machine are used: a missing one is noted once, at the end.
@@ -253,8 +253,11 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_str(d, "interpreter", shell);
 	if (extglob)
 		ds_detail_bool(d, "extglob", true);
-	if (parsed < len)   /* a launcher: what follows its exec is another language */
+	if (parsed < len) { /* a launcher: what follows its exec is another language */
 		ds_detail_int(d, "parsed_bytes", (long long)parsed);
+		ds_detail_str(d, "reason", "a launcher: its top-level exec hands the file to another "
+		              "interpreter (Python, Tcl), the rest is not shell and is not parsed");
+	}
 }
 
 extern const struct ds_check ds_check_script_sh_syntax;

@@ -13,7 +13,9 @@ extern const char *const *ds_sh_dirs;
 
 /* sh_text.c.  How much of a script its shell parses: up to and with the
  * first column-0 "exec COMMAND" that nothing makes conditional (a
- * launcher; sh/Python polyglots write it ''''exec or "exec"); len if none. */
+ * launcher; sh/Python polyglots write it ''''exec or "exec"), or an
+ * indented one with only comments before it (Tcl's "# ... \\" then
+ * "  exec wish"); len if none. */
 size_t ds_sh_launcher_end(const char *data, size_t len);
 /* Does the script turn on extglob (shopt -s extglob), which bash -n
  * does not run, so needs -O extglob to parse its patterns? */

@@ -76,11 +76,15 @@ size_t ds_sh_launcher_end(const char *data, size_t len)
 		const char *nl = memchr(l, '\n', (size_t)(end - l));
 		const char *le = nl ? nl : end;
 		char word[16];
-		/* column 0 only: an indented exec is inside something */
-		if (!first && l < le && *l != ' ' && *l != '\t' &&
-		    unquoted_word(l, le, word, sizeof word) && strcmp(word, "exec") == 0 &&
+		/* column 0, or indented with only comments before it (Tcl's
+		 * launcher: "# comment \\" then an indented "exec wish" that the
+		 * backslash hides from Tcl): an indented exec after code is
+		 * inside something */
+		const char *w = prev ? l : trim(l, le);
+		if (!first && w < le && *w != ' ' && *w != '\t' &&
+		    unquoted_word(w, le, word, sizeof word) && strcmp(word, "exec") == 0 &&
 		    !(prev && continues(prev, prev_end))) {
-			const char *after = l;
+			const char *after = w;
 			while (after < le && *after != ' ' && *after != '\t')
 				after++;
 			if (exec_runs_command(after, le))

@@ -34,6 +34,13 @@ static int setup(void **state)
 	write_into(root, "usr/bin/launcher-cond",
 	           "#!/bin/sh\nif true; then\nexec python3 \"$0\"\nfi\ndef f(x):\n", 0755);
 	write_into(root, "usr/bin/launcher-redir", "#!/bin/sh\nexec 2>/dev/null\ndef f(x):\n", 0755);
+	/* Tcl's launcher: the comment's backslash hides the indented exec from Tcl */
+	write_into(root, "usr/share/doc/x/bench.sh",
+	           "#!/bin/sh\n# -*- mode: tcl -*- \\\n\texec wish -f \"$0\" ${1+\"$@\"}\n\n"
+	           "package require BLT\nforeach n {1 2} {\n  puts $n\n}\n", 0644);
+	/* an indented exec after code is inside it: parsed whole */
+	write_into(root, "usr/share/doc/x/indented.sh",
+	           "#!/bin/sh\nwhile false; do\n\texec wish \"$0\"\ndone\nforeach n {1 2} {\n  puts $n\n}\n", 0644);
 	write_into(root, "usr/bin/uses-extglob",
 	           "#!/bin/bash\nshopt -s extglob\ncase $1 in\n  @(a|b)) echo ab ;;\nesac\n", 0755);
 	write_into(root, "usr/share/x/completion.sh",
@@ -96,6 +103,12 @@ static void test_sh_syntax(void **state)
 	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "parsed_bytes")), 54);
 	must("/usr/bin/launcher-cond", "script-sh-syntax", DS_SEV_WARNING);
 	must("/usr/bin/launcher-redir", "script-sh-syntax", DS_SEV_WARNING);
+	d = must("/usr/share/doc/x/bench.sh", "script-sh-syntax", DS_SEV_PASS);
+	assert_string_equal(d->message, "sh -n: no syntax error");
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "parsed_bytes")), 61);
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(d->details, "reason")),
+	                       "a launcher: its top-level exec hands the file to another interpreter"));
+	must("/usr/share/doc/x/indented.sh", "script-sh-syntax", DS_SEV_WARNING);
 	d = must("/usr/bin/uses-extglob", "script-sh-syntax", DS_SEV_PASS);
 	assert_int_equal(detail_bool(d, "extglob"), 1);
 }
