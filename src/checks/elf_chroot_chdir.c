@@ -7,12 +7,15 @@
  * the original read it from the disassembly (details.method
  * "disassembly"); a chdir with a path to the chroot call passes too, the
  * chdir(dir); chroot(dir) idiom (shadow's --root) keeps the working
- * directory inside.  A shared library, or a program exporting an API of
+ * directory inside.  chroot(".") passes wherever the chdir was made (the
+ * working directory becomes the new root): its argument is the address
+ * of a "." in the read-only data (or a string's "." tail).  A shared library, or a program exporting an API of
  * 200+ functions (an interpreter), only offers chroot to its callers
  * (os.chroot, perl's chroot): info at most.  Without a decoder for the machine: from imports
  * (details.method "imports").
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "distsec/check.h"
 #include "distsec/disasm.h"
@@ -24,10 +27,19 @@
 static const char *const chroot_call[] = { "chroot", NULL };
 static const char *const chdir_calls[] = { "chdir", "fchdir", NULL };
 
+/* The bare sites whose argument is looked up; more: not looked up. */
+#define MAX_BARE 16
+
+struct bare_site {
+	uint64_t at, fn, arg;   /* arg: the argument's address, 0 unknown */
+	bool dot;
+};
+
 struct sites {
-	size_t total, bare, before;
+	size_t total, bare, before, dot;
 	uint64_t first_bare, first_bare_fn;
 	const char *followed_by;
+	struct bare_site b[MAX_BARE];
 };
 
 static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
@@ -41,11 +53,43 @@ static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 	} else if (ds_site_calls_before(site, chdir_calls)) {
 		/* chdir(dir); chroot(dir) or chroot("."): already inside */
 		s->before++;
-	} else if (!s->bare++) {
-		s->first_bare = ds_site_addr(site);
-		s->first_bare_fn = ds_site_function(site);
+	} else if (s->bare++ < MAX_BARE) {
+		struct ds_argsrc a = ds_site_arg(site, 0);
+		bool addr = (a.kind == DS_SRC_ADDR || a.kind == DS_SRC_CONST) && a.value > 0;
+		s->b[s->bare - 1] = (struct bare_site){ ds_site_addr(site), ds_site_function(site),
+		                                         addr ? (uint64_t)a.value : 0, false };
 	}
 	return 0;
+}
+
+/* Marks the bare sites whose argument points at a "." string. */
+static int on_dot_string(const char *str, size_t len, uint64_t addr, void *ctx)
+{
+	struct sites *s = ctx;
+	if (!len || str[len - 1] != '.')
+		return 0;
+	for (size_t i = 0; i < s->bare && i < MAX_BARE; i++)
+		if (s->b[i].arg == addr + len - 1)
+			s->b[i].dot = true;
+	return 0;
+}
+
+/* Takes the chroot(".") sites out of the bare ones, when all were looked up. */
+static void resolve_dots(const struct ds_elfview *v, struct sites *s)
+{
+	if (s->bare && s->bare <= MAX_BARE)
+		ds_elf_strings_at(v, 1, '.', on_dot_string, s);
+	bool first = true;
+	for (size_t i = 0; i < s->bare && i < MAX_BARE; i++) {
+		if (s->b[i].dot) {
+			s->dot++;
+		} else if (first) {
+			first = false;
+			s->first_bare = s->b[i].at;
+			s->first_bare_fn = s->b[i].fn;
+		}
+	}
+	s->bare -= s->dot;
 }
 
 static void by_imports(struct ds_file *f, const struct ds_elfview *v, const char *why)
@@ -88,6 +132,7 @@ static void run(struct ds_file *f, void *state)
 		return;
 	}
 	ds_code_free(c);
+	resolve_dots(v, &s);
 	struct ds_finding *d;
 	if (s.bare) {
 		char at[32], fn[32];
@@ -102,9 +147,12 @@ static void run(struct ds_file *f, void *state)
 		ds_detail_str(d, "call_site", at);
 		ds_detail_str(d, "function", fn);
 		ds_detail_bool(d, "library", library);
+	} else if (s.dot == s.total) {
+		d = ds_report(f, DS_SEV_PASS, "every chroot() call is chroot(\".\"): the working directory becomes the new root");
+		ds_detail_str(d, "reason", "chroot(\".\") after chdir(dir), wherever the chdir is made");
 	} else {
-		d = ds_report(f, DS_SEV_PASS, "every chroot() call has chdir() or fchdir() %s it in its function",
-		              s.followed_by ? "after" : "before");
+		d = ds_report(f, DS_SEV_PASS, "every chroot() call has chdir() or fchdir() %s it in its function%s",
+		              s.followed_by ? "after" : "before", s.dot ? ", or is chroot(\".\")" : "");
 		ds_detail_str(d, "reason", s.before
 		              ? "chdir() or fchdir() after chroot(), or before it (chdir(dir); chroot(dir))"
 		              : "chdir() or fchdir() after every chroot()");
@@ -112,6 +160,7 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_str(d, "method", "disassembly");
 	ds_detail_int(d, "chroot_calls", (long long)s.total);
 	ds_detail_int(d, "chdir_before", (long long)s.before);
+	ds_detail_int(d, "chroot_dot", (long long)s.dot);
 	ds_detail_int(d, "without_chdir", (long long)s.bare);
 }
 
@@ -124,7 +173,9 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		.what = "chroot() without chdir() leaves the working directory outside the new root, so "
 		  "relative paths (\"../\") still reach the real file system.",
 		.detect = "On the disassembled code (capstone): a call to chroot not followed by a "
-		  "call to chdir or fchdir in the same function.",
+		  "call to chdir or fchdir in the same function, nor preceded by one (chdir(dir); "
+		  "chroot(dir)), whose argument is not the string \".\" (chroot(\".\") makes the "
+		  "working directory the new root).",
 		.limits = "Calls through function pointers, or a chdir made in another function, are "
 		  "not followed.",
 		.fix = "Call chdir(\"/\") right after chroot().",

@@ -35,6 +35,8 @@ static int setup(void **state)
 	copy_into(root, fixture("dropgroups-good"), "usr/sbin/dropper-ok", 0755);
 	copy_into(root, fixture("chroot-bad"), "usr/sbin/jailer", 0755);
 	copy_into(root, fixture("chroot-good"), "usr/sbin/jailer-ok", 0755);
+	copy_into(root, fixture("chroot-dot"), "usr/sbin/jailer-dot", 0755);
+	copy_into(root, fixture("chroot-sub"), "usr/sbin/jailer-sub", 0755);
 	copy_into(root, fixture("tmp-bad"), "usr/bin/tmpuser", 0755);
 	copy_into(root, fixture("tmp-good"), "usr/bin/tmpuser-ok", 0755);
 	copy_into(root, fixture("hardened"), "usr/bin/hardened", 0755);
@@ -87,7 +89,17 @@ static void test_chroot(void **state)
 	const struct ds_finding *d = must("/usr/sbin/jailer", "elf-chroot-chdir", DS_SEV_ERROR);
 	assert_string_equal(detail_str(d, "method"), "imports");
 	must("/usr/sbin/jailer-ok", "elf-chroot-chdir", DS_SEV_PASS);
-	assert_int_equal(count_findings(scan, "elf-chroot-chdir"), 1);
+	/* chdir(dir) in another function, then chroot("."): the cwd is the root */
+	d = must("/usr/sbin/jailer-dot", "elf-chroot-chdir", DS_SEV_PASS);
+	assert_string_equal(d->message, "every chroot() call is chroot(\".\"): the working directory becomes the new root");
+	assert_string_equal(detail_str(d, "method"), "disassembly");
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "chroot_dot")), 1);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "without_chdir")), 0);
+	/* ... chroot("jail") there leaves the cwd outside the new root */
+	d = must("/usr/sbin/jailer-sub", "elf-chroot-chdir", DS_SEV_ERROR);
+	assert_string_equal(detail_str(d, "method"), "disassembly");
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "chroot_dot")), 0);
+	assert_int_equal(count_findings(scan, "elf-chroot-chdir"), 2);
 }
 
 static void test_tmp_name(void **state)
