@@ -582,9 +582,10 @@ static void wanted_addrs(const struct dis_slot *v, size_t n, const char *const *
 		qsort(*out, *nout, sizeof **out, cmp_u64);
 }
 
-/* Decodes one candidate function and calls back for its call sites. */
-static int visit(struct ds_code *c, size_t fi, const char *const *names, ds_site_cb cb,
-                 void *ctx, int *nsites)
+/* Decodes one candidate function and calls back for its call sites: of
+ * an import in names, or (names NULL) the direct ones to target. */
+static int visit(struct ds_code *c, size_t fi, const char *const *names, uint64_t target,
+                 ds_site_cb cb, void *ctx, int *nsites)
 {
 	uint64_t start = c->starts[fi];
 	uint64_t end = fi + 1 < c->nstarts ? c->starts[fi + 1] : UINT64_MAX;
@@ -594,8 +595,9 @@ static int visit(struct ds_code *c, size_t fi, const char *const *names, ds_site
 	int stop = 0;
 	for (size_t i = 0; i < f.n && !stop; i++) {
 		const struct dis_insn *in = &f.in[i];
-		if ((in->kind != K_CALL && in->kind != K_JMP) || !in->callee ||
-		    !name_in(in->callee, names))
+		if ((in->kind != K_CALL && in->kind != K_JMP) ||
+		    (names ? !in->callee || !name_in(in->callee, names)
+		           : in->callee || in->target != target))
 			continue;
 		struct ds_site site = { c, &f, i };
 		(*nsites)++;
@@ -631,7 +633,7 @@ int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
 			if (j == k.nref || k.ref[j] != k.call[i])
 				continue;
 		}
-		if (visit(c, k.call[i], names, cb, ctx, &nsites))
+		if (visit(c, k.call[i], names, 0, cb, ctx, &nsites))
 			break;
 	}
 	free(w.stubs);
@@ -644,4 +646,20 @@ int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
 int ds_code_each_call(struct ds_code *c, const char *const *names, ds_site_cb cb, void *ctx)
 {
 	return ds_code_each_call_ref(c, names, NULL, 0, cb, ctx);
+}
+
+int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void *ctx)
+{
+	if (!c->stubs_done)
+		find_stubs(c);
+	struct wanted w = { .stubs = &target, .nstubs = 1, .ref_lo = UINT64_MAX };
+	struct cands k = { 0 };
+	int rc = scan_code(c, &w, &k) != 0 ? -1 : 0, nsites = 0;
+	k.ncall = uniq(k.call, k.ncall);
+	for (size_t i = 0; rc == 0 && i < k.ncall; i++)
+		if (visit(c, k.call[i], NULL, target, cb, ctx, &nsites))
+			break;
+	free(k.call);
+	free(k.ref);
+	return rc < 0 ? -1 : nsites;
 }

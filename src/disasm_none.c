@@ -24,6 +24,12 @@ int ds_code_each_call(struct ds_code *c, const char *const *names, ds_site_cb cb
 	return ds_code_each_call_ref(c, names, NULL, 0, cb, ctx);
 }
 
+int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void *ctx)
+{
+	(void)c; (void)target; (void)cb; (void)ctx;
+	return -1;
+}
+
 const char *ds_site_callee(const struct ds_site *s) { (void)s; return NULL; }
 uint64_t ds_site_addr(const struct ds_site *s) { (void)s; return 0; }
 uint64_t ds_site_function(const struct ds_site *s) { (void)s; return 0; }

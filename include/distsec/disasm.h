@@ -56,6 +56,10 @@ struct ds_range {
 int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
                           const struct ds_range *refs, size_t nrefs, ds_site_cb cb, void *ctx);
 
+/* The same for the direct calls (and tail jumps) to the function starting
+ * at target, in this file: a wrapper's callers.  ds_site_callee is NULL. */
+int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void *ctx);
+
 const char *ds_site_callee(const struct ds_site *site);
 uint64_t ds_site_addr(const struct ds_site *site);
 /* The start address of the function holding the site. */

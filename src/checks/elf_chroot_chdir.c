@@ -9,7 +9,9 @@
  * chdir(dir); chroot(dir) idiom (shadow's --root) keeps the working
  * directory inside.  chroot(".") passes wherever the chdir was made (the
  * working directory becomes the new root): its argument is the address
- * of a "." in the read-only data (or a string's "." tail).  A shared library, or a program exporting an API of
+ * of a "." in the read-only data (or a string's "." tail), or the site is
+ * a wrapper's (the argument is its caller's) and every direct caller of
+ * the wrapper passes such an address (vsftpd's vsf_sysutil_chroot(".")).  A shared library, or a program exporting an API of
  * 200+ functions (an interpreter), only offers chroot to its callers
  * (os.chroot, perl's chroot): info at most.  Without a decoder for the machine: from imports
  * (details.method "imports").
@@ -29,10 +31,16 @@ static const char *const chdir_calls[] = { "chdir", "fchdir", NULL };
 
 /* The bare sites whose argument is looked up; more: not looked up. */
 #define MAX_BARE 16
+/* The callers of a wrapper looked at; more: not judged. */
+#define MAX_ARGS 8
 
 struct bare_site {
-	uint64_t at, fn, arg;   /* arg: the argument's address, 0 unknown */
-	bool dot;
+	uint64_t at, fn;
+	uint64_t arg[MAX_ARGS];   /* the addresses chroot gets: its own, or its callers' */
+	bool dot[MAX_ARGS];
+	size_t narg;
+	bool unknown;             /* an argument that is not a known address */
+	bool wrapper;             /* the argument is the function's caller's */
 };
 
 struct sites {
@@ -54,12 +62,46 @@ static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 		/* chdir(dir); chroot(dir) or chroot("."): already inside */
 		s->before++;
 	} else if (s->bare++ < MAX_BARE) {
+		struct bare_site *b = &s->b[s->bare - 1];
+		*b = (struct bare_site){ .at = ds_site_addr(site), .fn = ds_site_function(site) };
 		struct ds_argsrc a = ds_site_arg(site, 0);
-		bool addr = (a.kind == DS_SRC_ADDR || a.kind == DS_SRC_CONST) && a.value > 0;
-		s->b[s->bare - 1] = (struct bare_site){ ds_site_addr(site), ds_site_function(site),
-		                                         addr ? (uint64_t)a.value : 0, false };
+		if ((a.kind == DS_SRC_ADDR || a.kind == DS_SRC_CONST) && a.value > 0)
+			b->arg[b->narg++] = (uint64_t)a.value;
+		else if (ds_site_arg_from_caller(site, 0))
+			b->wrapper = true;
+		else
+			b->unknown = true;
 	}
 	return 0;
+}
+
+/* A wrapper's caller: the address it passes, if it is one. */
+static int on_wrapper_call(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct bare_site *b = ctx;
+	struct ds_argsrc a = ds_site_arg(site, 0);
+	if ((a.kind != DS_SRC_ADDR && a.kind != DS_SRC_CONST) || a.value <= 0 || b->narg == MAX_ARGS) {
+		b->unknown = true;
+		return 1;
+	}
+	b->arg[b->narg++] = (uint64_t)a.value;
+	return 0;
+}
+
+/* The arguments the callers of the wrapper sites pass (not for a library,
+ * whose callers are elsewhere). */
+static void follow_wrappers(struct ds_code *c, struct sites *s, bool library)
+{
+	for (size_t i = 0; i < s->bare && i < MAX_BARE; i++) {
+		struct bare_site *b = &s->b[i];
+		if (!b->wrapper)
+			continue;
+		bool was_capped = ds_code_capped(c);
+		if (library || ds_code_each_call_to(c, b->fn, on_wrapper_call, b) <= 0 ||
+		    (!was_capped && ds_code_capped(c)))
+			b->unknown = true;
+	}
 }
 
 /* Marks the bare sites whose argument points at a "." string. */
@@ -69,8 +111,9 @@ static int on_dot_string(const char *str, size_t len, uint64_t addr, void *ctx)
 	if (!len || str[len - 1] != '.')
 		return 0;
 	for (size_t i = 0; i < s->bare && i < MAX_BARE; i++)
-		if (s->b[i].arg == addr + len - 1)
-			s->b[i].dot = true;
+		for (size_t j = 0; j < s->b[i].narg; j++)
+			if (s->b[i].arg[j] == addr + len - 1)
+				s->b[i].dot[j] = true;
 	return 0;
 }
 
@@ -81,7 +124,11 @@ static void resolve_dots(const struct ds_elfview *v, struct sites *s)
 		ds_elf_strings_at(v, 1, '.', on_dot_string, s);
 	bool first = true;
 	for (size_t i = 0; i < s->bare && i < MAX_BARE; i++) {
-		if (s->b[i].dot) {
+		const struct bare_site *b = &s->b[i];
+		bool dot = !b->unknown && b->narg > 0;
+		for (size_t j = 0; j < b->narg; j++)
+			dot = dot && b->dot[j];
+		if (dot) {
 			s->dot++;
 		} else if (first) {
 			first = false;
@@ -131,6 +178,10 @@ static void run(struct ds_file *f, void *state)
 		ds_code_free(c);
 		return;
 	}
+	/* A library only offers chroot to its callers (bindings, wrappers);
+	 * so does an interpreter exporting its C API (perl, python3). */
+	bool library = ds_elf_pie(v) == DS_ELF_SHLIB || v->defined_funcs >= API_EXPORTS;
+	follow_wrappers(c, &s, library);
 	ds_code_free(c);
 	resolve_dots(v, &s);
 	struct ds_finding *d;
@@ -138,9 +189,6 @@ static void run(struct ds_file *f, void *state)
 		char at[32], fn[32];
 		hex(at, sizeof at, s.first_bare);
 		hex(fn, sizeof fn, s.first_bare_fn);
-		/* A library only offers chroot to its callers (bindings, wrappers);
-		 * so does an interpreter exporting its C API (perl, python3). */
-		bool library = ds_elf_pie(v) == DS_ELF_SHLIB || v->defined_funcs >= API_EXPORTS;
 		d = ds_report(f, library ? DS_SEV_INFO : DS_SEV_ERROR,
 		              "calls chroot() at %s with no chdir() or fchdir() after it in the same function: the working directory can stay outside the jail",
 		              at);
@@ -177,7 +225,7 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "chroot(dir)), whose argument is not the string \".\" (chroot(\".\") makes the "
 		  "working directory the new root).",
 		.limits = "Calls through function pointers, or a chdir made in another function, are "
-		  "not followed.",
+		  "not followed; a wrapper's callers are followed one level, for chroot(\".\").",
 		.fix = "Call chdir(\"/\") right after chroot().",
 	},
 	.cwe = 243,

@@ -28,7 +28,7 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 	fi
 	for opt in O0 O2 O2-noplt; do
 		case $opt in O2-noplt) fl="-O2 -fno-plt" ;; *) fl="-$opt" ;; esac
-		for v in SAME FCHDIR ELSEWHERE DOT; do
+		for v in SAME FCHDIR ELSEWHERE DOT DOTWRAP; do
 			build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
 		done
 		wait
@@ -66,6 +66,7 @@ PY
 			echo "drop-PW_WRAP-$opt elf-nodrop-groups info disassembly $wrap"
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
 			echo "jail-DOT-$opt elf-chroot-chdir pass disassembly chroot(\".\") after chdir(dir), wherever the chdir is made"
+			echo "jail-DOTWRAP-$opt elf-chroot-chdir pass disassembly chroot(\".\") after chdir(dir), wherever the chdir is made"
 			echo "jail-FCHDIR-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
 			echo "jail-SAME-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
 			echo "tmp-MKSTEMP-$opt elf-tmp-name warning disassembly /tmp/app-scratch.txt"

@@ -37,6 +37,8 @@ static int setup(void **state)
 	copy_into(root, fixture("chroot-good"), "usr/sbin/jailer-ok", 0755);
 	copy_into(root, fixture("chroot-dot"), "usr/sbin/jailer-dot", 0755);
 	copy_into(root, fixture("chroot-sub"), "usr/sbin/jailer-sub", 0755);
+	copy_into(root, fixture("chroot-dot-wrap"), "usr/sbin/jailer-dot-wrap", 0755);
+	copy_into(root, fixture("chroot-sub-wrap"), "usr/sbin/jailer-sub-wrap", 0755);
 	copy_into(root, fixture("tmp-bad"), "usr/bin/tmpuser", 0755);
 	copy_into(root, fixture("tmp-good"), "usr/bin/tmpuser-ok", 0755);
 	copy_into(root, fixture("hardened"), "usr/bin/hardened", 0755);
@@ -99,7 +101,13 @@ static void test_chroot(void **state)
 	d = must("/usr/sbin/jailer-sub", "elf-chroot-chdir", DS_SEV_ERROR);
 	assert_string_equal(detail_str(d, "method"), "disassembly");
 	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "chroot_dot")), 0);
-	assert_int_equal(count_findings(scan, "elf-chroot-chdir"), 2);
+	/* the same through a wrapper: its callers' argument counts */
+	d = must("/usr/sbin/jailer-dot-wrap", "elf-chroot-chdir", DS_SEV_PASS);
+	assert_string_equal(d->message, "every chroot() call is chroot(\".\"): the working directory becomes the new root");
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "chroot_dot")), 1);
+	d = must("/usr/sbin/jailer-sub-wrap", "elf-chroot-chdir", DS_SEV_ERROR);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "chroot_dot")), 0);
+	assert_int_equal(count_findings(scan, "elf-chroot-chdir"), 3);
 }
 
 static void test_tmp_name(void **state)
