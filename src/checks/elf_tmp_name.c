@@ -17,7 +17,9 @@
  * file-creating call (open, fopen, creat, mkdir, unlink, rename, ... ,
  * the fortified __open_2 too), or as the format of a sprintf-family call
  * in a function that also calls one ("/tmp/.nstat.u%d": a uid or pid is
- * no secret) -- details.method "disassembly".  Without
+ * no secret), unless that function also calls bind and, of the file
+ * calls, only unlink, remove, chmod or chown: the name is a unix socket's (wpa_ctrl's "/tmp/wpa_ctrl_%d-%d"; bind fails on an existing
+ * name, it follows no link) -- details.method "disassembly".  Without
  * one, every candidate is reported (details.method "imports").  A file
  * importing mkstemp is judged like any other: it may still use other
  * fixed names.
@@ -88,7 +90,28 @@ struct found {
 	size_t nbuild;
 	uint64_t file_fns[MAX_FNS];   /* functions calling a file-creating call */
 	size_t nfile_fns;
+	uint64_t bind_fns[MAX_FNS];   /* functions calling bind */
+	size_t nbind_fns;
+	uint64_t make_fns[MAX_FNS];   /* functions calling one that opens or makes a file */
+	size_t nmake_fns;
 };
+
+/* File calls a socket's name also gets: a stale one removed, its mode set. */
+static const char *const socket_ok[] = { "unlink", "unlinkat", "remove", "chmod", "chown", "lchown", NULL };
+
+static void add_fn(uint64_t *v, size_t *n, uint64_t fn)
+{
+	if (*n < MAX_FNS && (!*n || v[*n - 1] != fn))
+		v[(*n)++] = fn;
+}
+
+static bool has_fn(const uint64_t *v, size_t n, uint64_t fn)
+{
+	for (size_t i = 0; fn && i < n; i++)
+		if (v[i] == fn)
+			return true;
+	return false;
+}
 
 static bool has_suffix(const char *s, size_t len, const char *suf)
 {
@@ -170,9 +193,17 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	unsigned args = args_of(callee, path_calls, NPATH_CALLS);
 	unsigned fmt = args_of(callee, format_calls, NFORMAT_CALLS);
 	uint64_t fn = ds_site_function(site);
-	if (args && fd->nfile_fns < MAX_FNS &&
-	    (!fd->nfile_fns || fd->file_fns[fd->nfile_fns - 1] != fn))
-		fd->file_fns[fd->nfile_fns++] = fn;
+	if (strcmp(callee, "bind") == 0) {
+		add_fn(fd->bind_fns, &fd->nbind_fns, fn);
+		return 0;
+	}
+	if (args)
+		add_fn(fd->file_fns, &fd->nfile_fns, fn);
+	bool kept = false;
+	for (size_t i = 0; args && socket_ok[i]; i++)
+		kept = kept || strcmp(callee, socket_ok[i]) == 0;
+	if (args && !kept)
+		add_fn(fd->make_fns, &fd->nmake_fns, fn);
 	args |= fmt;
 	for (unsigned n = 0; n < 6; n++) {
 		if (!(args & (1u << n)))
@@ -201,7 +232,7 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 /* Marks the candidates that reach a file call; false without a decoder. */
 static bool trace(const struct ds_elfview *v, struct found *fd, const char **why)
 {
-	const char *names[NPATH_CALLS + NFORMAT_CALLS + 1];
+	const char *names[NPATH_CALLS + NFORMAT_CALLS + 2];
 	size_t nn = 0;
 	for (size_t i = 0; i < NPATH_CALLS; i++)
 		if (ds_elf_imports(v, path_calls[i].name))
@@ -211,6 +242,8 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 	for (size_t i = 0; i < NFORMAT_CALLS; i++)
 		if (ds_elf_imports(v, format_calls[i].name))
 			names[nn++] = format_calls[i].name;
+	if (ds_elf_imports(v, "bind"))
+		names[nn++] = "bind";
 	names[nn] = NULL;
 	struct ds_code *c = ds_code_open(v, why);
 	if (!c)
@@ -225,10 +258,13 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 		*why = "code too large, read partly";
 		return false;
 	}
-	for (size_t i = 0; i < fd->nc; i++)
-		for (size_t j = 0; fd->c[i].format_fn && j < fd->nfile_fns; j++)
-			if (fd->file_fns[j] == fd->c[i].format_fn)
-				fd->c[i].used = true;
+	for (size_t i = 0; i < fd->nc; i++) {
+		uint64_t fn = fd->c[i].format_fn;
+		/* printed into a socket's name: bound, not opened, there */
+		bool sock = has_fn(fd->bind_fns, fd->nbind_fns, fn) && !has_fn(fd->make_fns, fd->nmake_fns, fn);
+		if (!sock && has_fn(fd->file_fns, fd->nfile_fns, fn))
+			fd->c[i].used = true;
+	}
 	return true;
 }
 

@@ -41,6 +41,9 @@ static int setup(void **state)
 	copy_into(root, fixture("chroot-sub-wrap"), "usr/sbin/jailer-sub-wrap", 0755);
 	copy_into(root, fixture("tmp-bad"), "usr/bin/tmpuser", 0755);
 	copy_into(root, fixture("tmp-good"), "usr/bin/tmpuser-ok", 0755);
+	copy_into(root, fixture("tmp-sock"), "usr/bin/tmpsock", 0755);
+	copy_into(root, fixture("tmp-sock-file"), "usr/bin/tmpsock-file", 0755);
+	copy_into(root, fixture("tmp-sock-open"), "usr/bin/tmpsock-open", 0755);
 	copy_into(root, fixture("hardened"), "usr/bin/hardened", 0755);
 	copy_into(root, fixture("unhardened"), "usr/bin/unhardened", 0755);
 	copy_into(root, fixture("nobuf-nosp"), "usr/bin/nobuf-nosp", 0755);
@@ -124,6 +127,15 @@ static void test_tmp_name(void **state)
 	d = must("/usr/bin/tmpuser-ok", "elf-tmp-name", DS_SEV_INFO);
 	assert_int_equal(array_len(d, "tmp_strings"), 0);
 	assert_int_equal(array_len(d, "build_paths"), 1);
+	/* a /tmp format printed into a name its function binds: a socket */
+	assert_null(record_of(scan, "/usr/bin/tmpsock", "elf-tmp-name"));
+	/* ... the same name opened as a file */
+	d = must("/usr/bin/tmpsock-file", "elf-tmp-name", DS_SEV_WARNING);
+	assert_int_equal(array_len(d, "tmp_strings"), 1);
+	assert_string_equal(array_at(d, "tmp_strings", 0), "/tmp/fixture_ctrl_%d");
+	/* ... or bound by a function that also opens a file */
+	d = must("/usr/bin/tmpsock-open", "elf-tmp-name", DS_SEV_WARNING);
+	assert_string_equal(array_at(d, "tmp_strings", 0), "/tmp/fixture_ctrl_%d");
 }
 
 static void test_canary_and_fortify(void **state)
