@@ -7,7 +7,8 @@
  * 64 KiB pread chunks).  Not file names, dropped: mkstemp templates (XX),
  * "/tmp/" alone, prose and messages (a space, '=' or a newline in the
  * string, "/tmp/" after ' ', '.', ',', ':' or '='), socket and IPC names
- * (X11/ICE/XIM "-unix" directories, ".sock", "socket", "unix:"), over-long
+ * (X11/ICE/XIM "-unix" directories, ".sock", "socket", "unix:"), the X
+ * display lock "/tmp/.X%d-lock" (mutter, wlroots), over-long
  * runs (Go/Rust string blobs).  Build paths (__FILE__ of a build done
  * under /tmp, source suffixes, /home/ and /build/) go to
  * details.build_paths, an info finding alone.
@@ -65,7 +66,9 @@ static const struct path_call format_calls[] = {
 #define MAX_FNS 1024
 
 static const char *const not_names[] = {
-	"-unix", ".sock", "socket", "unix:", NULL,
+	"-unix", ".sock", "socket", "unix:",
+	"/tmp/.X%d-lock",   /* the X display lock: a name X fixes, made O_EXCL */
+	NULL,
 };
 
 static const char *const source_suffixes[] = {
