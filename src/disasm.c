@@ -10,6 +10,7 @@
  * the decoder finds a call there.
  */
 #include <gelf.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -231,6 +232,38 @@ static void read_sections(struct ds_code *c)
 	}
 }
 
+/* capstone 4 builds some of its tables on first use without a lock: cs_open
+ * fills the architecture table, and the x86 Intel printer sorts its
+ * implicit-register table (qsort on a global) the first time an instruction
+ * is printed with details on.  Two workers decoding their first file at
+ * once raced on that sort (ThreadSanitizer, tests/e2e/disasm.sh).  So the
+ * first decoder of the process decodes a few instructions of each
+ * architecture once, under pthread_once; every later one finds the tables
+ * built. */
+static void warm_up(cs_arch arch, cs_mode mode, const uint8_t *code, size_t len)
+{
+	csh h;
+	cs_insn *insn = NULL;
+	if (cs_open(arch, mode, &h) != CS_ERR_OK)
+		return;
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	size_t n = cs_disasm(h, code, len, 0x1000, 0, &insn);
+	if (n)
+		cs_free(insn, n);
+	cs_close(&h);
+}
+
+static void warm_up_all(void)
+{
+	/* add eax, 1; in al, dx; nop; call .+5 */
+	static const uint8_t x86[] = { 0x05, 1, 0, 0, 0, 0xec, 0x90, 0xe8, 0, 0, 0, 0 };
+	/* nop; ret */
+	static const uint8_t a64[] = { 0x1f, 0x20, 0x03, 0xd5, 0xc0, 0x03, 0x5f, 0xd6 };
+	warm_up(CS_ARCH_X86, CS_MODE_64, x86, sizeof x86);
+	warm_up(CS_ARCH_X86, CS_MODE_32, x86, sizeof x86);
+	warm_up(CS_ARCH_ARM64, CS_MODE_ARM, a64, sizeof a64);
+}
+
 struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why)
 {
 	cs_arch arch;
@@ -250,6 +283,8 @@ struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why)
 		*why = "no decoder for big-endian code";
 		return NULL;
 	}
+	static pthread_once_t warmed = PTHREAD_ONCE_INIT;
+	pthread_once(&warmed, warm_up_all);
 	struct ds_code *c = ds_xcalloc(1, sizeof *c);
 	c->v = v;
 	c->arch = da;
