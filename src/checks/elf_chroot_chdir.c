@@ -50,6 +50,17 @@ struct sites {
 	struct bare_site b[MAX_BARE];
 };
 
+/* The path argument of a chroot or wrapper call, when it is an address
+ * the decoder knows (a string's, to be looked up). */
+static bool arg_address(const struct ds_site *site, uint64_t *out)
+{
+	struct ds_argsrc a = ds_site_arg(site, 0);
+	if ((a.kind != DS_SRC_ADDR && a.kind != DS_SRC_CONST) || a.value <= 0)
+		return false;
+	*out = (uint64_t)a.value;
+	return true;
+}
+
 static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	(void)c;
@@ -64,9 +75,8 @@ static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 	} else if (s->bare++ < MAX_BARE) {
 		struct bare_site *b = &s->b[s->bare - 1];
 		*b = (struct bare_site){ .at = ds_site_addr(site), .fn = ds_site_function(site) };
-		struct ds_argsrc a = ds_site_arg(site, 0);
-		if ((a.kind == DS_SRC_ADDR || a.kind == DS_SRC_CONST) && a.value > 0)
-			b->arg[b->narg++] = (uint64_t)a.value;
+		if (arg_address(site, &b->arg[b->narg]))
+			b->narg++;
 		else if (ds_site_arg_from_caller(site, 0))
 			b->wrapper = true;
 		else
@@ -80,12 +90,11 @@ static int on_wrapper_call(struct ds_code *c, const struct ds_site *site, void *
 {
 	(void)c;
 	struct bare_site *b = ctx;
-	struct ds_argsrc a = ds_site_arg(site, 0);
-	if ((a.kind != DS_SRC_ADDR && a.kind != DS_SRC_CONST) || a.value <= 0 || b->narg == MAX_ARGS) {
+	if (b->narg == MAX_ARGS || !arg_address(site, &b->arg[b->narg])) {
 		b->unknown = true;
 		return 1;
 	}
-	b->arg[b->narg++] = (uint64_t)a.value;
+	b->narg++;
 	return 0;
 }
 
