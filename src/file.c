@@ -191,6 +191,13 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+enum ds_kind ds_interp_kind(const char *interp, enum ds_kind other)
+{
+	if (in_list(interp, ds_shells))
+		return DS_KIND_SHELL;
+	return strncmp(interp, "python", 6) == 0 ? DS_KIND_PYTHON : other;
+}
+
 /* Copies the basename of the shebang interpreter (through env) to interp. */
 static void parse_shebang(struct ds_file *f)
 {
@@ -228,10 +235,7 @@ void ds_classify(struct ds_file *f)
 	base = base ? base + 1 : f->path;
 	if (f->head_len >= 2 && f->head[0] == '#' && f->head[1] == '!') {
 		parse_shebang(f);
-		if (in_list(f->interp, ds_shells))
-			f->kind = DS_KIND_SHELL;
-		else if (strncmp(f->interp, "python", 6) == 0)
-			f->kind = DS_KIND_PYTHON;
+		f->kind = ds_interp_kind(f->interp, DS_KIND_OTHER);
 		return;
 	}
 	if (ends_with(base, ".py")) {

@@ -53,13 +53,9 @@ static int script_kind(struct ds_worker *w, struct ds_file *f, const char *inter
 	base = base ? base + 1 : interpreter;
 	snprintf(f->interp, sizeof f->interp, "%s", base);
 	f->interp_given = true;
-	bool shell = false;
-	for (size_t i = 0; ds_shells[i]; i++)
-		shell = shell || !strcmp(base, ds_shells[i]);
 	/* another language (perl, ...): no check reads it; never classified
 	 * from its text, which that interpreter runs whatever #! it shows */
-	f->kind = shell ? DS_KIND_SHELL : !strncmp(base, "python", 6) ? DS_KIND_PYTHON
-	        : DS_KIND_SPECIAL;
+	f->kind = ds_interp_kind(base, DS_KIND_SPECIAL);
 	return 0;
 }
 

@@ -111,5 +111,8 @@ bool ds_class_important(enum ds_class c);
 
 /* Classification from the first bytes (and mode/name): sets kind, interp. */
 void ds_classify(struct ds_file *f);
+/* The kind of a script an interpreter (a basename: "dash", "python3.11")
+ * runs: a shell's, Python's, else other. */
+enum ds_kind ds_interp_kind(const char *interp, enum ds_kind other);
 
 #endif
