@@ -28,13 +28,16 @@ if [ "$(id -u)" = 0 ]; then
 	as_user="setpriv --reuid=65534 --regid=65534 --clear-groups"
 fi
 rc=0
-# (file-stig is left out: the unprivileged user may not be able to read the
-# rules file inside the build tree, wherever CI cloned it)
+# (file-stig is left out and the profile is a copy in $work: the
+# unprivileged user may not be able to read the rules file or the profiles
+# inside the build tree, wherever CI cloned it, e.g. below a 0700 mktemp -d)
+cp "$SRCDIR/../src/profiles/stig" "$work/stig.profile"
 wrapper=${DISTSEC_WRAPPER:-}
 # (valgrind refuses a program the unprivileged user cannot reach, as in a
 # clone under a 0700 directory; the nobody run then goes without it)
 [ -z "$as_user" ] || $as_user test -r "$DISTSEC" || wrapper=""
 $as_user $wrapper "$DISTSEC" scan --root "$root" --backend none --color never -j2 --skip file-stig \
+	--profile "$work/stig.profile" \
 	>"$work/out" 2>"$work/err" || rc=$?
 expect_rc 0
 expect_line "info     scan-unreadable           /usr/bin/truncated  [unknown]  malformed ELF: program headers are truncated or out of bounds"

@@ -79,9 +79,13 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	cp "$fixa" "$work/locked.deb"
 	chmod 000 "$work/locked.deb"
 	chmod 755 "$work"
+	# the profile and the STIG rules from $work: the build tree may be
+	# below a directory nobody cannot enter (a clone under a 0700 mktemp -d)
+	cp "$SRCDIR/../src/profiles/debian" "$work/debian.profile"
+	cp "$SRCDIR/../src/checks/stig-rules" "$work/stig-rules"
 	rc=0
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$DISTSEC" scan --color never \
-		"$work/locked.deb" "$fixb" >"$work/out" 2>"$work/err" || rc=$?
+		--profile "$work/debian.profile" --rules "$work/stig-rules" "$work/locked.deb" "$fixb" >"$work/out" 2>"$work/err" || rc=$?
 	expect_rc 1
 	grep -qx "distsec: $work/locked.deb: Permission denied" "$work/err" || fail "no error naming the locked file"
 	expect_line "error    scan-unreadable           $work/locked.deb  [unknown]  package file unreadable: Permission denied"
