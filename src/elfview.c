@@ -332,6 +332,14 @@ enum ds_elf_pie ds_elf_pie(const struct ds_elfview *v)
 	return DS_ELF_SHLIB;
 }
 
+/* A program exporting this many functions hosts a language or plugin API. */
+#define API_EXPORTS 200
+
+bool ds_elf_offers_api(const struct ds_elfview *v)
+{
+	return ds_elf_pie(v) == DS_ELF_SHLIB || v->defined_funcs >= API_EXPORTS;
+}
+
 enum ds_elf_relro ds_elf_relro(const struct ds_elfview *v)
 {
 	/* BIND_NOW without PT_GNU_RELRO is not full RELRO: nothing is made

@@ -63,6 +63,10 @@ bool ds_elf_imports(const struct ds_elfview *v, const char *sym);
 /* The first of a NULL-terminated list of names that is imported, or NULL. */
 const char *ds_elf_imports_any(const struct ds_elfview *v, const char *const *syms);
 enum ds_elf_pie ds_elf_pie(const struct ds_elfview *v);
+/* A shared library, or a program exporting 200+ functions (an interpreter
+ * or plugin host: perl, python3, GHC programs, proftpd): its calls are
+ * offered to the code it loads or binds, whose choices are not in the file. */
+bool ds_elf_offers_api(const struct ds_elfview *v);
 enum ds_elf_relro ds_elf_relro(const struct ds_elfview *v);
 const char *ds_elf_relro_name(enum ds_elf_relro r);
 enum ds_elf_link ds_elf_link(const struct ds_elfview *v);

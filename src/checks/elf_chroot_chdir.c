@@ -23,9 +23,6 @@
 #include "distsec/disasm.h"
 #include "distsec/elfview.h"
 
-/* A program exporting this many functions hosts a language or plugin API. */
-#define API_EXPORTS 200
-
 static const char *const chroot_call[] = { "chroot", NULL };
 static const char *const chdir_calls[] = { "chdir", "fchdir", NULL };
 
@@ -189,7 +186,7 @@ static void run(struct ds_file *f, void *state)
 	}
 	/* A library only offers chroot to its callers (bindings, wrappers);
 	 * so does an interpreter exporting its C API (perl, python3). */
-	bool library = ds_elf_pie(v) == DS_ELF_SHLIB || v->defined_funcs >= API_EXPORTS;
+	bool library = ds_elf_offers_api(v);
 	follow_wrappers(c, &s, library);
 	ds_code_free(c);
 	resolve_dots(v, &s);

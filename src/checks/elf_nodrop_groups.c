@@ -25,8 +25,10 @@
  *   elsewhere.
  * The worst site decides.  A setuid/setgid file (switching between its own
  * real and effective ids) gets a warning instead of an error; a shared
- * library only offers the calls to its programs (language bindings): info
- * at most.  Without a decoder: from imports, as the original
+ * library, or a program exporting an API of 200+ functions (python3.11,
+ * clisp's lisp.run, GHC programs such as pandoc, proftpd's and uwsgi's
+ * module hosts), only offers the calls to the code it runs or loads
+ * (language bindings): info at most (ds_elf_offers_api, as elf-chroot-chdir).  Without a decoder: from imports, as the original
  * (details.method says which).
  */
 #include <string.h>
@@ -141,6 +143,15 @@ static struct ds_finding *report_bad(struct ds_file *f, const struct ds_elfview 
 	return d;
 }
 
+/* What capped the severity: a setid file, a library or API host. */
+static void detail_file(struct ds_finding *d, const struct ds_elfview *v, bool setid, bool library)
+{
+	ds_detail_bool(d, "setid_file", setid);
+	ds_detail_bool(d, "library", library);
+	if (library && ds_elf_pie(v) != DS_ELF_SHLIB)
+		ds_detail_int(d, "exported_functions", (long long)v->defined_funcs);
+}
+
 static enum ds_severity cap(enum ds_severity sev, bool setid, bool library)
 {
 	if (library)
@@ -161,8 +172,7 @@ static void by_imports(struct ds_file *f, const struct ds_elfview *v, bool setid
 	ds_detail_str(d, "method", "imports");
 	if (why)
 		ds_detail_str(d, "no_disassembly", why);
-	ds_detail_bool(d, "setid_file", setid);
-	ds_detail_bool(d, "library", library);
+	detail_file(d, v, setid, library);
 }
 
 static void run(struct ds_file *f, void *state)
@@ -172,7 +182,7 @@ static void run(struct ds_file *f, void *state)
 	if (!v || !ds_elf_imports_any(v, gid_calls) || !ds_elf_imports_any(v, uid_calls))
 		return;
 	bool setid = (f->mode & (S_ISUID | S_ISGID)) != 0;
-	bool library = ds_elf_pie(v) == DS_ELF_SHLIB;
+	bool library = ds_elf_offers_api(v);
 	const char *why = NULL;
 	struct ds_code *c = ds_code_open(v, &why);
 	struct sites s = { .worst = V_NONE };
@@ -202,8 +212,7 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_str(d, "method", "disassembly");
 	ds_detail_int(d, "gid_calls", (long long)s.n);
 	ds_detail_int(d, "without_groups", (long long)s.bad);
-	ds_detail_bool(d, "setid_file", setid);
-	ds_detail_bool(d, "library", library);
+	detail_file(d, v, setid, library);
 }
 
 const struct ds_check ds_check_elf_nodrop_groups = {
@@ -219,14 +228,17 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "a call to initgroups or setgroups before it.",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "
 		  "followed; a gid a function receives from its caller is info (the caller is not "
-		  "followed), so a program's own drop_privileges(uid, gid) helper is not an error.",
+		  "followed), so a program's own drop_privileges(uid, gid) helper is not an error; "
+		  "a program exporting 200+ functions (an interpreter or plugin host) is judged "
+		  "like a library, info at most, even where the call is its own.",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},
 	.least = DS_SEV_INFO,
 	.severity_policy = "error for programs; warning for setuid/setgid programs; info for shared "
-	  "libraries, temporary switches that keep a root id, wrappers that pass on their caller's "
-	  "gid, and calls it cannot follow",
+	  "libraries and programs exporting 200+ functions (interpreters, plugin hosts), temporary "
+	  "switches that keep a root id, wrappers that pass on their caller's gid, and calls it "
+	  "cannot follow",
 	.cwe = 273,
 	.precision = "medium",
 	.run = run,

@@ -32,8 +32,9 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 			build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
 		done
 		wait
-		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP; do
+		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API; do
 			case $v in PW_*) d="-DPW -D${v#PW_}" ;; *) d=-D$v ;; esac
+			case $v in *API) d="$d -rdynamic" ;; esac
 			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
 		done
 		wait
@@ -58,6 +59,7 @@ PY
 		for opt in O0 O2 O2-noplt; do
 			echo "drop-PW-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_ELSEWHERE-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_API-$opt elf-nodrop-groups info disassembly "
 			echo "drop-PW_INIT-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() before changing its gid"
 			echo "drop-REAL-$opt elf-nodrop-groups pass disassembly drops back to its real or saved gid (from getgid/getegid/getresgid)"
 			echo "drop-PW_LATE-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() after its gid but before any uid change"
