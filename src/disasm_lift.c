@@ -267,8 +267,11 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		}
 		break;
 	case X86_INS_OR:
+		/* `or $-1, %esi` sets all bits whatever esi held; capstone shows
+		 * the sign-extended imm8 as 0xffffffff for a 32-bit operand */
 		if (x->op_count == 2 && op[0].type == X86_OP_REG && op[1].type == X86_OP_IMM &&
-		    op[1].imm == -1) {
+		    (op[1].imm == -1 || (op[0].size < 8 && (uint64_t)op[1].imm ==
+		                         (1ULL << (8 * op[0].size)) - 1))) {
 			x86_dst(&op[0], o);
 			o->src = S_IMM;
 			o->value = -1;

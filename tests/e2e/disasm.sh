@@ -32,7 +32,7 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 			build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
 		done
 		wait
-		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API; do
+		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY; do
 			case $v in PW_*) d="-DPW -D${v#PW_}" ;; *) d=-D$v ;; esac
 			case $v in *API) d="$d -rdynamic" ;; esac
 			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
@@ -43,6 +43,12 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 		done
 		wait
 	done
+	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify)
+	gcc_built=
+	if [ "$target" = x86_64-linux-gnu ] && command -v gcc >/dev/null &&
+	   gcc -O2 -w -DPW -DREALONLY -o "$r/usr/bin/drop-PW_REALONLY-gcc" "$src/drop.c" 2>"$work/cc.err"; then
+		gcc_built=1
+	fi
 	run_distsec scan --root "$r" --check elf-chroot-chdir,elf-nodrop-groups,elf-tmp-name \
 		--format json -v -q --fail-on never /usr/bin
 	expect_rc 0
@@ -65,6 +71,7 @@ PY
 			echo "drop-PW_LATE-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() after its gid but before any uid change"
 			echo "drop-PW_TOOLATE-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_SWAP-$opt elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
+			echo "drop-PW_REALONLY-$opt elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 			echo "drop-PW_WRAP-$opt elf-nodrop-groups info disassembly $wrap"
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
 			echo "jail-DOT-$opt elf-chroot-chdir pass disassembly chroot(\".\") after chdir(dir), wherever the chdir is made"
@@ -74,6 +81,8 @@ PY
 			echo "tmp-MKSTEMP-$opt elf-tmp-name warning disassembly /tmp/app-scratch.txt"
 			echo "tmp-PLAIN-$opt elf-tmp-name warning disassembly /tmp/app-scratch.txt"
 		done
+		[ -z "$gcc_built" ] ||
+			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 	} | sort >"$work/want"
 	sort "$work/got" >"$work/got.sorted"
 	if ! cmp -s "$work/want" "$work/got.sorted"; then
