@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -67,47 +68,65 @@ static long ms_since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* The parser's side of start_parser, between vfork() and execve(): it
+ * shares the scan's memory, so it makes only system calls and writes
+ * nothing but *err.  Handlers the scan installed (cleanup.c) are reset
+ * before the signals are unblocked: none may run here. */
+static _Noreturn void parser_child(const char *shell, char *const argv[], int in, int null,
+                                   int err, volatile int *child_errno)
+{
+	static char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+	const struct rlimit no_core = { 0, 0 };
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_DFL &&
+		    sa.sa_handler != SIG_IGN) {
+			sa.sa_handler = SIG_DFL;
+			sa.sa_flags = 0;
+			sigaction(sig, &sa, NULL);
+		}
+	}
+	sigset_t none;
+	sigemptyset(&none);
+	if (setrlimit(RLIMIT_CORE, &no_core) == 0 && setsid() >= 0 &&
+	    dup2(in, 0) == 0 && dup2(null, 1) == 1 && dup2(err, 2) == 2 &&
+	    sigprocmask(SIG_SETMASK, &none, NULL) == 0)
+		execve(shell, argv, envp);
+	*child_errno = errno ? errno : ENOEXEC;
+	_exit(127);
+}
+
 /* Starts shell with argv in a new session (no terminal), stdin from in,
  * stderr to err, stdout to /dev/null, and no core dump: a script that
  * crashes the interpreter must not make the kernel write a core file into
  * the scanned tree (the parser's working directory may be anywhere).
- * posix_spawn cannot set a limit, so fork; the child makes only system
- * calls (the other threads' locks are not touched).  Returns the pid, or
- * -1 (errno set) when it could not be started. */
+ * posix_spawn cannot set a limit, and fork() copies the scan's page tables
+ * (with the dpkg database and apt's cache loaded, most of a /usr scan's
+ * system time): vfork(), all signals blocked until the child has reset
+ * their handlers.  Returns the pid, or -1 (errno set) when it could not be
+ * started. */
 static pid_t start_parser(const char *shell, char *const argv[], int in, int err)
 {
-	static char *const envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
-	int status[2]; /* the child's exec error, if any; closed by a good exec */
-	if (pipe2(status, O_CLOEXEC) != 0)
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null < 0)
 		return -1;
-	pid_t pid = fork();
-	if (pid == 0) {
-		const struct rlimit no_core = { 0, 0 };
-		sigset_t none;
-		sigemptyset(&none);
-		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-		if (setrlimit(RLIMIT_CORE, &no_core) == 0 && setsid() >= 0 && null >= 0 &&
-		    dup2(in, 0) == 0 && dup2(null, 1) == 1 && dup2(err, 2) == 2 &&
-		    sigprocmask(SIG_SETMASK, &none, NULL) == 0)
-			execve(shell, argv, envp);
-		int e = errno;
-		if (write(status[1], &e, sizeof e) < 0) { /* nothing more to say */ }
-		_exit(127);
-	}
-	close(status[1]);
-	int e = 0;
-	ssize_t r = pid > 0 ? read(status[0], &e, sizeof e) : 0;
-	while (r < 0 && errno == EINTR)
-		r = read(status[0], &e, sizeof e);
-	close(status[0]);
-	if (pid < 0)
-		return -1;
-	if (r == (ssize_t)sizeof e) {
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	volatile int child_errno = 0;
+	pid_t pid = vfork();
+	if (pid == 0)
+		parser_child(shell, argv, in, null, err, &child_errno);
+	int e = pid < 0 ? errno : child_errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(null);
+	if (pid > 0 && e) {   /* the exec failed: the child has exited */
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		errno = e;
-		return -1;
+		pid = -1;
 	}
+	if (pid < 0)
+		errno = e;
 	return pid;
 }
 
