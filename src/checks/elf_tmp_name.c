@@ -8,7 +8,9 @@
  * "/tmp/" alone, prose and messages (a space, '=' or a newline in the
  * string, "/tmp/" after ' ', '.', ',', ':' or '='), socket and IPC names
  * (X11/ICE/XIM "-unix" directories, ".sock", "socket", "unix:"), the X
- * display lock "/tmp/.X%d-lock" (mutter, wlroots), over-long
+ * display lock "/tmp/.X%d-lock" (mutter, wlroots) and the perf JIT map
+ * "/tmp/perf-<pid>.map" (beam.smp, libguile: names X and perf fix, the
+ * program cannot choose another), over-long
  * runs (Go/Rust string blobs).  Build paths (__FILE__ of a build done
  * under /tmp, source suffixes, /home/ and /build/) go to
  * details.build_paths, an info finding alone.
@@ -19,12 +21,29 @@
  * the fortified __open_2 too), or as the format of a sprintf-family call
  * in a function that also calls one ("/tmp/.nstat.u%d": a uid or pid is
  * no secret), unless that function also calls bind and, of the file
- * calls, only unlink, remove, chmod or chown: the name is a unix socket's (wpa_ctrl's "/tmp/wpa_ctrl_%d-%d"; bind fails on an existing
- * name, it follows no link) -- details.method "disassembly".  Without
- * one, every candidate is reported (details.method "imports").  A file
+ * calls, only unlink, remove, chmod or chown: the name is a unix socket's
+ * (wpa_ctrl's "/tmp/wpa_ctrl_%d-%d"; bind fails on an existing name, it
+ * follows no link) -- details.method "disassembly".
+ *
+ * Each call a name reaches is classed (use_of): exclusive -- open with a
+ * constant flags argument holding O_CREAT|O_EXCL (the machine's values),
+ * mkdir, mkfifo, mknod, link's or symlink's new name: an existing name or
+ * symlink makes it fail, it follows none; read -- open with constant
+ * read-only flags (no O_CREAT, O_TRUNC or write access), unlink, remove,
+ * rmdir; loose -- everything else, flags not constant included.  For a
+ * printed format every file call of the printing function counts (which
+ * buffer each gets is not followed).  A name with a loose use is a
+ * warning; one created only exclusively (and otherwise only read or
+ * removed: courier's "/tmp/.%lx.%lx" lock, snap-confine's mkdir'd and
+ * O_NOFOLLOW-opened directory, dropbear's random mkdir'd directory) is
+ * info with details.exclusive_names: a planted name or link makes the
+ * call fail (a denial of service at most), no write follows it.  One that
+ * is only read or removed stays a warning (a planted file is read).  Without
+ * a decoder, every candidate is reported (details.method "imports").  A file
  * importing mkstemp is judged like any other: it may still use other
  * fixed names.
  */
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +95,18 @@ static const char *const source_suffixes[] = {
 	".s", ".y", ".l", ".m", ".mm", ".vala", ".inc", NULL,
 };
 
+/* What a file call does with a name (enum use, bits). */
+enum use {
+	USE_READ = 1,    /* opens it read-only, removes it: no write can follow a link */
+	USE_EXCL = 2,    /* creates it exclusively: fails on an existing name or link */
+	USE_LOOSE = 4,   /* anything else: creates, writes, renames, chmods through it */
+};
+
 struct cand {
 	uint64_t addr;
 	size_t len;
 	char text[128];
-	bool used;
+	unsigned uses;        /* enum use bits of the calls it reaches */
 	uint64_t format_fn;   /* a function printing it into a name, or 0 */
 };
 
@@ -97,7 +123,24 @@ struct found {
 	size_t nbind_fns;
 	uint64_t make_fns[MAX_FNS];   /* functions calling one that opens or makes a file */
 	size_t nmake_fns;
+	uint64_t excl_fns[MAX_FNS];   /* functions with a USE_EXCL file call */
+	size_t nexcl_fns;
+	uint64_t loose_fns[MAX_FNS];  /* functions with a USE_LOOSE file call */
+	size_t nloose_fns;
+	unsigned o_creat, o_excl, o_trunc;   /* the machine's open(2) flags, 0: unknown */
 };
+
+/* Calls that create their path argument (bit) exclusively: they fail on
+ * an existing name, a symlink included, and follow none. */
+static const struct path_call excl_calls[] = {
+	{ "mkdir", 1 }, { "mkdirat", 2 }, { "mkfifo", 1 }, { "mkfifoat", 2 },
+	{ "mknod", 1 }, { "mknodat", 2 }, { "link", 2 }, { "linkat", 8 },
+	{ "symlink", 2 }, { "symlinkat", 4 },
+};
+#define NEXCL_CALLS (sizeof excl_calls / sizeof excl_calls[0])
+
+/* Calls that remove a name: they write nothing through a link. */
+static const char *const removals[] = { "unlink", "unlinkat", "remove", "rmdir", NULL };
 
 /* File calls a socket's name also gets: a stale one removed, its mode set. */
 static const char *const socket_ok[] = { "unlink", "unlinkat", "remove", "chmod", "chown", "lchown", NULL };
@@ -114,6 +157,18 @@ static bool has_fn(const uint64_t *v, size_t n, uint64_t fn)
 		if (v[i] == fn)
 			return true;
 	return false;
+}
+
+/* The perf JIT map "/tmp/perf-<pid>.map" (beam.smp, libguile, V8): the
+ * perf tool reads that name (tools/perf/Documentation/jit-interface.txt),
+ * so the program cannot choose another; not its predictable-name bug. */
+static bool perf_map(const char *s)
+{
+	if (strncmp(s, "/tmp/perf-%", 11) != 0)
+		return false;
+	const char *p = s + 11;
+	p += strspn(p, "hljzt");
+	return *p && strchr("diu", *p) && strcmp(p + 1, ".map") == 0;
 }
 
 static bool has_suffix(const char *s, size_t len, const char *suf)
@@ -143,6 +198,8 @@ static bool tmp_candidate(const char *s, size_t len)
 	for (size_t i = 0; not_names[i]; i++)
 		if (strstr(s, not_names[i]))
 			return false;
+	if (perf_map(s))
+		return false;
 	for (const char *p = strstr(s, "/tmp/"); p; p = strstr(p + 1, "/tmp/"))
 		if (p == s || !strchr(" .,:=", p[-1]))
 			return true;
@@ -185,6 +242,55 @@ static unsigned args_of(const char *callee, const struct path_call *v, size_t n)
 	return 0;
 }
 
+/* open(2)'s O_CREAT, O_EXCL and O_TRUNC on the machines with a decoder:
+ * the generic values (asm-generic/fcntl.h) on x86-64, x32, i386 and
+ * aarch64.  Elsewhere (alpha, mips, parisc, sparc differ) unknown: every
+ * open counts as USE_LOOSE. */
+static void open_flags(const struct ds_elfview *v, struct found *fd)
+{
+	if (v->machine == EM_X86_64 || v->machine == EM_386 || v->machine == EM_AARCH64) {
+		fd->o_creat = 0100;
+		fd->o_excl = 0200;
+		fd->o_trunc = 01000;
+	}
+}
+
+/* Which argument of an open-family call holds its flags, or -1. */
+static int flags_arg(const char *callee)
+{
+	if (strncmp(callee, "openat", 6) == 0 || strncmp(callee, "__openat", 8) == 0)
+		return 2;
+	if (strncmp(callee, "open", 4) == 0 || strncmp(callee, "__open", 6) == 0)
+		return 1;
+	return -1;
+}
+
+/* What the call does with its path argument n (-1: whichever it is):
+ * an open with constant flags holding O_CREAT|O_EXCL, or mkdir, mknod,
+ * link's new name, creates exclusively; an open with constant read-only
+ * flags (no O_CREAT, O_TRUNC, write access) or a removal writes nothing;
+ * the rest, and flags not known, is loose. */
+static unsigned use_of(const struct found *fd, const struct ds_site *site, const char *callee, int n)
+{
+	int fa = flags_arg(callee);
+	if (fa >= 0) {
+		struct ds_argsrc a = ds_site_arg(site, (unsigned)fa);
+		if (a.kind != DS_SRC_CONST || !fd->o_creat)
+			return USE_LOOSE;
+		uint64_t fl = (uint64_t)a.value, ce = fd->o_creat | fd->o_excl;
+		if ((fl & ce) == ce)
+			return USE_EXCL;
+		return fl & (fd->o_creat | fd->o_trunc | 3) ? USE_LOOSE : USE_READ;
+	}
+	unsigned excl = args_of(callee, excl_calls, NEXCL_CALLS);
+	if (excl)
+		return n < 0 || (excl & (1u << n)) ? USE_EXCL : USE_LOOSE;
+	for (size_t i = 0; removals[i]; i++)
+		if (strcmp(callee, removals[i]) == 0)
+			return USE_READ;
+	return USE_LOOSE;
+}
+
 /* A path argument loaded from a candidate's address (or inside it, where
  * the linker merged a shorter string into a longer one's tail) that
  * starts at "/tmp/" or "/var/tmp/". */
@@ -200,8 +306,14 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 		add_fn(fd->bind_fns, &fd->nbind_fns, fn);
 		return 0;
 	}
-	if (args)
+	if (args) {
 		add_fn(fd->file_fns, &fd->nfile_fns, fn);
+		unsigned u = use_of(fd, site, callee, -1);
+		if (u & USE_EXCL)
+			add_fn(fd->excl_fns, &fd->nexcl_fns, fn);
+		if (u & USE_LOOSE)
+			add_fn(fd->loose_fns, &fd->nloose_fns, fn);
+	}
 	bool kept = false;
 	for (size_t i = 0; args && socket_ok[i]; i++)
 		kept = kept || strcmp(callee, socket_ok[i]) == 0;
@@ -226,7 +338,7 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 			if (fmt & (1u << n))
 				k->format_fn = fn;
 			else
-				k->used = true;
+				k->uses |= use_of(fd, site, callee, (int)n);
 		}
 	}
 	return 0;
@@ -251,6 +363,7 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 	struct ds_code *c = ds_code_open(v, why);
 	if (!c)
 		return false;
+	open_flags(v, fd);
 	struct ds_range refs[MAX_CANDS];
 	for (size_t i = 0; i < fd->nc; i++)
 		refs[i] = (struct ds_range){ fd->c[i].addr, fd->c[i].addr + fd->c[i].len };
@@ -265,8 +378,16 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 		uint64_t fn = fd->c[i].format_fn;
 		/* printed into a socket's name: bound, not opened, there */
 		bool sock = has_fn(fd->bind_fns, fd->nbind_fns, fn) && !has_fn(fd->make_fns, fd->nmake_fns, fn);
-		if (!sock && has_fn(fd->file_fns, fd->nfile_fns, fn))
-			fd->c[i].used = true;
+		if (sock || !has_fn(fd->file_fns, fd->nfile_fns, fn))
+			continue;
+		/* which buffer the function's calls get is not followed: they
+		 * all count, a list that overflowed as loose */
+		unsigned u = USE_READ;
+		if (has_fn(fd->excl_fns, fd->nexcl_fns, fn))
+			u |= USE_EXCL;
+		if (fd->nloose_fns == MAX_FNS || has_fn(fd->loose_fns, fd->nloose_fns, fn))
+			u |= USE_LOOSE;
+		fd->c[i].uses |= u;
 	}
 	return true;
 }
@@ -281,26 +402,44 @@ static void run(struct ds_file *f, void *state)
 	ds_elf_strings_at(v, 6, '/', on_string, fd);
 	const char *why = NULL;
 	bool decoded = !fd->nc || trace(v, fd, &why);
-	const char *listed[MAX_LISTED];
-	size_t ntmp = 0;
-	for (size_t i = 0; i < fd->nc; i++)
-		if (fd->c[i].used || !decoded) {
+	const char *listed[MAX_LISTED], *excl[MAX_LISTED];
+	size_t ntmp = 0, nexcl = 0;
+	for (size_t i = 0; i < fd->nc; i++) {
+		unsigned u = fd->c[i].uses;
+		if (!decoded || (u & USE_LOOSE) || u == USE_READ) {
 			if (ntmp < MAX_LISTED)
 				listed[ntmp] = fd->c[i].text;
 			ntmp++;
+		} else if (u & USE_EXCL) {
+			if (nexcl < MAX_LISTED)
+				excl[nexcl] = fd->c[i].text;
+			nexcl++;
 		}
-	if (ntmp || fd->nbuild) {
-		struct ds_finding *d = ntmp
-			? ds_report(f, DS_SEV_WARNING, "uses %zu fixed name%s under /tmp%s: %s",
-			            ntmp, ntmp > 1 ? "s" : "",
-			            decoded ? " as file names" : "", listed[0])
-			: ds_report(f, DS_SEV_INFO, "carries %zu build-machine path%s: %s",
-			            fd->nbuild, fd->nbuild > 1 ? "s" : "", fd->build[0]);
+	}
+	if (ntmp || nexcl || fd->nbuild) {
+		struct ds_finding *d;
+		if (ntmp)
+			d = ds_report(f, DS_SEV_WARNING, "uses %zu fixed name%s under /tmp%s: %s",
+			              ntmp, ntmp > 1 ? "s" : "",
+			              decoded ? " as file names" : "", listed[0]);
+		else if (nexcl)
+			d = ds_report(f, DS_SEV_INFO, "creates %zu fixed name%s under /tmp only exclusively: %s",
+			              nexcl, nexcl > 1 ? "s" : "", excl[0]);
+		else
+			d = ds_report(f, DS_SEV_INFO, "carries %zu build-machine path%s: %s",
+			              fd->nbuild, fd->nbuild > 1 ? "s" : "", fd->build[0]);
 		for (size_t i = 0; i < ntmp && i < MAX_LISTED; i++)
 			ds_detail_append(d, "tmp_strings", listed[i]);
+		for (size_t i = 0; i < nexcl && i < MAX_LISTED; i++)
+			ds_detail_append(d, "exclusive_names", excl[i]);
 		for (size_t i = 0; i < fd->nbuild && i < MAX_LISTED; i++)
 			ds_detail_append(d, "build_paths", fd->build[i]);
-		if (ntmp) {
+		if (nexcl)
+			ds_detail_str(d, "exclusive_reason",
+			              "created only with open(O_CREAT|O_EXCL), mkdir, mknod or link's new "
+			              "name, otherwise only read or removed: a pre-made name or symlink "
+			              "makes the call fail, no write follows it");
+		if (ntmp || nexcl) {
 			ds_detail_str(d, "method", decoded ? "disassembly" : "imports");
 			if (why)
 				ds_detail_str(d, "no_disassembly", why);
@@ -319,12 +458,21 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "file or a symlink there, and so read or clobber what the program writes.",
 		.detect = "On the disassembled code (capstone): literal \"/tmp/...\" and "
 		  "\"/var/tmp/...\" strings passed as the file name to open, fopen, mkdir and "
-		  "friends. Build-machine paths are listed as info.",
-		.limits = "Names built at run time (sprintf into a buffer) are not followed.",
+		  "friends, or printed as a format by a function calling them. A name created only "
+		  "exclusively (open with O_CREAT|O_EXCL, mkdir, mknod, link's new name) is info; "
+		  "the perf JIT map /tmp/perf-<pid>.map and the X lock, names perf and X fix, are "
+		  "not reported. Build-machine paths are listed as info.",
+		.limits = "A name printed into a buffer (sprintf) is judged by every file call of the "
+		  "printing function, not the one its buffer reaches; a name stored in a table or "
+		  "passed through a helper is not followed. Checks the program makes after an "
+		  "open (O_NOFOLLOW, then fstat of the owner and link count: nstat, exim_lock), "
+		  "or an open made only after its own mknod succeeded (mdadm), are not seen: "
+		  "still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
+		  "still makes an exclusive creation fail (info: a denial of service at most).",
 		.fix = "Use mkstemp(3)/mkdtemp(3), or $XDG_RUNTIME_DIR, instead of a fixed name.",
 	},
 	.least = DS_SEV_INFO,
-	.severity_policy = "warning for fixed /tmp names; info for build-machine paths",
+	.severity_policy = "warning for fixed /tmp names; info for names created only exclusively and for build-machine paths",
 	.cwe = 377,
 	.precision = "low",
 	.run = run,

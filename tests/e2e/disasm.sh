@@ -38,7 +38,7 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
 		done
 		wait
-		for v in PLAIN MKSTEMP; do
+		for v in PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW; do
 			build "$target" "$r/usr/bin/tmp-$v-$opt" $fl -D$v "$src/tmpuse.c" &
 		done
 		wait
@@ -57,7 +57,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
     x = f['details']
-    extra = x.get('reason') or ','.join(x.get('tmp_strings', []))
+    extra = x.get('reason') or ','.join(x.get('tmp_strings', []) or x.get('exclusive_names', []))
     print(f"{f['path'].split('/')[-1]} {f['check']} {f['severity']} {x.get('method', '-')} {extra}")
 PY
 	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
@@ -80,6 +80,11 @@ PY
 			echo "jail-SAME-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
 			echo "tmp-MKSTEMP-$opt elf-tmp-name warning disassembly /tmp/app-scratch.txt"
 			echo "tmp-PLAIN-$opt elf-tmp-name warning disassembly /tmp/app-scratch.txt"
+			echo "tmp-PERF-$opt elf-tmp-name info - "
+			echo "tmp-EXCL-$opt elf-tmp-name info disassembly /tmp/.%lx.%lx"
+			echo "tmp-MKDIR-$opt elf-tmp-name info disassembly /tmp/app-private"
+			echo "tmp-LINK-$opt elf-tmp-name info disassembly /tmp/app.lock"
+			echo "tmp-NOFOLLOW-$opt elf-tmp-name warning disassembly /tmp/.app.u%d"
 		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
