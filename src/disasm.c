@@ -35,6 +35,12 @@ static int cmp_slot(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static int cmp_local(const void *a, const void *b)
+{
+	const struct dis_local *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -150,8 +156,67 @@ static void starts_from_eh_frame_hdr(struct ds_code *c, const GElf_Shdr *sh, siz
 	}
 }
 
+static bool is_relative(const struct ds_code *c, uint64_t type)
+{
+	switch (c->arch) {
+	case DIS_X64: return type == R_X86_64_RELATIVE;
+	case DIS_X86: return type == R_386_RELATIVE;
+	case DIS_A64: return type == R_AARCH64_RELATIVE;
+	}
+	return false;
+}
+
+/* A relative relocation: a slot the loader fills with a local address
+ * (the addend; for REL, read from the slot by keep_got_locals). */
+static void add_local(struct ds_code *c, uint64_t addr, uint64_t target, size_t *cap)
+{
+	if (c->nlocals >= SLOTS_MAX)
+		return;
+	ds_push(c->locals, c->nlocals, *cap, ((struct dis_local){ addr, target }));
+}
+
+/* Of the relative relocations, keeps those in the GOT (what a call
+ * through a slot reads: Rust's calls into std, -fno-plt calls to
+ * default-visibility functions), sorted; REL targets read from the slot. */
+static void keep_got_locals(struct ds_code *c, const struct dis_span *got, size_t ngot)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < c->nlocals; i++) {
+		struct dis_local l = c->locals[i];
+		const struct dis_span *g = NULL;
+		for (size_t k = 0; k < ngot && !g; k++)
+			if (l.addr >= got[k].addr && l.addr - got[k].addr < got[k].size)
+				g = &got[k];
+		if (!g)
+			continue;
+		if (!l.target) {
+			uint32_t v32;
+			uint64_t v64;
+			bool wide = c->arch != DIS_X86;
+			if (wide ? !read_at(c, g->off + (l.addr - g->addr), &v64, 8)
+			         : !read_at(c, g->off + (l.addr - g->addr), &v32, 4))
+				continue;
+			l.target = wide ? v64 : v32;
+		}
+		if (l.target)
+			c->locals[w++] = l;
+	}
+	c->nlocals = w;
+	if (w)
+		qsort(c->locals, w, sizeof *c->locals, cmp_local);
+}
+
+uint64_t dis_local_target(const struct ds_code *c, uint64_t slot)
+{
+	struct dis_local key = { slot, 0 };
+	const struct dis_local *l = c->nlocals
+		? bsearch(&key, c->locals, c->nlocals, sizeof key, cmp_local) : NULL;
+	return l ? l->target : 0;
+}
+
 /* GOT slots of the dynamic relocations that name a symbol. */
-static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap)
+static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap,
+                           size_t *lcap)
 {
 	Elf_Scn *symscn = elf_getscn(c->v->elf, sh->sh_link);
 	GElf_Shdr symsh;
@@ -173,6 +238,8 @@ static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh,
 			r = (GElf_Rela){ rl.r_offset, rl.r_info, 0 };
 		size_t si = GELF_R_SYM(r.r_info);   /* gelf widens ELF32 r_info */
 		GElf_Sym s;
+		if (!si && is_relative(c, GELF_R_TYPE(r.r_info)))
+			add_local(c, r.r_offset, sh->sh_type == SHT_RELA ? (uint64_t)r.r_addend : 0, lcap);
 		if (!si || !gelf_getsym(syms, (int)si, &s))
 			continue;
 		const char *name = elf_strptr(c->v->elf, symsh.sh_link, s.st_name);
@@ -184,7 +251,8 @@ static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh,
 static void read_sections(struct ds_code *c)
 {
 	Elf *elf = c->v->elf;
-	size_t shstrndx = 0, scap = 0, ncap = 0, spcap = 0;
+	size_t shstrndx = 0, scap = 0, ncap = 0, spcap = 0, lcap = 0, ngot = 0;
+	struct dis_span got[4];
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0 || section_size(elf, shstrndx) > TABLE_MAX)
 		return;
 	Elf_Scn *scn = NULL;
@@ -203,9 +271,14 @@ static void read_sections(struct ds_code *c)
 		}
 		if (strcmp(name, ".got.plt") == 0 || (!c->gotbase && strcmp(name, ".got") == 0))
 			c->gotbase = sh.sh_addr;
+		if ((strcmp(name, ".got") == 0 || strcmp(name, ".got.plt") == 0) && ngot < 4 &&
+		    sh.sh_type == SHT_PROGBITS && sh.sh_offset <= c->v->file_size &&
+		    sh.sh_size <= c->v->file_size - sh.sh_offset)
+			got[ngot++] = (struct dis_span){ sh.sh_addr, sh.sh_offset, sh.sh_size, false };
 		if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
-			slots_from_rel(c, scn, &sh, &scap);
+			slots_from_rel(c, scn, &sh, &scap, &lcap);
 	}
+	keep_got_locals(c, got, ngot);
 	/* starts need the spans: a second pass */
 	scn = NULL;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
@@ -315,6 +388,7 @@ void ds_code_free(struct ds_code *c)
 	free(c->slots);
 	free(c->stubs);
 	free(c->starts);
+	free(c->locals);
 	free(c);
 }
 
@@ -688,13 +762,87 @@ int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void
 	if (!c->stubs_done)
 		find_stubs(c);
 	struct wanted w = { .stubs = &target, .nstubs = 1, .ref_lo = UINT64_MAX };
+	/* and the calls through GOT slots that hold it (Rust's) */
+	size_t cap = 0;
+	for (size_t i = 0; i < c->nlocals; i++)
+		if (c->locals[i].target == target)
+			ds_push(w.slots, w.nslots, cap, c->locals[i].addr);
 	struct cands k = { 0 };
 	int rc = scan_code(c, &w, &k) != 0 ? -1 : 0, nsites = 0;
 	k.ncall = uniq(k.call, k.ncall);
 	for (size_t i = 0; rc == 0 && i < k.ncall; i++)
 		if (visit(c, k.call[i], NULL, target, cb, ctx, &nsites))
 			break;
+	free(w.slots);
 	free(k.call);
 	free(k.ref);
 	return rc < 0 ? -1 : nsites;
+}
+
+bool dis_is_local_code(const struct ds_code *c, uint64_t addr)
+{
+	const struct dis_span *sp = span_of(c, addr);
+	return sp && !sp->plt;
+}
+
+bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, struct dis_func *f)
+{
+	size_t fi = func_of(c, start);
+	if (fi == (size_t)-1 || c->starts[fi] != start || !dis_is_local_code(c, start))
+		return false;
+	const struct dis_span *sp = span_of(c, start);
+	uint64_t end = fi + 1 < c->nstarts ? c->starts[fi + 1] : sp->addr + sp->size;
+	if (end > sp->addr + sp->size)
+		end = sp->addr + sp->size;
+	size_t len = (size_t)(end - start);
+	if (len > FUNC_MAX || c->deep_decoded + len > budget)
+		return false;
+	/* its own budget: the file's decoding cap stays for the call sites */
+	size_t decoded = c->decoded;
+	bool capped = c->capped;
+	c->decoded = 0;
+	bool ok = decode(c, start, end, f);
+	c->decoded = decoded;
+	c->capped = capped;
+	if (ok)
+		c->deep_decoded += len;
+	return ok;
+}
+
+struct callers_all {
+	ds_caller_pred pred;
+	void *ctx;
+	bool ok;
+};
+
+static int on_caller(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct callers_all *a = ctx;
+	if (!a->pred(site, a->ctx)) {
+		a->ok = false;
+		return 1;
+	}
+	return 0;
+}
+
+bool ds_site_callers_all(const struct ds_site *site, ds_caller_pred pred, void *ctx)
+{
+	struct ds_code *c = site->c;
+	if (c->deep_callers >= DEEP_CALLERS || c->deep_decoded >= DEEP_FILE)
+		return false;
+	c->deep_callers++;
+	/* the callers are decoded on the deep walks' budget, and a cap met
+	 * here only makes the answer no: the file's state is put back */
+	bool capped = c->capped;
+	size_t decoded = c->decoded, base = DECODE_MAX - (DEEP_FILE - c->deep_decoded);
+	c->capped = false;
+	c->decoded = base;
+	struct callers_all a = { pred, ctx, true };
+	int n = ds_code_each_call_to(c, site->f->start, on_caller, &a);
+	bool cut = c->capped;
+	c->deep_decoded += c->decoded - base;
+	c->decoded = decoded;
+	c->capped = capped;
+	return n > 0 && a.ok && !cut;
 }

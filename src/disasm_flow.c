@@ -25,7 +25,7 @@ size_t dis_index_of(const struct dis_func *f, uint64_t addr)
 	return lo < f->n && f->in[lo].addr == addr ? lo : (size_t)-1;
 }
 
-static const char *named(const struct dis_insn *in, const char *const *names)
+const char *dis_named(const struct dis_insn *in, const char *const *names)
 {
 	if ((in->kind != K_CALL && in->kind != K_JMP) || !in->callee)
 		return NULL;
@@ -35,15 +35,40 @@ static const char *named(const struct dis_insn *in, const char *const *names)
 	return NULL;
 }
 
-/* Is an instruction for which pred holds on a path from index `from`?
- * `goal` is an index to reach, or (size_t)-1 to look for a named call;
- * a path ends at a call of `barrier` (NULL: none). */
-static const char *reach(const struct dis_func *f, size_t from, const char *const *names,
-                         size_t goal, const char *const *barrier)
+unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all)
+{
+	const struct dis_insn *in = &f->in[i];
+	unsigned n = 0;
+	*all = false;
+	switch (in->kind) {
+	case K_RET:
+		break;
+	case K_IJMP:
+		/* a switch table: any instruction of the function may follow */
+		*all = true;
+		break;
+	case K_JMP:
+		if (!in->callee && in->target >= f->start && in->target < f->end)
+			next[n++] = dis_index_of(f, in->target);
+		break;
+	case K_CJMP:
+		if (in->target >= f->start && in->target < f->end)
+			next[n++] = dis_index_of(f, in->target);
+		next[n++] = i + 1;
+		break;
+	default:
+		next[n++] = i + 1;
+		break;
+	}
+	return n;
+}
+
+const char *dis_reach(const struct dis_func *f, size_t from, const char *const *names,
+                      size_t goal, const char *const *barrier, unsigned char *mark)
 {
 	if (from >= f->n)
 		return NULL;
-	unsigned char *seen = ds_xcalloc(f->n, 1);
+	unsigned char *seen = mark ? mark : ds_xcalloc(f->n, 1);
 	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
 	const char *hit = NULL;
 	stack[top++] = from;
@@ -51,65 +76,49 @@ static const char *reach(const struct dis_func *f, size_t from, const char *cons
 	while (top && !hit) {
 		size_t i = stack[--top];
 		const struct dis_insn *in = &f->in[i];
-		if (goal != (size_t)-1 ? i == goal : (hit = named(in, names)) != NULL) {
+		if (goal != (size_t)-1 ? i == goal : (hit = dis_named(in, names)) != NULL) {
 			hit = hit ? hit : "";
 			break;
 		}
-		size_t next[2] = { (size_t)-1, (size_t)-1 };
-		if (barrier && named(in, barrier))
+		if (barrier && dis_named(in, barrier))
 			continue;
-		switch (in->kind) {
-		case K_RET:
-			break;
-		case K_IJMP:
-			/* a switch table: any instruction of the function may follow */
-			for (size_t k = 0; k < f->n; k++)
-				if (!seen[k]) {
-					seen[k] = 1;
-					stack[top++] = k;
-				}
-			break;
-		case K_JMP:
-			if (!in->callee && in->target >= f->start && in->target < f->end)
-				next[0] = dis_index_of(f, in->target);
-			break;
-		case K_CJMP:
-			if (in->target >= f->start && in->target < f->end)
-				next[0] = dis_index_of(f, in->target);
-			next[1] = i + 1;
-			break;
-		default:
-			next[1] = i + 1;
-			break;
-		}
-		for (int k = 0; k < 2; k++)
+		size_t next[2];
+		bool all;
+		unsigned nn = dis_succ(f, i, next, &all);
+		for (size_t k = 0; all && k < f->n; k++)
+			if (!seen[k]) {
+				seen[k] = 1;
+				stack[top++] = k;
+			}
+		for (unsigned k = 0; k < nn; k++)
 			if (next[k] < f->n && !seen[next[k]]) {
 				seen[next[k]] = 1;
 				stack[top++] = next[k];
 			}
 	}
-	free(seen);
+	if (!mark)
+		free(seen);
 	free(stack);
 	return hit;
 }
 
 const char *ds_site_calls_after(const struct ds_site *site, const char *const *names)
 {
-	return reach(site->f, site->i + 1, names, (size_t)-1, NULL);
+	return dis_reach(site->f, site->i + 1, names, (size_t)-1, NULL, NULL);
 }
 
 const char *ds_site_calls_after_unless(const struct ds_site *site, const char *const *names,
                                        const char *const *barrier)
 {
-	return reach(site->f, site->i + 1, names, (size_t)-1, barrier);
+	return dis_reach(site->f, site->i + 1, names, (size_t)-1, barrier, NULL);
 }
 
 const char *ds_site_calls_before(const struct ds_site *site, const char *const *names)
 {
 	const struct dis_func *f = site->f;
 	for (size_t j = 0; j < f->n; j++) {
-		const char *n = named(&f->in[j], names);
-		if (n && f->in[j].kind == K_CALL && reach(f, j + 1, names, site->i, NULL))
+		const char *n = dis_named(&f->in[j], names);
+		if (n && f->in[j].kind == K_CALL && dis_reach(f, j + 1, names, site->i, NULL, NULL))
 			return n;
 	}
 	return NULL;

@@ -85,6 +85,13 @@ struct dis_regs {
 	uint64_t call_next;    /* after a local call: its return address (i386 thunks) */
 };
 
+#define DEEP_FILE (4u << 20)      /* bytes decoded by all deep walks of a file */
+#define DEEP_CALLERS 8            /* ds_site_callers_all queries per file */
+
+struct dis_local {         /* a GOT slot the loader fills with a local address */
+	uint64_t addr, target;
+};
+
 struct ds_code {
 	const struct ds_elfview *v;
 	csh cs;
@@ -99,6 +106,10 @@ struct ds_code {
 	size_t nstarts;
 	size_t scanned, decoded;         /* bytes, against the caps */
 	bool capped, stubs_done;
+	struct dis_local *locals;        /* sorted by address (disasm_deep.c) */
+	size_t nlocals;
+	size_t deep_decoded;             /* bytes decoded by the deep walks */
+	unsigned deep_callers;           /* ds_site_callers_all queries made */
 };
 
 struct ds_site {
@@ -112,8 +123,27 @@ void dis_lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct 
 void dis_regs_reset(struct dis_regs *rs);
 /* disasm.c */
 const char *dis_slot_name(const struct dis_slot *v, size_t n, uint64_t addr);
+/* The local function a GOT slot holds (a relative relocation), or 0. */
+uint64_t dis_local_target(const struct ds_code *c, uint64_t slot);
+/* Decodes the function starting exactly at start for a deep walk, within
+ * budget bytes of c->deep_decoded; false (c->capped untouched) when it
+ * is not a function start, not code, or over a cap. */
+bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, struct dis_func *f);
+/* Is addr in a code section that is not a PLT? */
+bool dis_is_local_code(const struct ds_code *c, uint64_t addr);
 /* disasm_flow.c */
 size_t dis_index_of(const struct dis_func *f, uint64_t addr);
+/* The name in names a call (or tail jump) to an import has, or NULL. */
+const char *dis_named(const struct dis_insn *in, const char *const *names);
+/* Is a call of names (goal (size_t)-1) or the instruction goal on a path
+ * from index from?  A path ends at a call of barrier (NULL: none).  mark
+ * (f->n bytes, zeroed), when given, keeps the instructions walked: after
+ * a walk that found nothing, every instruction on a path from `from`. */
+const char *dis_reach(const struct dis_func *f, size_t from, const char *const *names,
+                      size_t goal, const char *const *barrier, unsigned char *mark);
+/* The successors of instruction i on a path (up to 2; an indirect jump
+ * reaches every instruction: *all set); returns how many are in next. */
+unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);
 /* disasm_param.c: which argument registers an ABI passes parameters in */
 bool dis_arg_reg(enum dis_arch a, unsigned r);
 

@@ -155,6 +155,12 @@ static void x86_branch(struct ds_code *c, const struct dis_regs *rs, const cs_in
 	o->callee = a ? dis_slot_name(c->slots, c->nslots, a) : NULL;
 	o->kind = (uint8_t)(o->callee ? direct : indirect);
 	o->target = o->callee ? ci->address : 0;
+	/* a call through a slot holding a local function: a direct call */
+	uint64_t local = a && !o->callee && direct == K_CALL ? dis_local_target(c, a) : 0;
+	if (local) {
+		o->kind = K_CALL;
+		o->target = local;
+	}
 }
 
 static void clobber_written(struct ds_code *c, const cs_insn *ci, struct dis_insn *o,
@@ -313,7 +319,7 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		if (x->op_count != 1)
 			break;
 		x86_branch(c, rs, ci, &op[0], o, K_CALL, K_ICALL);
-		if (o->kind == K_CALL && !o->callee)
+		if (o->kind == K_CALL && !o->callee && op[0].type == X86_OP_IMM)
 			rs->call_next = ci->address + ci->size;
 		o->clobber = BIT(0) | BIT(1) | BIT(2);
 		if (c->arch == DIS_X64)
@@ -388,6 +394,13 @@ static void a64_via_reg(struct ds_code *c, const struct dis_regs *rs, const cs_a
 		o->target = rs->origin[r];
 	}
 	o->kind = (uint8_t)(o->callee ? known : unknown);
+	/* a call through a slot holding a local function: a direct call */
+	uint64_t local = r < 31 && !o->callee && known == K_CALL && (rs->known & rs->loaded & BIT(r))
+		? dis_local_target(c, rs->val[r]) : 0;
+	if (local) {
+		o->kind = K_CALL;
+		o->target = local;
+	}
 }
 
 static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,

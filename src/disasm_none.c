@@ -64,3 +64,23 @@ struct ds_argsrc ds_site_arg(const struct ds_site *s, unsigned n)
 	(void)s; (void)n;
 	return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
 }
+
+const char *ds_site_calls_after_deep(const struct ds_site *s, const char *const *names,
+                                     unsigned depth, uint64_t *via)
+{
+	(void)s; (void)names; (void)depth; (void)via;
+	return NULL;
+}
+
+const char *ds_site_calls_before_deep(const struct ds_site *s, const char *const *names,
+                                      unsigned depth, uint64_t *via)
+{
+	(void)s; (void)names; (void)depth; (void)via;
+	return NULL;
+}
+
+bool ds_site_callers_all(const struct ds_site *s, ds_caller_pred pred, void *ctx)
+{
+	(void)s; (void)pred; (void)ctx;
+	return false;
+}

@@ -17,7 +17,9 @@
  *   function is assumed to reach all of it);
  * - where a call argument comes from: a short walk backwards in address
  *   order from the call through register moves and stack spills, to a
- *   constant, an address, a load, or the result of an imported call.
+ *   constant, an address, a load, or the result of an imported call;
+ * - a few levels of direct calls into the file's own functions (the deep
+ *   walks below), and a function's direct callers.
  *
  * Everything is capped (bytes scanned and decoded per file, instructions per
  * function, steps per walk); a capped file says so (ds_code_capped) and the
@@ -74,6 +76,29 @@ const char *ds_site_calls_after_unless(const struct ds_site *site, const char *c
 /* A function of names whose call site in the same function has a path
  * to this site, or NULL. */
 const char *ds_site_calls_before(const struct ds_site *site, const char *const *names);
+
+/* Bounded interprocedural steps.  A local call is a direct call to a
+ * function of this file (`call`/`bl` to its start, a tail jump out of the
+ * function, or a call through a GOT slot the loader fills with its address:
+ * Rust's calls into its std).  Depth counts function levels: 1, the called
+ * function's own calls; 2, also those of the functions it calls directly;
+ * any call in a called function's code counts.  Every walk is capped
+ * (functions, calls and bytes decoded per query and per file); a capped
+ * walk finds nothing, and ds_code_capped is left as it was. */
+/* A function of names called, within depth, by a local call on a path from
+ * the site to the end of its function (*via: the called function), or
+ * NULL. */
+const char *ds_site_calls_after_deep(const struct ds_site *site, const char *const *names,
+                                     unsigned depth, uint64_t *via);
+/* The same for a local call with a path to the site. */
+const char *ds_site_calls_before_deep(const struct ds_site *site, const char *const *names,
+                                      unsigned depth, uint64_t *via);
+/* True when the function holding the site has direct callers in this file
+ * (ds_code_each_call_to, and calls through a GOT slot holding it) and pred
+ * holds for every one of them; false with none, or when a cap cut the
+ * search short. */
+typedef bool (*ds_caller_pred)(const struct ds_site *caller, void *ctx);
+bool ds_site_callers_all(const struct ds_site *site, ds_caller_pred pred, void *ctx);
 
 enum ds_argsrc_kind {
 	DS_SRC_UNKNOWN,   /* computed, merged from a branch, or the walk gave up */

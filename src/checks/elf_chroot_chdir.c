@@ -41,6 +41,9 @@ struct bare_site {
 };
 
 struct sites {
+	bool library;             /* no deep walk: info at most */
+	size_t called, callers;   /* the chdir is in a called function, in the callers */
+	uint64_t via;             /* the first such function */
 	size_t total, bare, before, dot;
 	uint64_t first_bare, first_bare_fn;
 	const char *followed_by;
@@ -58,6 +61,38 @@ static bool arg_address(const struct ds_site *site, uint64_t *out)
 	return true;
 }
 
+/* How many levels of direct calls a chdir is looked for in. */
+#define CHDIR_DEPTH 3
+
+/* A caller of a chroot site's function: chdir after its call, in it or in
+ * a function it calls. */
+static bool caller_chdirs(const struct ds_site *caller, void *ctx)
+{
+	(void)ctx;
+	return ds_site_calls_after(caller, chdir_calls) ||
+	       ds_site_calls_after_deep(caller, chdir_calls, CHDIR_DEPTH, NULL);
+}
+
+/* A site with no chdir in its own function: is it in a function called
+ * after it (Rust's std::env::set_current_dir("/") after nix's chroot), or
+ * after the call in every caller of the site's function (the chroot in a
+ * wrapper)?  Only for would-be errors: a library is info anyway. */
+static bool chdir_deep(const struct ds_site *site, struct sites *s)
+{
+	uint64_t via = 0;
+	if (s->library)
+		return false;
+	if (ds_site_calls_after_deep(site, chdir_calls, CHDIR_DEPTH, &via)) {
+		s->via = s->called++ || s->callers ? s->via : via;
+		return true;
+	}
+	if (ds_site_callers_all(site, caller_chdirs, NULL)) {
+		s->via = s->callers++ || s->called ? s->via : ds_site_function(site);
+		return true;
+	}
+	return false;
+}
+
 static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	(void)c;
@@ -69,6 +104,8 @@ static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 	} else if (ds_site_calls_before(site, chdir_calls)) {
 		/* chdir(dir); chroot(dir) or chroot("."): already inside */
 		s->before++;
+	} else if (chdir_deep(site, s)) {
+		/* counted in s->called or s->callers */
 	} else if (s->bare++ < MAX_BARE) {
 		struct bare_site *b = &s->b[s->bare - 1];
 		*b = (struct bare_site){ .at = ds_site_addr(site), .fn = ds_site_function(site) };
@@ -173,9 +210,12 @@ static void run(struct ds_file *f, void *state)
 		by_imports(f, v, NULL);
 		return;
 	}
+	/* A library only offers chroot to its callers (bindings, wrappers);
+	 * so does an interpreter exporting its C API (perl, python3). */
+	bool library = ds_elf_offers_api(v);
 	const char *why = NULL;
 	struct ds_code *c = ds_code_open(v, &why);
-	struct sites s = { 0 };
+	struct sites s = { .library = library };
 	int n = c ? ds_code_each_call(c, chroot_call, on_chroot, &s) : -1;
 	if (n < 0 || (ds_code_capped(c) && !s.bare) || n == 0) {
 		/* no site found (a call through a pointer) or reading cut short */
@@ -184,9 +224,6 @@ static void run(struct ds_file *f, void *state)
 		ds_code_free(c);
 		return;
 	}
-	/* A library only offers chroot to its callers (bindings, wrappers);
-	 * so does an interpreter exporting its C API (perl, python3). */
-	bool library = ds_elf_offers_api(v);
 	follow_wrappers(c, &s, library);
 	ds_code_free(c);
 	resolve_dots(v, &s);
@@ -201,6 +238,17 @@ static void run(struct ds_file *f, void *state)
 		ds_detail_str(d, "call_site", at);
 		ds_detail_str(d, "function", fn);
 		ds_detail_bool(d, "library", library);
+	} else if (s.called || s.callers) {
+		char via[32];
+		hex(via, sizeof via, s.via);
+		d = ds_report(f, DS_SEV_PASS, "every chroot() call has chdir() or fchdir() after it, %s",
+		              s.callers ? "in its function, a function it calls, or its function's callers"
+		                        : "in its function or a function it calls");
+		ds_detail_str(d, "reason", !s.callers
+		              ? "chdir() or fchdir() in a function called after chroot()"
+		              : !s.called ? "chdir() or fchdir() in every caller, after its call of the function calling chroot()"
+		                          : "chdir() or fchdir() in a function called after chroot(), or in every caller after the call");
+		ds_detail_str(d, "chdir_via", via);
 	} else if (s.dot == s.total) {
 		d = ds_report(f, DS_SEV_PASS, "every chroot() call is chroot(\".\"): the working directory becomes the new root");
 		ds_detail_str(d, "reason", "chroot(\".\") after chdir(dir), wherever the chdir is made");
@@ -215,6 +263,8 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_int(d, "chroot_calls", (long long)s.total);
 	ds_detail_int(d, "chdir_before", (long long)s.before);
 	ds_detail_int(d, "chroot_dot", (long long)s.dot);
+	ds_detail_int(d, "chdir_called", (long long)s.called);
+	ds_detail_int(d, "chdir_in_callers", (long long)s.callers);
 	ds_detail_int(d, "without_chdir", (long long)s.bare);
 }
 

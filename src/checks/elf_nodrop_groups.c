@@ -44,7 +44,8 @@ static const char *const group_calls[] = { "initgroups", "setgroups", NULL };
 static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL };
 
 /* Per site, in increasing order of concern. */
-enum verdict { V_DROPBACK, V_ROOT, V_GROUPED, V_GROUPED_LATE, V_TEMP, V_FORWARD, V_BAD, V_NONE };
+enum verdict { V_DROPBACK, V_ROOT, V_GROUPED, V_GROUPED_LATE, V_GROUPED_CALLED, V_GROUPED_CALLER,
+               V_TEMP, V_FORWARD, V_BAD, V_NONE };
 
 static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
@@ -53,6 +54,9 @@ static const char *const reasons[] = {
 	/* setgroups() needs CAP_SETGID, which the process keeps until its
 	 * uid changes: QEMU's change_process_uid() order drops them too */
 	[V_GROUPED_LATE] = "calls initgroups() or setgroups() after its gid but before any uid change",
+	[V_GROUPED_CALLED] = "calls initgroups() or setgroups() in a function it calls before changing its gid",
+	[V_GROUPED_CALLER] = "every caller of the function changing its gid calls initgroups() or "
+	  "setgroups() before calling it",
 	[V_TEMP] = "switches its effective gid only, keeping a root id to switch back",
 	[V_FORWARD] = "passes on a gid its own caller gave it (a wrapper: a language runtime's or "
 	  "binding's setgid): the caller decides, and is not followed",
@@ -75,6 +79,7 @@ static enum argv classify(struct ds_argsrc a)
 }
 
 struct sites {
+	bool library;   /* info at most: no deep walk */
 	enum verdict worst;
 	size_t n, bad;
 	uint64_t bad_at;
@@ -105,11 +110,39 @@ static enum verdict judge_site(const struct ds_site *site)
 	return forwarded == count[A_OTHER] ? V_FORWARD : V_BAD;
 }
 
+/* How many levels of direct calls a groups call is looked for in: before
+ * the site, and in the callers of the site's function. */
+#define GROUPS_DEPTH 3
+#define CALLER_GROUPS_DEPTH 1
+
+/* A caller of the site's function: a groups call with a path to the call,
+ * in it or in a function it calls directly. */
+static bool caller_grouped(const struct ds_site *caller, void *ctx)
+{
+	(void)ctx;
+	return ds_site_calls_before(caller, group_calls) ||
+	       ds_site_calls_before_deep(caller, group_calls, CALLER_GROUPS_DEPTH, NULL);
+}
+
+/* A would-be error: are the groups dropped in another function -- one
+ * called on a path to the site (sshd's, proftpd's), or before the call in
+ * every caller of the site's function (a change_user() helper)? */
+static enum verdict judge_deep(const struct ds_site *site)
+{
+	if (ds_site_calls_before_deep(site, group_calls, GROUPS_DEPTH, NULL))
+		return V_GROUPED_CALLED;
+	if (ds_site_callers_all(site, caller_grouped, NULL))
+		return V_GROUPED_CALLER;
+	return V_BAD;
+}
+
 static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	(void)c;
 	struct sites *s = ctx;
 	enum verdict v = judge_site(site);
+	if (v == V_BAD && !s->library)
+		v = judge_deep(site);
 	s->n++;
 	if (v == V_BAD && !s->bad++) {
 		s->bad_at = ds_site_addr(site);
@@ -185,7 +218,7 @@ static void run(struct ds_file *f, void *state)
 	bool library = ds_elf_offers_api(v);
 	const char *why = NULL;
 	struct ds_code *c = ds_code_open(v, &why);
-	struct sites s = { .worst = V_NONE };
+	struct sites s = { .library = library, .worst = V_NONE };
 	int n = c ? ds_code_each_call(c, gid_calls, on_site, &s) : -1;
 	bool capped = c && ds_code_capped(c);
 	ds_code_free(c);

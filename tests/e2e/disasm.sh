@@ -28,12 +28,17 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 	fi
 	for opt in O0 O2 O2-noplt; do
 		case $opt in O2-noplt) fl="-O2 -fno-plt" ;; *) fl="-$opt" ;; esac
-		for v in SAME FCHDIR ELSEWHERE DOT DOTWRAP; do
+		for v in SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD; do
 			build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
 		done
 		wait
-		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY; do
-			case $v in PW_*) d="-DPW -D${v#PW_}" ;; *) d=-D$v ;; esac
+		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY \
+		         PW_CALLED SIBLING SIBLING_AFTER; do
+			case $v in
+			PW_*) d="-DPW -D${v#PW_}" ;;
+			SIBLING_AFTER) d="-DSIBLING -DAFTER" ;;
+			*) d=-D$v ;;
+			esac
 			case $v in *API) d="$d -rdynamic" ;; esac
 			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
 		done
@@ -73,7 +78,12 @@ PY
 			echo "drop-PW_SWAP-$opt elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 			echo "drop-PW_REALONLY-$opt elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 			echo "drop-PW_WRAP-$opt elf-nodrop-groups info disassembly $wrap"
+			echo "drop-PW_CALLED-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() in a function it calls before changing its gid"
+			echo "drop-SIBLING-$opt elf-nodrop-groups pass disassembly every caller of the function changing its gid calls initgroups() or setgroups() before calling it"
+			echo "drop-SIBLING_AFTER-$opt elf-nodrop-groups error disassembly "
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
+			echo "jail-CALLEE-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() in a function called after chroot()"
+			echo "jail-WRAPCD-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() in every caller, after its call of the function calling chroot()"
 			echo "jail-DOT-$opt elf-chroot-chdir pass disassembly chroot(\".\") after chdir(dir), wherever the chdir is made"
 			echo "jail-DOTWRAP-$opt elf-chroot-chdir pass disassembly chroot(\".\") after chdir(dir), wherever the chdir is made"
 			echo "jail-FCHDIR-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() after every chroot()"
