@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 
 #include "dpkg-copy.h"
@@ -17,6 +19,7 @@
 #define STATUS_MAX ((uint64_t)256 << 20)  /* a Debian release's every package: ~60 MiB */
 #define LIST_MAX ((uint64_t)64 << 20)
 #define ADMIN "var/lib/dpkg"
+#define SHM_ROOM ((uint64_t)1 << 30)   /* a database's copy fits many times over */
 
 /* Copies ADMIN/rel into dir/rel; 0, or -1 with err (a missing optional
  * file is 0). */
@@ -89,10 +92,24 @@ static int copy_dir(const char *root, const char *dir, const char *sub, bool (*k
 	return rc;
 }
 
+/* Where the copy goes when TMPDIR is not set: /dev/shm when it is a
+ * memory file system with room to spare, else /tmp.  The copy lives for
+ * the load only, and creating and removing its thousand files on a disk
+ * file system cost more than loading them (ext4 without a journal: 0.85 s
+ * of system time for 1,005 lists, against 0.03 s on tmpfs). */
+static const char *default_tmp(void)
+{
+	struct statfs fs;
+	if (statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC &&
+	    (uint64_t)fs.f_bavail * (uint64_t)fs.f_bsize >= SHM_ROOM)
+		return "/dev/shm";
+	return "/tmp";
+}
+
 char *ds_dpkg_private_dir(char *err, size_t errlen)
 {
 	const char *tmp = getenv("TMPDIR");
-	char *dir = ds_xasprintf("%s/distsec-dpkg-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *dir = ds_xasprintf("%s/distsec-dpkg-XXXXXX", tmp && *tmp ? tmp : default_tmp());
 	if (!mkdtemp(dir)) {
 		snprintf(err, errlen, "temporary directory %s: %s", dir, strerror(errno));
 		free(dir);

@@ -4,7 +4,8 @@
  * files by name, blocking, following symlinks (a FIFO there hung the scan;
  * var/lib/dpkg -> /var/lib/dpkg read the host's).  Every file is opened
  * below the root (distsec/rootfile.h) and copied into a new temporary
- * directory: status, diversions, arch, info/format, info/ *.list, updates/ *.
+ * directory: status, diversions, arch, info/format, info/ *.list, updates/ *
+ * ($TMPDIR, else /dev/shm when it is a tmpfs with room, else /tmp).
  */
 #ifndef DISTSEC_DPKG_COPY_H
 #define DISTSEC_DPKG_COPY_H
