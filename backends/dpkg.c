@@ -97,10 +97,10 @@ static void add_package(struct dpkg_db_state *st, struct pkginfo *pkg)
 		.maintainer = dup_or_null(pkg->installed.maintainer),
 		.origin = dup_or_null(pkg->installed.origin),
 	};
-	ds_pkgid id = ds_pkgtable_add(&st->t, &p);
+	ds_pkgtable_add(&st->t, &p);
+	/* the files stay in libdpkg's lists: child_load sends them from there
+	 * (an index here would be built only to be thrown away) */
 	ensure_packagefiles_available(pkg);
-	for (struct fsys_namenode_list *f = pkg->files; f; f = f->next)
-		ds_pkgtable_add_file(&st->t, id, on_disk_name(pkg, f->namenode));
 }
 
 static void free_state(struct dpkg_db_state *st)
@@ -312,12 +312,12 @@ static int child_load(const char *root, const char *admindir, unsigned flags)
 		progress("var/lib/apt");
 		add_apt_facts(st, admindir);
 	}
-	for (size_t i = 0; i < st->t.npkgs; i++) {
+	for (size_t i = 0; i < st->t.npkgs; i++) {   /* package i is all[i] */
 		const struct ds_pkg *p = &st->t.pkgs[i];
 		put_record('P', (const char *[]){ p->name, p->version, p->arch, p->source,
 		                                  p->maintainer, p->origin, p->candidate }, 7);
-		for (size_t k = 0; k < st->t.files[i].n; k++)
-			put_record('F', (const char *[]){ st->t.files[i].paths[k] }, 1);
+		for (struct fsys_namenode_list *f = all[i]->files; f; f = f->next)
+			put_record('F', (const char *[]){ on_disk_name(all[i], f->namenode) }, 1);
 	}
 	for (size_t i = 0; i < st->narches; i++)
 		put_record('A', &st->arches[i], 1);
