@@ -23,7 +23,9 @@
  * no secret), unless that function also calls bind and, of the file
  * calls, only unlink, remove, chmod or chown: the name is a unix socket's
  * (wpa_ctrl's "/tmp/wpa_ctrl_%d-%d"; bind fails on an existing name, it
- * follows no link) -- details.method "disassembly".
+ * follows no link); a literal only passed to those calls, by such
+ * functions, is a socket's name too (libferret's unlink("/tmp/mag_client")
+ * before its bind) -- details.method "disassembly".
  *
  * Each call a name reaches is classed (use_of): exclusive -- open with a
  * constant flags argument holding O_CREAT|O_EXCL (the machine's values),
@@ -56,6 +58,7 @@
 #define MAX_LISTED 5
 #define MAX_CANDS 256
 #define MAX_NAME 255
+#define MAX_KEPT 4
 
 /* File-creating calls and which arguments are paths (bit n = argument n). */
 static const struct path_call {
@@ -108,6 +111,9 @@ struct cand {
 	char text[128];
 	unsigned uses;        /* enum use bits of the calls it reaches */
 	uint64_t format_fn;   /* a function printing it into a name, or 0 */
+	bool made;            /* passed to a file call other than socket_ok's */
+	uint8_t nkept;        /* functions passing it to socket_ok calls (MAX_KEPT+1: more) */
+	uint64_t kept_fn[MAX_KEPT];
 };
 
 struct found {
@@ -335,13 +341,41 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 			const char *p = off < sizeof k->text ? k->text + off : "";
 			if (strncmp(p, "/tmp/", 5) != 0 && strncmp(p, "/var/tmp/", 9) != 0)
 				continue;
-			if (fmt & (1u << n))
+			if (fmt & (1u << n)) {
 				k->format_fn = fn;
-			else
-				k->uses |= use_of(fd, site, callee, (int)n);
+				continue;
+			}
+			k->uses |= use_of(fd, site, callee, (int)n);
+			if (!kept)
+				k->made = true;
+			else if (k->nkept <= MAX_KEPT && (!k->nkept || k->kept_fn[k->nkept - 1] != fn)) {
+				if (k->nkept < MAX_KEPT)
+					k->kept_fn[k->nkept] = fn;
+				k->nkept++;
+			}
 		}
 	}
 	return 0;
+}
+
+/* A function that binds a socket and, of the file calls, only removes,
+ * chmods or chowns: the names it handles are the socket's (bind fails on
+ * an existing name, it follows no link). */
+static bool socket_fn(const struct found *fd, uint64_t fn)
+{
+	return has_fn(fd->bind_fns, fd->nbind_fns, fn) && !has_fn(fd->make_fns, fd->nmake_fns, fn);
+}
+
+/* A literal only removed (or chmod'ed) by socket functions before they
+ * bind: libferret's unlink("/tmp/mag_client") then bind. */
+static bool socket_name(const struct found *fd, const struct cand *k)
+{
+	if (k->made || !k->nkept || k->nkept > MAX_KEPT)
+		return false;
+	for (size_t j = 0; j < k->nkept; j++)
+		if (!socket_fn(fd, k->kept_fn[j]))
+			return false;
+	return true;
 }
 
 /* Marks the candidates that reach a file call; false without a decoder. */
@@ -375,10 +409,11 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 		return false;
 	}
 	for (size_t i = 0; i < fd->nc; i++) {
+		if (socket_name(fd, &fd->c[i]))
+			fd->c[i].uses = 0;
 		uint64_t fn = fd->c[i].format_fn;
 		/* printed into a socket's name: bound, not opened, there */
-		bool sock = has_fn(fd->bind_fns, fd->nbind_fns, fn) && !has_fn(fd->make_fns, fd->nmake_fns, fn);
-		if (sock || !has_fn(fd->file_fns, fd->nfile_fns, fn))
+		if (socket_fn(fd, fn) || !has_fn(fd->file_fns, fd->nfile_fns, fn))
 			continue;
 		/* which buffer the function's calls get is not followed: they
 		 * all count, a list that overflowed as loose */

@@ -43,7 +43,7 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
 		done
 		wait
-		for v in PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW; do
+		for v in PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK; do
 			build "$target" "$r/usr/bin/tmp-$v-$opt" $fl -D$v "$src/tmpuse.c" &
 		done
 		wait
@@ -95,6 +95,7 @@ PY
 			echo "tmp-MKDIR-$opt elf-tmp-name info disassembly /tmp/app-private"
 			echo "tmp-LINK-$opt elf-tmp-name info disassembly /tmp/app.lock"
 			echo "tmp-NOFOLLOW-$opt elf-tmp-name warning disassembly /tmp/.app.u%d"
+			echo "tmp-SOCK-$opt elf-tmp-name info - "
 		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
