@@ -240,7 +240,19 @@ static const char *id_name(struct ds_strmap *m, char **names, unsigned id)
 static bool glob_match(const char *pat, const char *path)
 {
 	size_t n = strlen(pat);
-	if (n >= 3 && !strcmp(pat + n - 3, "/**")) {
+	bool tree = n >= 3 && !strcmp(pat + n - 3, "/**");
+	/* Every path a pattern (a tree's base) matches starts with the
+	 * pattern's characters before its first special one: most of the
+	 * rules' patterns are rejected by that, with no copy and no fnmatch
+	 * (every scanned path meets every rule's patterns). */
+	size_t lit = strcspn(pat, "*?[\\");
+	if (tree && lit > n - 3)
+		lit = n - 3;
+	if (strncmp(pat, path, lit) != 0)
+		return false;
+	if (tree && lit == n - 3 && lit > 0)   /* a literal base: the path is below it */
+		return path[lit] == '/';
+	if (tree) {
 		char *base = ds_xstrndup(pat, n - 3);
 		bool hit = false;
 		for (const char *p = strchr(path + 1, '/'); p && !hit; p = strchr(p + 1, '/')) {
