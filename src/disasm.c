@@ -785,7 +785,8 @@ bool dis_is_local_code(const struct ds_code *c, uint64_t addr)
 	return sp && !sp->plt;
 }
 
-bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, struct dis_func *f)
+bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t max_len,
+                     struct dis_func *f)
 {
 	size_t fi = func_of(c, start);
 	if (fi == (size_t)-1 || c->starts[fi] != start || !dis_is_local_code(c, start))
@@ -795,7 +796,7 @@ bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, struct di
 	if (end > sp->addr + sp->size)
 		end = sp->addr + sp->size;
 	size_t len = (size_t)(end - start);
-	if (len > FUNC_MAX || c->deep_decoded + len > budget)
+	if (len > FUNC_MAX || len > max_len || c->deep_decoded + len > budget)
 		return false;
 	/* its own budget: the file's decoding cap stays for the call sites */
 	size_t decoded = c->decoded;

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Bounded interprocedural steps (include/distsec/disasm.h): a direct call
- * to a local function, on a path from or to a call site, that reaches a
- * call of given imports itself or through a few more levels of direct
- * calls; and a function's direct callers.  Every walk has its own caps
- * (functions and calls looked at, bytes decoded per query and per file)
- * and finds nothing once over one: the file's own caps, which make the
- * checks fall back to imports, are never touched.
+ * Bounded interprocedural steps (include/distsec/disasm.h): a call of
+ * given imports on a path from or to a call site, made there or in a local
+ * function called on that path, itself or a few more levels of direct
+ * calls down; and a function's direct callers.
+ *
+ * The paths of a deep walk end at calls that do not return: the imports
+ * that never do (exit, abort, __stack_chk_fail, _Unwind_Resume...) and the
+ * small local functions with no way back (a die() or daemon_exit()
+ * helper), since a compiler places unrelated code right after such a call
+ * (ecryptfsd: daemon_exit(), then the daemonize() that runs before its
+ * chroot).  Every walk has its own caps (functions and calls looked at,
+ * bytes decoded per query and per file) and finds nothing once over one:
+ * the file's own caps, which make the checks fall back to imports, are
+ * never touched.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +24,15 @@
 #define DEEP_FUNCS 32             /* functions decoded per query */
 #define DEEP_CALLS 64             /* local calls of the site's function tried */
 #define DEEP_QUERY (512u << 10)   /* bytes decoded per query */
+#define NORET_LEN  4096u          /* larger local functions are taken to return */
+#define NORET_MEMO 128
+
+static const char *const noreturn_calls[] = {
+	"exit", "_exit", "_Exit", "quick_exit", "abort", "err", "errx", "verr", "verrx",
+	"__stack_chk_fail", "__assert_fail", "__fortify_fail", "__chk_fail", "pthread_exit",
+	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "_Unwind_Resume", "__cxa_throw",
+	"__cxa_rethrow", NULL
+};
 
 struct deep {
 	struct ds_code *c;
@@ -24,6 +40,10 @@ struct deep {
 	uint64_t seen[DEEP_FUNCS];
 	size_t nseen;
 	size_t budget;                /* the c->deep_decoded this query may reach */
+	bool cut;                     /* a function could not be looked at */
+	uint64_t memo_fn[NORET_MEMO];
+	bool memo_nr[NORET_MEMO];
+	size_t nmemo;
 };
 
 /* The local function a call (or a tail jump out of f) goes to, or 0. */
@@ -48,6 +68,48 @@ static bool first_visit(struct deep *d, uint64_t fn)
 	return true;
 }
 
+/* A small local function with no return, no tail call and no switch: every
+ * path ends in a call that does not return (or a trap). */
+static bool never_returns(struct deep *d, uint64_t fn)
+{
+	for (size_t i = 0; i < d->nmemo; i++)
+		if (d->memo_fn[i] == fn)
+			return d->memo_nr[i];
+	struct dis_func f;
+	bool nr = false;
+	if (dis_decode_deep(d->c, fn, d->budget, NORET_LEN, &f)) {
+		nr = true;
+		for (size_t i = 0; i < f.n && nr; i++) {
+			const struct dis_insn *in = &f.in[i];
+			if (in->kind == K_RET || in->kind == K_IJMP ||
+			    (in->kind == K_JMP && (in->callee ? !dis_named(in, noreturn_calls)
+			                                      : in->target < f.start || in->target >= f.end)))
+				nr = false;
+		}
+		free(f.in);
+	} else if (d->c->deep_decoded + NORET_LEN > d->budget) {
+		d->cut = true;   /* not looked at for want of budget */
+	}
+	if (d->nmemo < NORET_MEMO) {
+		d->memo_fn[d->nmemo] = fn;
+		d->memo_nr[d->nmemo++] = nr;
+	}
+	return nr;
+}
+
+/* The calls of f a path ends at. */
+static unsigned char *stops_of(struct deep *d, const struct dis_func *f)
+{
+	unsigned char *st = ds_xcalloc(f->n ? f->n : 1, 1);
+	for (size_t i = 0; i < f->n && !d->cut; i++) {
+		const struct dis_insn *in = &f->in[i];
+		uint64_t to = in->kind == K_CALL ? local_callee(d->c, f, in) : 0;
+		if (in->kind == K_CALL && (dis_named(in, noreturn_calls) || (to && never_returns(d, to))))
+			st[i] = 1;
+	}
+	return st;
+}
+
 /* Does the function at fn call one of d->names, itself or through direct
  * calls up to depth levels down (1: itself)?  Any call in its code counts
  * (a function's code is reachable from its entry but for dead code). */
@@ -61,7 +123,7 @@ static const char *fn_calls(struct deep *d, uint64_t fn, unsigned depth)
 		size_t nn = 0;
 		for (size_t k = 0; k < n; k++) {
 			struct dis_func f;
-			if (!dis_decode_deep(d->c, level[k], d->budget, &f))
+			if (!dis_decode_deep(d->c, level[k], d->budget, (size_t)-1, &f))
 				continue;
 			const char *hit = NULL;
 			for (size_t i = 0; i < f.n && !hit; i++) {
@@ -80,24 +142,32 @@ static const char *fn_calls(struct deep *d, uint64_t fn, unsigned depth)
 	return NULL;
 }
 
-static void deep_init(struct deep *d, const struct ds_site *site, const char *const *names)
+static unsigned char *deep_init(struct deep *d, const struct ds_site *site, const char *const *names)
 {
 	struct ds_code *c = site->c;
 	*d = (struct deep){ .c = c, .names = names };
 	d->budget = c->deep_decoded + DEEP_QUERY < DEEP_FILE ? c->deep_decoded + DEEP_QUERY : DEEP_FILE;
-	first_visit(d, site->f->start);   /* its own calls were looked at */
+	first_visit(d, site->f->start);   /* its own calls are looked at directly */
+	unsigned char *st = stops_of(d, site->f);
+	if (d->cut) {
+		free(st);
+		return NULL;
+	}
+	return st;
 }
 
 const char *ds_site_calls_after_deep(const struct ds_site *site, const char *const *names,
                                      unsigned depth, uint64_t *via)
 {
 	const struct dis_func *f = site->f;
-	if (site->i + 1 >= f->n || !depth)
+	struct deep d;
+	unsigned char *st;
+	if (site->i + 1 >= f->n || !depth || !(st = deep_init(&d, site, names)))
 		return NULL;
 	unsigned char *mark = ds_xcalloc(f->n, 1);
-	const char *hit = dis_reach(f, site->i + 1, names, (size_t)-1, NULL, mark);
-	struct deep d;
-	deep_init(&d, site, names);
+	const char *hit = dis_reach_stop(f, site->i + 1, names, (size_t)-1, NULL, st, mark);
+	if (hit && via)
+		*via = f->start;
 	size_t tried = 0;
 	for (size_t i = 0; !hit && i < f->n && tried < DEEP_CALLS; i++) {
 		uint64_t to = mark[i] ? local_callee(site->c, f, &f->in[i]) : 0;
@@ -108,6 +178,7 @@ const char *ds_site_calls_after_deep(const struct ds_site *site, const char *con
 			*via = to;
 	}
 	free(mark);
+	free(st);
 	return hit;
 }
 
@@ -115,21 +186,24 @@ const char *ds_site_calls_before_deep(const struct ds_site *site, const char *co
                                       unsigned depth, uint64_t *via)
 {
 	const struct dis_func *f = site->f;
-	if (!depth)
-		return NULL;
 	struct deep d;
-	deep_init(&d, site, names);
+	unsigned char *st;
+	if (!depth || !(st = deep_init(&d, site, names)))
+		return NULL;
 	size_t tried = 0;
 	const char *hit = NULL;
 	for (size_t j = 0; !hit && j < f->n && tried < DEEP_CALLS; j++) {
-		uint64_t to = f->in[j].kind == K_CALL ? local_callee(site->c, f, &f->in[j]) : 0;
-		if (!to || j == site->i)
+		const char *direct = f->in[j].kind == K_CALL ? dis_named(&f->in[j], names) : NULL;
+		uint64_t to = f->in[j].kind == K_CALL && !direct ? local_callee(site->c, f, &f->in[j]) : 0;
+		if ((!direct && !to) || j == site->i || st[j])
 			continue;
 		tried++;
-		if (!dis_reach(f, j + 1, NULL, site->i, NULL, NULL))
+		if (!dis_reach_stop(f, j + 1, NULL, site->i, NULL, st, NULL))
 			continue;
-		if ((hit = fn_calls(&d, to, depth)) != NULL && via)
-			*via = to;
+		hit = direct ? direct : fn_calls(&d, to, depth);
+		if (hit && via)
+			*via = direct ? f->start : to;
 	}
+	free(st);
 	return hit;
 }

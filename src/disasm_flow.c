@@ -66,6 +66,13 @@ unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all)
 const char *dis_reach(const struct dis_func *f, size_t from, const char *const *names,
                       size_t goal, const char *const *barrier, unsigned char *mark)
 {
+	return dis_reach_stop(f, from, names, goal, barrier, NULL, mark);
+}
+
+const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *const *names,
+                           size_t goal, const char *const *barrier, const unsigned char *stop,
+                           unsigned char *mark)
+{
 	if (from >= f->n)
 		return NULL;
 	unsigned char *seen = mark ? mark : ds_xcalloc(f->n, 1);
@@ -80,7 +87,7 @@ const char *dis_reach(const struct dis_func *f, size_t from, const char *const *
 			hit = hit ? hit : "";
 			break;
 		}
-		if (barrier && dis_named(in, barrier))
+		if ((barrier && dis_named(in, barrier)) || (stop && stop[i]))
 			continue;
 		size_t next[2];
 		bool all;

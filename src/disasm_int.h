@@ -126,9 +126,10 @@ const char *dis_slot_name(const struct dis_slot *v, size_t n, uint64_t addr);
 /* The local function a GOT slot holds (a relative relocation), or 0. */
 uint64_t dis_local_target(const struct ds_code *c, uint64_t slot);
 /* Decodes the function starting exactly at start for a deep walk, within
- * budget bytes of c->deep_decoded; false (c->capped untouched) when it
- * is not a function start, not code, or over a cap. */
-bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, struct dis_func *f);
+ * budget bytes of c->deep_decoded and max_len bytes; false (c->capped
+ * untouched) when it is not a function start, not code, or over a cap. */
+bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t max_len,
+                     struct dis_func *f);
 /* Is addr in a code section that is not a PLT? */
 bool dis_is_local_code(const struct ds_code *c, uint64_t addr);
 /* disasm_flow.c */
@@ -141,6 +142,10 @@ const char *dis_named(const struct dis_insn *in, const char *const *names);
  * a walk that found nothing, every instruction on a path from `from`. */
 const char *dis_reach(const struct dis_func *f, size_t from, const char *const *names,
                       size_t goal, const char *const *barrier, unsigned char *mark);
+/* The same, a path also ending at each instruction i with stop[i] set. */
+const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *const *names,
+                           size_t goal, const char *const *barrier, const unsigned char *stop,
+                           unsigned char *mark);
 /* The successors of instruction i on a path (up to 2; an indirect jump
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);

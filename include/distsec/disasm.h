@@ -85,12 +85,14 @@ const char *ds_site_calls_before(const struct ds_site *site, const char *const *
  * any call in a called function's code counts.  Every walk is capped
  * (functions, calls and bytes decoded per query and per file); a capped
  * walk finds nothing, and ds_code_capped is left as it was. */
-/* A function of names called, within depth, by a local call on a path from
- * the site to the end of its function (*via: the called function), or
- * NULL. */
+/* A function of names called on a path from the site to the end of its
+ * function, there or, within depth, in a local function called on it
+ * (*via: that function, or the site's own), or NULL.  Unlike
+ * ds_site_calls_after, a path ends at a call that does not return (exit,
+ * abort, _Unwind_Resume..., or a small local function with no return). */
 const char *ds_site_calls_after_deep(const struct ds_site *site, const char *const *names,
                                      unsigned depth, uint64_t *via);
-/* The same for a local call with a path to the site. */
+/* The same for a call with a path to the site. */
 const char *ds_site_calls_before_deep(const struct ds_site *site, const char *const *names,
                                       unsigned depth, uint64_t *via);
 /* True when the function holding the site has direct callers in this file

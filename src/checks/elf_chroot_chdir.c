@@ -69,8 +69,7 @@ static bool arg_address(const struct ds_site *site, uint64_t *out)
 static bool caller_chdirs(const struct ds_site *caller, void *ctx)
 {
 	(void)ctx;
-	return ds_site_calls_after(caller, chdir_calls) ||
-	       ds_site_calls_after_deep(caller, chdir_calls, CHDIR_DEPTH, NULL);
+	return ds_site_calls_after_deep(caller, chdir_calls, CHDIR_DEPTH, NULL) != NULL;
 }
 
 /* A site with no chdir in its own function: is it in a function called

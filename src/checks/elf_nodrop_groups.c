@@ -120,8 +120,7 @@ static enum verdict judge_site(const struct ds_site *site)
 static bool caller_grouped(const struct ds_site *caller, void *ctx)
 {
 	(void)ctx;
-	return ds_site_calls_before(caller, group_calls) ||
-	       ds_site_calls_before_deep(caller, group_calls, CALLER_GROUPS_DEPTH, NULL);
+	return ds_site_calls_before_deep(caller, group_calls, CALLER_GROUPS_DEPTH, NULL) != NULL;
 }
 
 /* A would-be error: are the groups dropped in another function -- one
