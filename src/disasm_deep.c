@@ -21,8 +21,8 @@
 #include "disasm_int.h"
 #include "distsec/util.h"
 
-#define DEEP_FUNCS 32             /* functions decoded per query */
-#define DEEP_CALLS 64             /* local calls of the site's function tried */
+#define DEEP_FUNCS 32             /* functions looked at from one call */
+#define DEEP_CALLS 64             /* calls of the site's function tried, nearest first */
 #define DEEP_QUERY (512u << 10)   /* bytes decoded per query */
 #define NORET_LEN  4096u          /* larger local functions are taken to return */
 #define NORET_MEMO 128
@@ -37,8 +37,9 @@ static const char *const noreturn_calls[] = {
 struct deep {
 	struct ds_code *c;
 	const char *const *names;
-	uint64_t seen[DEEP_FUNCS];
+	uint64_t seen[DEEP_FUNCS];    /* of the call being followed */
 	size_t nseen;
+	uint64_t home;                /* the site's function */
 	size_t budget;                /* the c->deep_decoded this query may reach */
 	bool cut;                     /* a function could not be looked at */
 	uint64_t memo_fn[NORET_MEMO];
@@ -117,6 +118,8 @@ static const char *fn_calls(struct deep *d, uint64_t fn, unsigned depth)
 {
 	uint64_t level[DEEP_FUNCS], next[DEEP_FUNCS];
 	size_t n = 0;
+	d->nseen = 0;
+	first_visit(d, d->home);   /* its own calls are looked at directly */
 	if (first_visit(d, fn))
 		level[n++] = fn;
 	for (unsigned l = 0; l < depth && n; l++) {
@@ -147,7 +150,7 @@ static unsigned char *deep_init(struct deep *d, const struct ds_site *site, cons
 	struct ds_code *c = site->c;
 	*d = (struct deep){ .c = c, .names = names };
 	d->budget = c->deep_decoded + DEEP_QUERY < DEEP_FILE ? c->deep_decoded + DEEP_QUERY : DEEP_FILE;
-	first_visit(d, site->f->start);   /* its own calls are looked at directly */
+	d->home = site->f->start;
 	unsigned char *st = stops_of(d, site->f);
 	if (d->cut) {
 		free(st);
@@ -169,7 +172,8 @@ const char *ds_site_calls_after_deep(const struct ds_site *site, const char *con
 	if (hit && via)
 		*via = f->start;
 	size_t tried = 0;
-	for (size_t i = 0; !hit && i < f->n && tried < DEEP_CALLS; i++) {
+	for (size_t k = 1; !hit && k < f->n && tried < DEEP_CALLS; k++) {
+		size_t i = (site->i + k) % f->n;   /* nearest first, then round a loop */
 		uint64_t to = mark[i] ? local_callee(site->c, f, &f->in[i]) : 0;
 		if (!to)
 			continue;
@@ -192,10 +196,11 @@ const char *ds_site_calls_before_deep(const struct ds_site *site, const char *co
 		return NULL;
 	size_t tried = 0;
 	const char *hit = NULL;
-	for (size_t j = 0; !hit && j < f->n && tried < DEEP_CALLS; j++) {
+	for (size_t k = 1; !hit && k < f->n && tried < DEEP_CALLS; k++) {
+		size_t j = (site->i + f->n - k) % f->n;   /* nearest first, backwards */
 		const char *direct = f->in[j].kind == K_CALL ? dis_named(&f->in[j], names) : NULL;
 		uint64_t to = f->in[j].kind == K_CALL && !direct ? local_callee(site->c, f, &f->in[j]) : 0;
-		if ((!direct && !to) || j == site->i || st[j])
+		if ((!direct && !to) || st[j])
 			continue;
 		tried++;
 		if (!dis_reach_stop(f, j + 1, NULL, site->i, NULL, st, NULL))
