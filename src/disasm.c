@@ -484,6 +484,7 @@ struct wanted {
 	size_t nrefs;
 	uint64_t ref_lo, ref_hi;   /* bounds of all refs: most bytes stop there */
 	bool abs_refs;             /* position-dependent code: imm32 addresses */
+	uint64_t mem_lo, mem_hi;   /* dis_funcs_naming: any reference to [lo, hi) */
 };
 
 static bool in_list(const uint64_t *v, size_t n, uint64_t a)
@@ -517,6 +518,9 @@ static size_t func_of(const struct ds_code *c, uint64_t a)
 struct cands {
 	size_t *call, *ref;   /* function indexes */
 	size_t ncall, nref, capc, capr;
+	struct dis_hit *hit;  /* dis_funcs_naming: the patterns */
+	size_t nhit, caph;
+	bool outside;         /* a pattern outside every function */
 };
 
 static void add_cand(struct ds_code *c, size_t **v, size_t *n, size_t *cap, uint64_t a)
@@ -619,6 +623,59 @@ static void scan_a64(struct ds_code *c, const struct wanted *w, const unsigned c
 	}
 }
 
+/* A reference to [mem_lo, mem_hi) at a, in the code at `at`: its function
+ * is a candidate and the place is kept for dis_funcs_naming's caller. */
+static void add_hit(struct ds_code *c, struct cands *k, uint64_t at, uint64_t to)
+{
+	if (func_of(c, at) == (size_t)-1)
+		k->outside = true;
+	else
+		add_cand(c, &k->ref, &k->nref, &k->capr, at);
+	if (k->nhit < CANDS_MAX)
+		ds_push(k->hit, k->nhit, k->caph, ((struct dis_hit){ at, to }));
+	else
+		c->capped = true;
+}
+
+/* x86: every 4 bytes read as a displacement -- rip-relative (the
+ * instruction may end up to 4 immediate bytes after it), absolute, or off
+ * the i386 GOT pointer -- that names an address in [mem_lo, mem_hi). */
+static void scan_x86_mem(struct ds_code *c, const struct wanted *w, const unsigned char *b,
+                         size_t len, uint64_t addr, struct cands *k)
+{
+	bool x64 = c->arch == DIS_X64;
+	uint64_t lo = w->mem_lo, span = w->mem_hi - w->mem_lo;
+	for (size_t i = 0; i + 4 <= len; i++) {
+		uint64_t d = (uint64_t)(int64_t)(int32_t)le32(b + i), at = addr + i;
+		uint64_t got = (c->gotbase + d) & 0xffffffffu;
+		if (x64 && at + 4 + d + 4 - lo < span + 4)
+			add_hit(c, k, at, at + 4 + d);
+		else if (x64 ? w->abs_refs && d - lo < span : (d & 0xffffffffu) - lo < span)
+			add_hit(c, k, at, x64 ? d : d & 0xffffffffu);
+		else if (!x64 && c->gotbase && got - lo < span)
+			add_hit(c, k, at, got);
+	}
+}
+
+/* aarch64: an adrp of a page an access to [mem_lo, mem_hi) may start from
+ * (the page itself, or up to 16 KiB below it: GCC's section anchors). */
+static void scan_a64_mem(struct ds_code *c, const struct wanted *w, const unsigned char *b,
+                         size_t len, uint64_t addr, struct cands *k)
+{
+	uint64_t first = (w->mem_lo > 0x4000 ? w->mem_lo - 0x4000 : 0) & ~0xfffull;
+	uint64_t last = (w->mem_hi - 1) & ~0xfffull;
+	for (size_t i = 0; i + 4 <= len; i += 4) {
+		uint32_t x = le32(b + i);
+		if ((x & 0x9f000000) != 0x90000000)             /* adrp */
+			continue;
+		int64_t imm = (int64_t)((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3));
+		imm = (imm << 43) >> 43;
+		uint64_t page = ((addr + i) & ~0xfffull) + (uint64_t)(imm << 12);
+		if (page >= first && page <= last)
+			add_hit(c, k, addr + i, page);
+	}
+}
+
 static int scan_code(struct ds_code *c, const struct wanted *w, struct cands *k)
 {
 	unsigned char *buf = ds_xmalloc(CHUNK + 32);
@@ -640,7 +697,10 @@ static int scan_code(struct ds_code *c, const struct wanted *w, struct cands *k)
 			}
 			c->scanned += want;
 			size_t keep = want < CHUNK + 32 ? want : CHUNK;
-			if (c->arch == DIS_A64)
+			if (w->mem_hi)
+				(c->arch == DIS_A64 ? scan_a64_mem : scan_x86_mem)(c, w, buf, want,
+				                                                   sp->addr + done, k);
+			else if (c->arch == DIS_A64)
 				scan_a64(c, w, buf, want, sp->addr + done, k);
 			else
 				scan_x86(c, w, buf, want, sp->addr + done, k);
@@ -846,4 +906,52 @@ bool ds_site_callers_all(const struct ds_site *site, ds_caller_pred pred, void *
 	c->decoded = decoded;
 	c->capped = capped;
 	return n > 0 && a.ok && !cut;
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct dis_hit *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+int dis_funcs_naming(struct ds_code *c, uint64_t lo, uint64_t hi, size_t **funcs, size_t *nfuncs,
+                     struct dis_hit **hits, size_t *nhits)
+{
+	if (!c->stubs_done)
+		find_stubs(c);   /* the decoded calls name their imports */
+	struct wanted w = { .mem_lo = lo, .mem_hi = hi > lo ? hi : lo + 1,
+	                    .abs_refs = c->v->type == ET_EXEC };
+	struct cands k = { 0 };
+	int rc = scan_code(c, &w, &k) != 0 || k.outside ? -1 : 0;
+	*nfuncs = uniq(k.ref, k.nref);
+	*funcs = k.ref;
+	if (k.nhit)
+		qsort(k.hit, k.nhit, sizeof *k.hit, cmp_hit);
+	size_t n = 0;
+	for (size_t i = 0; i < k.nhit; i++)   /* the chunks' overlap saw some twice */
+		if (!n || k.hit[i].at != k.hit[n - 1].at)
+			k.hit[n++] = k.hit[i];
+	*hits = k.hit;
+	*nhits = n;
+	free(k.call);
+	return rc;
+}
+
+bool dis_decode_func(struct ds_code *c, size_t fi, struct dis_func *f)
+{
+	if (fi >= c->nstarts)
+		return false;
+	return decode(c, c->starts[fi], fi + 1 < c->nstarts ? c->starts[fi + 1] : UINT64_MAX, f);
+}
+
+/* Bytes at a virtual address, from the section holding them. */
+bool dis_read_vaddr(const struct ds_code *c, uint64_t addr, void *buf, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(c->v->elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) &&
+		    addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size && len <= sh.sh_size - (addr - sh.sh_addr))
+			return read_at(c, sh.sh_offset + (addr - sh.sh_addr), buf, len);
+	return false;
 }

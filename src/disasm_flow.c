@@ -190,21 +190,42 @@ static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_ar
 	}
 }
 
+static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc want);
+
 struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n)
 {
 	static const uint8_t x64_args[6] = { 7, 6, 2, 1, 8, 9 };   /* rdi rsi rdx rcx r8 r9 */
+	enum dis_arch arch = site->c->arch;
+	if (n >= 6)
+		return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+	if (arch == DIS_X64)
+		return walk_back(site, (struct dis_loc){ L_REG, x64_args[n], 0 });
+	if (arch == DIS_A64)
+		return walk_back(site, (struct dis_loc){ L_REG, (uint8_t)n, 0 });
+	return walk_back(site, (struct dis_loc){ L_PUSH, DIS_NOREG, (int32_t)(4 * n) });
+}
+
+/* A store's site (ds_code_each_store): the value it writes. */
+struct ds_argsrc ds_site_stored(const struct ds_site *site)
+{
+	const struct dis_insn *in = &site->f->in[site->i];
+	struct ds_argsrc out = { DS_SRC_UNKNOWN, 0, NULL };
+	if (in->ref_kind != R_WRITE || !in->ref_move)
+		return out;
+	if (in->src == S_IMM || (in->src == S_REG && in->src_reg == DIS_ZR))
+		return (struct ds_argsrc){ DS_SRC_CONST, in->src == S_IMM ? in->value : 0, NULL };
+	if (in->src != S_REG || in->src_reg >= 64)
+		return out;
+	return walk_back(site, (struct dis_loc){ L_REG, in->src_reg, 0 });
+}
+
+/* Where the value in `want` at the site comes from: backwards in address
+ * order through moves and spills. */
+static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc want)
+{
 	const struct dis_func *f = site->f;
 	enum dis_arch arch = site->c->arch;
 	struct ds_argsrc out = { DS_SRC_UNKNOWN, 0, NULL };
-	if (n >= 6)
-		return out;
-	struct dis_loc want;
-	if (arch == DIS_X64)
-		want = (struct dis_loc){ L_REG, x64_args[n], 0 };
-	else if (arch == DIS_A64)
-		want = (struct dis_loc){ L_REG, (uint8_t)n, 0 };
-	else
-		want = (struct dis_loc){ L_PUSH, DIS_NOREG, (int32_t)(4 * n) };
 	unsigned pushes = 0;
 	const char *crossed = NULL;   /* a call a stack slot was live across */
 	size_t stop = site->i > WALK_MAX ? site->i - WALK_MAX : 0;

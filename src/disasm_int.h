@@ -58,6 +58,28 @@ struct dis_insn {
 	int32_t src_disp;      /* S_STACK */
 	int32_t sp_adj;        /* what it adds to the stack pointer (push -8) */
 	bool sp_lost;          /* writes the stack pointer some other way */
+	/* A fixed address (a global) the instruction names (disasm_global.c):
+	 * memory it reads or writes at ref (ref_size bytes), an address it
+	 * computes, or a write through a register it cannot resolve. */
+	uint8_t ref_kind;      /* enum dis_ref */
+	uint8_t ref_size;      /* R_READ, R_WRITE: bytes; 0 if unknown */
+	uint8_t ref_base;      /* R_WRITE_VIA, R_READ_VIA: the base register */
+	bool ref_move;         /* R_WRITE: a plain store of src (S_REG or S_IMM) */
+	uint64_t ref;
+	uint64_t uses;         /* register families its operands read, but the
+	                          base of a resolved ref (calls' arguments not) */
+};
+
+enum dis_ref {
+	R_NONE,
+	R_READ,
+	R_WRITE,
+	R_ADDR,        /* computes the address (lea, add, an indexed base, an
+	                  absolute immediate in position-dependent code) */
+	R_PAGE,        /* aarch64 adrp: a page for the next access */
+	R_WRITE_VIA,   /* writes memory through ref_base, address unknown */
+	R_READ_VIA,    /* x86: reads it so */
+	R_ADDR_VIA,    /* x86: computes an address off such a register */
 };
 
 struct dis_slot {          /* a GOT slot, or a PLT stub, and its import */
@@ -132,6 +154,18 @@ bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t ma
                      struct dis_func *f);
 /* Is addr in a code section that is not a PLT? */
 bool dis_is_local_code(const struct ds_code *c, uint64_t addr);
+/* The functions (indexes into c->starts) whose code may name an address
+ * in [lo, hi) (byte patterns: rip-relative, absolute and GOT-relative
+ * displacements, aarch64 adrp pages), sorted; the patterns in *hits
+ * (x86: where the displacement is), sorted; -1 on a read error or a
+ * pattern outside any function. */
+struct dis_hit {
+	uint64_t at, to;   /* where the pattern is, the address it names */
+};
+int dis_funcs_naming(struct ds_code *c, uint64_t lo, uint64_t hi, size_t **funcs, size_t *nfuncs,
+                     struct dis_hit **hits, size_t *nhits);
+bool dis_decode_func(struct ds_code *c, size_t fi, struct dis_func *f);
+bool dis_read_vaddr(const struct ds_code *c, uint64_t addr, void *buf, size_t len);
 /* disasm_flow.c */
 size_t dis_index_of(const struct dis_func *f, uint64_t addr);
 /* The name in names a call (or tail jump) to an import has, or NULL. */

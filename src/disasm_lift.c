@@ -6,9 +6,11 @@
  * arguments), calls and branches; every other instruction only clobbers
  * the registers it writes.
  */
+#include <gelf.h>
 #include <string.h>
 
 #include "disasm_int.h"
+#include "distsec/elfview.h"
 
 #define BIT(r) (1ull << (r))
 
@@ -229,8 +231,60 @@ static bool x86_sp(const struct ds_code *c, const cs_insn *ci, struct dis_insn *
 	}
 }
 
+/* The fixed address (a global) the instruction names, if any: read,
+ * written, computed (lea, an indexed table's base, an absolute immediate
+ * in position-dependent code); or a write through a register. */
+static void x86_refs(const struct ds_code *c, const struct dis_regs *rs, const cs_insn *ci,
+                     struct dis_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	for (unsigned k = 0; k < x->op_count; k++) {
+		const cs_x86_op *op = &x->operands[k];
+		unsigned f = op->type == X86_OP_REG ? x86_family(op->reg) : DIS_NOREG;
+		if (f < 64 && (!(op->access & CS_AC_WRITE) || (op->access & CS_AC_READ)))
+			o->uses |= BIT(f);   /* a destination is not a use */
+		if (op->type != X86_OP_MEM || x86_mem_addr(c, rs, ci, &op->mem))
+			continue;
+		unsigned b = x86_family(op->mem.base), i = x86_family(op->mem.index);
+		o->uses |= (b < 64 ? BIT(b) : 0) | (i < 64 ? BIT(i) : 0);
+	}
+	for (unsigned k = 0; k < x->op_count; k++) {
+		const cs_x86_op *op = &x->operands[k];
+		if (op->type != X86_OP_MEM)
+			continue;
+		uint64_t a = x86_mem_addr(c, rs, ci, &op->mem);
+		x86_op_mem base = op->mem;
+		base.index = X86_REG_INVALID;
+		if (ci->id == X86_INS_LEA || (!a && op->mem.index != X86_REG_INVALID)) {
+			a = x86_mem_addr(c, rs, ci, &base);
+			o->ref_kind = a ? R_ADDR : x86_stack_mem(&base) ? R_NONE : R_ADDR_VIA;
+			o->ref_base = (uint8_t)x86_family(op->mem.base);
+		} else if (a) {
+			o->ref_kind = (op->access & CS_AC_WRITE) ? R_WRITE : R_READ;
+			o->ref_size = op->size;
+			o->ref_move = ci->id == X86_INS_MOV && k == 0 && x->op_count == 2 &&
+			              (op[1].type == X86_OP_REG || op[1].type == X86_OP_IMM);
+		} else if (!x86_stack_mem(&op->mem)) {
+			o->ref_kind = (op->access & CS_AC_WRITE) ? R_WRITE_VIA : R_READ_VIA;
+			o->ref_base = (uint8_t)x86_family(op->mem.base);
+			o->ref_size = op->size;
+		}
+		o->ref = a;
+		return;
+	}
+	if (c->v->type != ET_EXEC || cs_insn_group(c->cs, ci, CS_GRP_JUMP) ||
+	    cs_insn_group(c->cs, ci, CS_GRP_CALL))
+		return;
+	for (unsigned k = 0; k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_IMM) {
+			o->ref_kind = R_ADDR;
+			o->ref = (uint64_t)x->operands[k].imm & (c->arch == DIS_X86 ? 0xffffffffu : ~0ull);
+		}
+}
+
 static void lift_x86(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
+	x86_refs(c, rs, ci, o);
 	bool sp_known = x86_sp(c, ci, o);
 	lift_x86_op(c, ci, rs, o);
 	if (!sp_known && ((o->dst.kind == L_REG && o->dst.reg == X86_SP) || (o->clobber & BIT(X86_SP))))
@@ -421,6 +475,8 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 	case ARM64_INS_ADRP: case ARM64_INS_ADR:
 		o->src = S_ADDR;
 		o->value = op[1].imm;
+		o->ref_kind = ci->id == ARM64_INS_ADRP ? R_PAGE : R_ADDR;
+		o->ref = (uint64_t)op[1].imm;
 		set_known(rs, d, (uint64_t)op[1].imm, ci->address, false);
 		return true;
 	case ARM64_INS_ADD:
@@ -430,6 +486,8 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 			if (s < 31 && (known & BIT(s))) {
 				o->src = S_ADDR;
 				o->value = (int64_t)(rs->val[s] + imm);
+				o->ref_kind = R_ADDR;
+				o->ref = rs->val[s] + imm;
 				set_known(rs, d, rs->val[s] + imm, rs->origin[s], false);
 				return true;
 			}
@@ -501,11 +559,92 @@ static void a64_keeps(const cs_insn *ci, struct dis_insn *o)
 	o->keeps = true;
 }
 
+static unsigned a64_reg_size(unsigned r)
+{
+	if (r >= ARM64_REG_W0 && r <= ARM64_REG_W30) return 4;
+	if ((r >= ARM64_REG_X0 && r <= ARM64_REG_X28) || r == ARM64_REG_X29 || r == ARM64_REG_X30)
+		return 8;
+	if (r >= ARM64_REG_B0 && r <= ARM64_REG_B31) return 1;
+	if (r >= ARM64_REG_H0 && r <= ARM64_REG_H31) return 2;
+	if (r >= ARM64_REG_S0 && r <= ARM64_REG_S31) return 4;
+	if (r >= ARM64_REG_D0 && r <= ARM64_REG_D31) return 8;
+	if (r >= ARM64_REG_Q0 && r <= ARM64_REG_Q31) return 16;
+	if (r == ARM64_REG_WZR) return 4;
+	if (r == ARM64_REG_XZR) return 8;
+	return 0;
+}
+
+/* Does the instruction write the memory it names (stores, atomics)? */
+static bool a64_writes_mem(const char *m)
+{
+	static const char *const rmw[] = { "ldadd", "ldclr", "ldeor", "ldset", "ldsmax", "ldsmin",
+	                                   "ldumax", "ldumin", "swp", "cas", "st", NULL };
+	for (size_t k = 0; rmw[k]; k++)
+		if (strncmp(m, rmw[k], strlen(rmw[k])) == 0)
+			return true;
+	return false;
+}
+
+/* A load or store at base + offset, the base an address built by adrp
+ * (and add): the global it reads or writes; a store through any other
+ * base: a write through that register. */
+static void a64_refs(const cs_insn *ci, const struct dis_regs *rs, struct dis_insn *o)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	const cs_arm64_op *op = a->operands;
+	for (unsigned k = 0; k < a->op_count; k++) {
+		unsigned f = op[k].type == ARM64_OP_REG ? a64_family(op[k].reg) : DIS_NOREG;
+		if (op[k].type == ARM64_OP_MEM) {
+			unsigned b = a64_family(op[k].mem.base), i = a64_family(op[k].mem.index);
+			bool resolved = b < 31 && i == DIS_NOREG && !a->writeback &&
+			                (rs->known & ~rs->loaded & BIT(b));
+			o->uses |= (b < 31 && !resolved ? BIT(b) : 0) | (i < 31 ? BIT(i) : 0);
+		} else if (f < 31 && (k > 0 || a64_writes_mem(ci->mnemonic) ||
+		                      !(op[k].access & CS_AC_WRITE) || (op[k].access & CS_AC_READ))) {
+			o->uses |= BIT(f);   /* a destination is not a use */
+		}
+	}
+	for (unsigned k = 0; k < a->op_count; k++) {
+		if (op[k].type != ARM64_OP_MEM)
+			continue;
+		unsigned b = a64_family(op[k].mem.base);
+		bool write = a64_writes_mem(ci->mnemonic);
+		bool known = b < 31 && op[k].mem.index == ARM64_REG_INVALID && !a->writeback &&
+		             (rs->known & ~rs->loaded & BIT(b));
+		if (known) {
+			o->ref = rs->val[b] + (uint64_t)(int64_t)op[k].mem.disp;
+			o->ref_kind = write ? R_WRITE : R_READ;
+			unsigned size = op[0].type == ARM64_OP_REG ? a64_reg_size(op[0].reg) : 0;
+			if (ci->id == ARM64_INS_STRB || ci->id == ARM64_INS_STURB)
+				size = 1;
+			else if (ci->id == ARM64_INS_STRH || ci->id == ARM64_INS_STURH)
+				size = 2;
+			else if (k == 2 && op[1].type == ARM64_OP_REG)
+				size *= 2;   /* stp */
+			else if (k != 1)
+				size = 0;
+			o->ref_size = (uint8_t)size;
+			if (write && k == 1 && (ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) &&
+			    op[0].type == ARM64_OP_REG) {
+				o->ref_move = true;
+				o->src_reg = (uint8_t)a64_family(op[0].reg);
+				o->src = o->src_reg == DIS_ZR ? S_IMM : o->src_reg == DIS_NOREG ? S_UNKNOWN : S_REG;
+				o->value = 0;   /* fp/simd registers: S_UNKNOWN */
+			}
+		} else if (write && !a64_stack_mem(&op[k].mem)) {
+			o->ref_kind = R_WRITE_VIA;
+			o->ref_base = (uint8_t)b;
+		}
+		return;
+	}
+}
+
 static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
 	const cs_arm64 *a = &ci->detail->arm64;
 	const cs_arm64_op *op = a->operands;
 	uint64_t t;
+	a64_refs(ci, rs, o);
 	switch (ci->id) {
 	case ARM64_INS_BL:
 		o->kind = K_CALL;

@@ -30,6 +30,12 @@ int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void
 	return -1;
 }
 
+int ds_code_each_store(struct ds_code *c, uint64_t addr, unsigned size, ds_site_cb cb, void *ctx)
+{
+	(void)c; (void)addr; (void)size; (void)cb; (void)ctx;
+	return -1;
+}
+
 const char *ds_site_callee(const struct ds_site *s) { (void)s; return NULL; }
 uint64_t ds_site_addr(const struct ds_site *s) { (void)s; return 0; }
 uint64_t ds_site_function(const struct ds_site *s) { (void)s; return 0; }
@@ -83,4 +89,10 @@ bool ds_site_callers_all(const struct ds_site *s, ds_caller_pred pred, void *ctx
 {
 	(void)s; (void)pred; (void)ctx;
 	return false;
+}
+
+struct ds_argsrc ds_site_stored(const struct ds_site *s)
+{
+	(void)s;
+	return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
 }

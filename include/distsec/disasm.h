@@ -19,7 +19,9 @@
  *   order from the call through register moves and stack spills, to a
  *   constant, an address, a load, or the result of an imported call;
  * - a few levels of direct calls into the file's own functions (the deep
- *   walks below), and a function's direct callers.
+ *   walks below), and a function's direct callers;
+ * - the stores to a global (a fixed address): found by the same kind of
+ *   byte-pattern pass, the value each stores traced by the same walk.
  *
  * Everything is capped (bytes scanned and decoded per file, instructions per
  * function, steps per walk); a capped file says so (ds_code_capped) and the
@@ -61,6 +63,15 @@ int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
 /* The same for the direct calls (and tail jumps) to the function starting
  * at target, in this file: a wrapper's callers.  ds_site_callee is NULL. */
 int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void *ctx);
+
+/* The same for each instruction that stores to the size bytes at addr (a
+ * global: its address fixed at link time), in the functions whose code
+ * names it; ds_site_stored tells where the stored value comes from.
+ * Returns the number of stores, or -1 when it may also change in a way
+ * not seen as such a store: a wider or partial store, its address (or its
+ * object's) taken, a pointer to it in the data or the GOT, code the
+ * decoder does not explain, a cap (counted apart from the other queries). */
+int ds_code_each_store(struct ds_code *c, uint64_t addr, unsigned size, ds_site_cb cb, void *ctx);
 
 const char *ds_site_callee(const struct ds_site *site);
 uint64_t ds_site_addr(const struct ds_site *site);
@@ -120,6 +131,8 @@ struct ds_argsrc {
 
 /* Where argument n (0-based, n < 6) of the site's call comes from. */
 struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n);
+/* Where the value a store (a ds_code_each_store site) writes comes from. */
+struct ds_argsrc ds_site_stored(const struct ds_site *site);
 /* True when argument n of the site's call holds a value derived from what
  * the enclosing function's caller passed in (its parameter registers or
  * stack arguments, or memory read through them): the function forwards a

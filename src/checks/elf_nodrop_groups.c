@@ -9,6 +9,12 @@
  * setresgid call site, where do the gid arguments come from?
  * - straight from getgid/getegid/getresgid (or -1: unchanged): dropping
  *   back to the real or saved ids, nothing to keep -- harmless;
+ * - loaded from a global (bash's current_user.gid, dash's and screen's
+ *   saved ids) that every store in the file sets from getgid/getegid/
+ *   getresgid or -1 (ds_code_each_store): the real id saved at start-up,
+ *   the same -- harmless, its own reason; a global with no store found,
+ *   another one, or one the layer cannot see (its address taken) counts as
+ *   any other gid;
  * - 0: becoming root's group -- harmless here;
  * - only the effective id changes (setegid, or -1/0 or its own id from
  *   getgid/getegid left in another slot): a temporary switch that keeps a
@@ -44,11 +50,13 @@ static const char *const group_calls[] = { "initgroups", "setgroups", NULL };
 static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL };
 
 /* Per site, in increasing order of concern. */
-enum verdict { V_DROPBACK, V_ROOT, V_GROUPED, V_GROUPED_LATE, V_GROUPED_CALLED, V_GROUPED_CALLER,
-               V_TEMP, V_FORWARD, V_BAD, V_NONE };
+enum verdict { V_DROPBACK, V_SAVED, V_ROOT, V_GROUPED, V_GROUPED_LATE, V_GROUPED_CALLED,
+               V_GROUPED_CALLER, V_TEMP, V_FORWARD, V_BAD, V_NONE };
 
 static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
+	[V_SAVED] = "drops back to its real or saved gid, kept in a global that is only ever "
+	  "assigned from getgid/getegid/getresgid",
 	[V_ROOT] = "switches to gid 0",
 	[V_GROUPED] = "calls initgroups() or setgroups() before changing its gid",
 	/* setgroups() needs CAP_SETGID, which the process keeps until its
@@ -78,27 +86,71 @@ static enum argv classify(struct ds_argsrc a)
 	return A_OTHER;
 }
 
+#define SAVED_MAX 16   /* globals looked at per file */
+
 struct sites {
 	bool library;   /* info at most: no deep walk */
 	enum verdict worst;
 	size_t n, bad;
 	uint64_t bad_at;
 	const char *bad_call;
+	struct { uint64_t addr; bool real; } saved[SAVED_MAX];
+	size_t nsaved;
 };
 
-static enum verdict judge_site(const struct ds_site *site)
+struct stores {
+	bool real, other;
+};
+
+static int on_store(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct stores *st = ctx;
+	enum argv a = classify(ds_site_stored(site));
+	st->real |= a == A_REAL;
+	st->other |= a != A_REAL && a != A_KEEP;
+	return st->other;
+}
+
+/* A gid loaded from a global (bash's current_user.gid, dash's, screen's,
+ * mtools' saved ids) that every store in the file sets from getgid/getegid/
+ * getresgid (or -1): the real id saved at start-up.  No store found, one
+ * of anything else, or one the layer cannot see: no. */
+static bool saved_real(struct ds_code *c, struct sites *s, struct ds_argsrc a)
+{
+	if (a.kind != DS_SRC_LOAD || a.value == 0)
+		return false;
+	uint64_t addr = (uint64_t)a.value;
+	for (size_t i = 0; i < s->nsaved; i++)
+		if (s->saved[i].addr == addr)
+			return s->saved[i].real;
+	if (s->nsaved == SAVED_MAX)
+		return false;
+	struct stores st = { false, false };
+	bool real = ds_code_each_store(c, addr, 4 /* gid_t */, on_store, &st) > 0 && st.real && !st.other;
+	s->saved[s->nsaved].addr = addr;
+	s->saved[s->nsaved++].real = real;
+	return real;
+}
+
+static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct ds_site *site)
 {
 	const char *callee = ds_site_callee(site);
 	unsigned nargs = strcmp(callee, "setresgid") == 0 ? 3 : strcmp(callee, "setregid") == 0 ? 2 : 1;
-	unsigned count[4] = { 0 }, forwarded = 0;
+	unsigned count[4] = { 0 }, forwarded = 0, saved = 0;
 	for (unsigned i = 0; i < nargs; i++) {
-		enum argv a = classify(ds_site_arg(site, i));
+		struct ds_argsrc src = ds_site_arg(site, i);
+		enum argv a = classify(src);
+		if (a == A_OTHER && saved_real(c, s, src)) {
+			a = A_REAL;
+			saved++;
+		}
 		count[a]++;
 		if (a == A_OTHER && ds_site_arg_from_caller(site, i))
 			forwarded++;
 	}
 	if (!count[A_OTHER])
-		return count[A_ZERO] ? V_ROOT : V_DROPBACK;
+		return count[A_ZERO] ? V_ROOT : saved ? V_SAVED : V_DROPBACK;
 	/* a real/effective swap (atd: setregid(getegid(), daemon_gid)) keeps
 	 * its own id in one slot to switch back to */
 	if (strcmp(callee, "setegid") == 0 || count[A_KEEP] || count[A_ZERO] || count[A_REAL])
@@ -137,9 +189,8 @@ static enum verdict judge_deep(const struct ds_site *site)
 
 static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
-	(void)c;
 	struct sites *s = ctx;
-	enum verdict v = judge_site(site);
+	enum verdict v = judge_site(c, s, site);
 	if (v == V_BAD && !s->library)
 		v = judge_deep(site);
 	s->n++;
@@ -257,12 +308,16 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "setgroups() keeps the supplementary groups of root after \"dropping\" "
 		  "privileges.",
 		.detect = "On the disassembled code (capstone): a change of gid to a user's without "
-		  "a call to initgroups or setgroups before it.",
+		  "a call to initgroups or setgroups before it; a gid from getgid/getegid/getresgid, "
+		  "directly or through a global only ever assigned from them, is a drop back.",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "
 		  "followed; a gid a function receives from its caller is info (the caller is not "
 		  "followed), so a program's own drop_privileges(uid, gid) helper is not an error; "
 		  "a program exporting 200+ functions (an interpreter or plugin host) is judged "
-		  "like a library, info at most, even where the call is its own.",
+		  "like a library, info at most, even where the call is its own. "
+		  "A gid kept in a global is followed to the global's stores, one level: a gid "
+		  "saved from getgid() passes; in a stripped file, a write through a pointer to the "
+		  "start of a struct holding the gid further in is not seen.",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},

@@ -24,16 +24,26 @@ static int count_string(const char *s, size_t len, void *ctx)
 	return 0;
 }
 
+static int on_store(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	*(size_t *)ctx += (size_t)ds_site_stored(site).kind;
+	return 0;
+}
+
 /* Every query of the disassembly layer on each call site it finds. */
 static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	static const char *const cd[] = { "chdir", "fchdir", "setgroups", NULL };
-	(void)c;
 	size_t *n = ctx;
 	*n += ds_site_calls_after(site, cd) != NULL;
 	*n += ds_site_calls_before(site, cd) != NULL;
-	for (unsigned i = 0; i < 6; i++)
-		*n += (size_t)ds_site_arg(site, i).kind;
+	for (unsigned i = 0; i < 6; i++) {
+		struct ds_argsrc a = ds_site_arg(site, i);
+		*n += (size_t)a.kind;
+		if (a.kind == DS_SRC_LOAD && a.value && i == 0)
+			ds_code_each_store(c, (uint64_t)a.value, 4, on_store, ctx);
+	}
 	return 0;
 }
 
