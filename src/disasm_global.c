@@ -23,7 +23,8 @@
  * to a function that writes the member), and pointers in the data of
  * position-dependent (ET_EXEC) files, which carry no relocation.
  * Its own budget: the caps of disasm.c counted afresh for each query, then
- * the file's counts restored, so a query never caps the call-site search.
+ * the file's counts restored, so a query never caps the call-site search;
+ * all the queries of a file scan 512 MiB of code at most.
  */
 #include <gelf.h>
 #include <stdlib.h>
@@ -34,6 +35,8 @@
 #define NEAR_BELOW   0x4000u        /* a base register an access may start from */
 #define TABLE_MAX    (64u << 20)
 #define RELS_MAX     (4u << 20)
+#define READS_MAX    (256u << 10)   /* REL addends read from the file */
+#define STORES_SCAN  (512u << 20)   /* code bytes scanned by all the queries of a file */
 
 /* The object (a symbol with a size) holding addr, or the fallback window. */
 static void object_of(const struct ds_code *c, uint64_t addr, uint64_t *lo)
@@ -73,6 +76,7 @@ static bool pointer_type(enum dis_arch a, unsigned t)
 
 static bool pointed_to(const struct ds_code *c, uint64_t lo, uint64_t hi)
 {
+	size_t reads = 0;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	while ((scn = elf_nextscn(c->v->elf, scn)) != NULL) {
@@ -97,6 +101,8 @@ static bool pointed_to(const struct ds_code *c, uint64_t lo, uint64_t hi)
 			if (!pointer_type(c->arch, (unsigned)GELF_R_TYPE(r.r_info)))
 				continue;
 			uint32_t w = 0;   /* REL: the addend is the word being relocated */
+			if (sh.sh_type == SHT_REL && ++reads > READS_MAX)
+				return true;
 			if (sh.sh_type == SHT_REL && dis_read_vaddr(c, rl.r_offset, &w, sizeof w))
 				r.r_addend = (GElf_Sxword)w;
 			uint64_t to;
@@ -214,6 +220,8 @@ int ds_code_each_store(struct ds_code *c, uint64_t addr, unsigned size, ds_site_
 {
 	if (!size || addr + size < addr)
 		return -1;
+	if (c->store_scanned >= STORES_SCAN)
+		return -1;
 	struct query q = { .addr = addr, .size = size, .hi = addr + size };
 	object_of(c, addr, &q.taken_lo);
 	if (pointed_to(c, q.taken_lo, q.hi))
@@ -241,6 +249,7 @@ int ds_code_each_store(struct ds_code *c, uint64_t addr, unsigned size, ds_site_
 		free(f.in);
 	}
 	ok = ok && !c->capped;
+	c->store_scanned += c->scanned;
 	free(funcs);
 	free(hits);
 	c->decoded = saved_decoded;

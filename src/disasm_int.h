@@ -132,6 +132,7 @@ struct ds_code {
 	size_t nlocals;
 	size_t deep_decoded;             /* bytes decoded by the deep walks */
 	unsigned deep_callers;           /* ds_site_callers_all queries made */
+	size_t store_scanned;            /* bytes pattern-scanned by ds_code_each_store */
 };
 
 struct ds_site {
