@@ -33,7 +33,8 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 		done
 		wait
 		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY \
-		         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER; do
+		         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER \
+		         SAVED_PTR; do
 			case $v in
 			PW_*) d="-DPW -D${v#PW_}" ;;
 			SIBLING_AFTER) d="-DSIBLING -DAFTER" ;;
@@ -84,6 +85,7 @@ PY
 			echo "drop-SIBLING_AFTER-$opt elf-nodrop-groups error disassembly "
 			echo "drop-SAVED-$opt elf-nodrop-groups pass disassembly $saved"
 			echo "drop-SAVED_OTHER-$opt elf-nodrop-groups error disassembly "
+			echo "drop-SAVED_PTR-$opt elf-nodrop-groups error disassembly "
 			# aarch64 -O0 spills the struct's address to the stack: where
 			# it is written through then is not followed, the error stays
 			case $target-$opt in
