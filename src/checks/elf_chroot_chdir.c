@@ -11,7 +11,13 @@
  * working directory becomes the new root): its argument is the address
  * of a "." in the read-only data (or a string's "." tail), or the site is
  * a wrapper's (the argument is its caller's) and every direct caller of
- * the wrapper passes such an address (vsftpd's vsf_sysutil_chroot(".")).  A shared library, or a program exporting an API of
+ * the wrapper passes such an address (vsftpd's vsf_sysutil_chroot(".")).
+ * A site with none of these, in a program, is looked at across functions
+ * (the layer's bounded deep walks): a chdir in a function called on a path
+ * after it, up to CHDIR_DEPTH levels of direct calls (Rust's
+ * std::env::set_current_dir("/") after nix's chroot), or after the call
+ * in every direct caller of its function (a chroot wrapper) passes, with
+ * its own details.reason.  A shared library, or a program exporting an API of
  * 200+ functions (an interpreter), only offers chroot to its callers
  * (os.chroot, perl's chroot): info at most.  Without a decoder for the machine: from imports
  * (details.method "imports").
@@ -278,9 +284,13 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		.detect = "On the disassembled code (capstone): a call to chroot not followed by a "
 		  "call to chdir or fchdir in the same function, nor preceded by one (chdir(dir); "
 		  "chroot(dir)), whose argument is not the string \".\" (chroot(\".\") makes the "
-		  "working directory the new root).",
-		.limits = "Calls through function pointers, or a chdir made in another function, are "
-		  "not followed; a wrapper's callers are followed one level, for chroot(\".\").",
+		  "working directory the new root), and with no chdir in a function called after it "
+		  "(up to 3 levels of direct calls) nor after the call in every direct caller of "
+		  "its function.",
+		.limits = "Calls through function pointers are not followed; a chdir in another "
+		  "function counts only when that function is called after the chroot (3 levels "
+		  "deep at most) or is a direct caller of the chroot's function (one level); a "
+		  "wrapper's callers are followed one level, for chroot(\".\").",
 		.fix = "Call chdir(\"/\") right after chroot().",
 	},
 	.cwe = 243,

@@ -27,6 +27,12 @@
  *   stack arguments, memory read through them: Go's cgo setgid wrapper,
  *   OCaml's unix_setgid, Haskell's process spawner) -- the decision is the
  *   caller's, which is not followed: info;
+ * - anything else, with the groups dropped in another function (the
+ *   layer's bounded deep walks, only for these would-be errors): a
+ *   function called on a path to the site that calls initgroups/setgroups,
+ *   up to GROUPS_DEPTH levels of direct calls (nix's setgroups wrapper), or
+ *   such a call on a path to the call in every direct caller of the site's
+ *   function (sshd's permanently_set_uid()) -- fine;
  * - anything else -- the finding, even if setgroups is imported and called
  *   elsewhere.
  * The worst site decides.  A setuid/setgid file (switching between its own
@@ -308,13 +314,17 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "setgroups() keeps the supplementary groups of root after \"dropping\" "
 		  "privileges.",
 		.detect = "On the disassembled code (capstone): a change of gid to a user's without "
-		  "a call to initgroups or setgroups before it; a gid from getgid/getegid/getresgid, "
-		  "directly or through a global only ever assigned from them, is a drop back.",
+		  "a call to initgroups or setgroups before it: in its function, in a function "
+		  "called before it (up to 3 levels of direct calls), or before the call in every "
+		  "direct caller of its function; a gid from getgid/getegid/getresgid, directly or "
+		  "through a global only ever assigned from them, is a drop back.",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "
 		  "followed; a gid a function receives from its caller is info (the caller is not "
 		  "followed), so a program's own drop_privileges(uid, gid) helper is not an error; "
 		  "a program exporting 200+ functions (an interpreter or plugin host) is judged "
-		  "like a library, info at most, even where the call is its own. "
+		  "like a library, info at most, even where the call is its own; groups dropped in "
+		  "a function neither called before the change nor a direct caller's (named's "
+		  "named_os_inituserinfo()) are not seen. "
 		  "A gid kept in a global is followed to the global's stores, one level: a gid "
 		  "saved from getgid() passes; in a stripped file, a write through a pointer to the "
 		  "start of a struct holding the gid further in is not seen.",
