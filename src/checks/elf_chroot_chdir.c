@@ -19,7 +19,9 @@
  * in every direct caller of its function (a chroot wrapper) passes, with
  * its own details.reason.  A shared library, or a program exporting an API of
  * 200+ functions (an interpreter), only offers chroot to its callers
- * (os.chroot, perl's chroot): info at most.  Without a decoder for the machine: from imports
+ * (os.chroot, perl's chroot): info at most.  A file importing neither chdir
+ * nor fchdir is decoded too (its sites, chroot("."), the library rule), with
+ * no deep walk.  Without a decoder for the machine: from imports
  * (details.method "imports").
  */
 #include <stdio.h>
@@ -48,6 +50,7 @@ struct bare_site {
 
 struct sites {
 	bool library;             /* no deep walk: info at most */
+	bool no_chdir;            /* neither imported: no deep walk either */
 	size_t called, callers;   /* the chdir is in a called function, in the callers */
 	uint64_t via;             /* the first such function */
 	size_t total, bare, before, dot;
@@ -85,7 +88,7 @@ static bool caller_chdirs(const struct ds_site *caller, void *ctx)
 static bool chdir_deep(const struct ds_site *site, struct sites *s)
 {
 	uint64_t via = 0;
-	if (s->library)
+	if (s->library || s->no_chdir)
 		return false;
 	if (ds_site_calls_after_deep(site, chdir_calls, CHDIR_DEPTH, &via)) {
 		s->via = s->called++ || s->callers ? s->via : via;
@@ -210,17 +213,14 @@ static void run(struct ds_file *f, void *state)
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !ds_elf_imports(v, "chroot"))
 		return;
-	/* Without chdir and fchdir imported no site can be followed by one. */
-	if (!ds_elf_imports_any(v, chdir_calls)) {
-		by_imports(f, v, NULL);
-		return;
-	}
 	/* A library only offers chroot to its callers (bindings, wrappers);
 	 * so does an interpreter exporting its C API (perl, python3). */
 	bool library = ds_elf_offers_api(v);
 	const char *why = NULL;
 	struct ds_code *c = ds_code_open(v, &why);
-	struct sites s = { .library = library };
+	/* Without chdir and fchdir imported no site is followed by one, but
+	 * the sites are still found: chroot("."), a library's, and where. */
+	struct sites s = { .library = library, .no_chdir = !ds_elf_imports_any(v, chdir_calls) };
 	int n = c ? ds_code_each_call(c, chroot_call, on_chroot, &s) : -1;
 	if (n < 0 || (ds_code_capped(c) && !s.bare) || n == 0) {
 		/* no site found (a call through a pointer) or reading cut short */
