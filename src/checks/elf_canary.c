@@ -35,15 +35,28 @@ static const char *const buffer_calls[] = {
 static unsigned long frame_in(unsigned machine, const unsigned char *p, size_t n)
 {
 	unsigned long best = 0, v;
-	for (size_t i = 0; i + 4 <= n; i++) {
-		v = 0;
-		if (machine == EM_X86_64 || machine == EM_386) {
-			if (p[i] == 0x83 && p[i + 1] == 0xec && p[i + 2] < 0x80)
+	if (machine == EM_X86_64 || machine == EM_386) {
+		/* both forms' second byte is 0xec, a rare byte: memchr finds the
+		 * candidates instead of a test at every byte */
+		const unsigned char *q = n >= 4 ? memchr(p + 1, 0xec, n - 1) : NULL;
+		for (; q; q = memchr(q + 1, 0xec, (size_t)(p + n - (q + 1)))) {
+			size_t i = (size_t)(q - p) - 1;
+			if (i + 4 > n)
+				break;
+			v = 0;
+			if (p[i] == 0x83 && p[i + 2] < 0x80)
 				v = p[i + 2];                          /* sub $imm8, %rsp/%esp */
-			else if (p[i] == 0x81 && p[i + 1] == 0xec && i + 6 <= n)
+			else if (p[i] == 0x81 && i + 6 <= n)
 				v = p[i + 2] | p[i + 3] << 8 | (unsigned long)p[i + 4] << 16 |
 				    (unsigned long)p[i + 5] << 24;     /* sub $imm32, %rsp/%esp */
-		} else if (machine == EM_AARCH64 && (i & 3) == 0) {
+			if (v < (1ul << 20) && v > best)
+				best = v;
+		}
+		return best;
+	}
+	for (size_t i = 0; i + 4 <= n; i += 4) {
+		v = 0;
+		if (machine == EM_AARCH64) {
 			uint32_t insn = (uint32_t)(p[i] | p[i + 1] << 8 | p[i + 2] << 16) |
 			                (uint32_t)p[i + 3] << 24;
 			if ((insn & 0xffc003ffu) == 0xd10003ffu)   /* sub sp, sp, #imm12 */
