@@ -28,10 +28,19 @@
 
 enum rule_type { R_FILE, R_DIR, R_ANY, R_DEVICE, R_WW_STICKY, R_WW_OWNER, R_NOUSER, R_NOGROUP };
 
+/* A path pattern, with what matching it needs computed once. */
+struct glob {
+	const char *pat;   /* NULL ends a list */
+	size_t len;
+	size_t lit;        /* leading characters every match starts with */
+	bool tree;         /* ends in "/(two stars)": anything below its base */
+};
+
 struct rule {
 	char *id, *reason;
 	enum rule_type type;
 	char **paths, **except;
+	struct glob *gpaths, *gexcept;   /* the two lists compiled */
 	char **owners, **groups;  /* NULL = not checked; "@system" = id <= 999 */
 	int mode;                 /* -1 = not checked */
 	unsigned line;
@@ -63,6 +72,27 @@ static char ***list_of(struct rule *r, const char *key)
 	if (!strcmp(key, "group"))
 		return &r->groups;
 	return NULL;
+}
+
+/* Every path a pattern (a tree's base) matches starts with the pattern's
+ * characters before its first special one: most of the rules' patterns
+ * are rejected by that, with no copy and no fnmatch (every scanned path
+ * meets every rule's patterns). */
+static struct glob *compile_globs(char **pats)
+{
+	size_t n = 0;
+	while (pats && pats[n])
+		n++;
+	struct glob *g = ds_xcalloc(n + 1, sizeof *g);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(pats[i]);
+		bool tree = len >= 3 && !strcmp(pats[i] + len - 3, "/**");
+		size_t lit = strcspn(pats[i], "*?[\\");
+		if (tree && lit > len - 3)
+			lit = len - 3;
+		g[i] = (struct glob){ pats[i], len, lit, tree };
+	}
+	return g;
 }
 
 /* Parses "ID key=value ... | reason"; NULL on success or the error. */
@@ -115,6 +145,8 @@ static const char *parse_rule(char *line, struct rule *r)
 		return "a rule needs type= and paths=";
 	if (r->type == R_WW_OWNER && !r->owners)
 		return "wwdir-owner needs owner=";
+	r->gpaths = compile_globs(r->paths);
+	r->gexcept = compile_globs(r->except);
 	return NULL;
 }
 
@@ -124,6 +156,8 @@ static void free_rule(struct rule *r)
 	free(r->reason);
 	ds_list_free(r->paths);
 	ds_list_free(r->except);
+	free(r->gpaths);
+	free(r->gexcept);
 	ds_list_free(r->owners);
 	ds_list_free(r->groups);
 }
@@ -237,41 +271,32 @@ static const char *id_name(struct ds_strmap *m, char **names, unsigned id)
 }
 
 /* A trailing "/(two stars)" matches anything below; otherwise fnmatch per level. */
-static bool glob_match(const char *pat, const char *path)
+static bool glob_match(const struct glob *g, const char *path)
 {
-	size_t n = strlen(pat);
-	bool tree = n >= 3 && !strcmp(pat + n - 3, "/**");
-	/* Every path a pattern (a tree's base) matches starts with the
-	 * pattern's characters before its first special one: most of the
-	 * rules' patterns are rejected by that, with no copy and no fnmatch
-	 * (every scanned path meets every rule's patterns). */
-	size_t lit = strcspn(pat, "*?[\\");
-	if (tree && lit > n - 3)
-		lit = n - 3;
+	const char *pat = g->pat;
+	size_t n = g->len, lit = g->lit;
 	if (strncmp(pat, path, lit) != 0)
 		return false;
-	if (tree && lit == n - 3 && lit > 0)   /* a literal base: the path is below it */
-		return path[lit] == '/';
-	if (tree) {
+	if (g->tree && lit == n - 3)   /* a literal base: the path is below it */
+		return lit > 0 ? path[lit] == '/' : path[0] == '/' && path[1];
+	if (g->tree) {
 		char *base = ds_xstrndup(pat, n - 3);
 		bool hit = false;
 		for (const char *p = strchr(path + 1, '/'); p && !hit; p = strchr(p + 1, '/')) {
 			char *prefix = ds_xstrndup(path, (size_t)(p - path));
-			hit = fnmatch(*base ? base : "/", *prefix ? prefix : "/", FNM_PATHNAME) == 0;
+			hit = fnmatch(base, prefix, FNM_PATHNAME) == 0;
 			free(prefix);
 		}
-		if (!*base && path[0] == '/' && path[1])
-			hit = true; /* the pattern is everything below the root */
 		free(base);
 		return hit;
 	}
 	return fnmatch(pat, path, FNM_PATHNAME) == 0;
 }
 
-static bool any_match(char **globs, const char *path)
+static bool any_match(const struct glob *globs, const char *path)
 {
-	for (size_t i = 0; globs && globs[i]; i++)
-		if (glob_match(globs[i], path))
+	for (size_t i = 0; globs && globs[i].pat; i++)
+		if (glob_match(&globs[i], path))
 			return true;
 	return false;
 }
@@ -444,8 +469,8 @@ static void run(struct ds_file *f, void *state)
 	const struct ds_stig *st = state;
 	for (size_t i = 0; i < st->n; i++) {
 		const struct rule *r = &st->rules[i];
-		if (judgeable(st, r) && type_applies(r, f) && any_match(r->paths, f->path) &&
-		    !any_match(r->except, f->path))
+		if (judgeable(st, r) && type_applies(r, f) && any_match(r->gpaths, f->path) &&
+		    !any_match(r->gexcept, f->path))
 			apply(st, f, r);
 	}
 }
