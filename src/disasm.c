@@ -28,6 +28,7 @@
 #define CANDS_MAX    4096u         /* candidate functions per query */
 #define CHUNK        (64u << 10)
 #define TABLE_MAX    (64u << 20)   /* a symbol, relocation or string table */
+#define LOCAL_READS  (64u << 10)   /* REL slots read for their local target */
 
 static int cmp_slot(const void *a, const void *b)
 {
@@ -180,7 +181,7 @@ static void add_local(struct ds_code *c, uint64_t addr, uint64_t target, size_t 
  * default-visibility functions), sorted; REL targets read from the slot. */
 static void keep_got_locals(struct ds_code *c, const struct dis_span *got, size_t ngot)
 {
-	size_t w = 0;
+	size_t w = 0, reads = 0;
 	for (size_t i = 0; i < c->nlocals; i++) {
 		struct dis_local l = c->locals[i];
 		const struct dis_span *g = NULL;
@@ -190,6 +191,10 @@ static void keep_got_locals(struct ds_code *c, const struct dis_span *got, size_
 		if (!g)
 			continue;
 		if (!l.target) {
+			/* a hostile REL table cannot make it read the file
+			 * byte by byte: the rest are left out (not followed) */
+			if (reads++ >= LOCAL_READS)
+				continue;
 			uint32_t v32;
 			uint64_t v64;
 			bool wide = c->arch != DIS_X86;

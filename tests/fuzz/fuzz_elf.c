@@ -31,13 +31,25 @@ static int on_store(struct ds_code *c, const struct ds_site *site, void *ctx)
 	return 0;
 }
 
+static bool any_caller(const struct ds_site *caller, void *ctx)
+{
+	static const char *const cd[] = { "chdir", "fchdir", "setgroups", NULL };
+	(void)ctx;
+	return ds_site_calls_before_deep(caller, cd, 1, NULL) ||
+	       ds_site_calls_after_deep(caller, cd, 3, NULL);
+}
+
 /* Every query of the disassembly layer on each call site it finds. */
 static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	static const char *const cd[] = { "chdir", "fchdir", "setgroups", NULL };
 	size_t *n = ctx;
+	uint64_t via = 0;
 	*n += ds_site_calls_after(site, cd) != NULL;
 	*n += ds_site_calls_before(site, cd) != NULL;
+	*n += ds_site_calls_after_deep(site, cd, 3, &via) != NULL;
+	*n += ds_site_calls_before_deep(site, cd, 3, &via) != NULL;
+	*n += ds_site_callers_all(site, any_caller, NULL);
 	for (unsigned i = 0; i < 6; i++) {
 		struct ds_argsrc a = ds_site_arg(site, i);
 		*n += (size_t)a.kind;
