@@ -39,6 +39,7 @@ static int setup(void **state)
 	copy_into(root, fixture("chroot-sub"), "usr/sbin/jailer-sub", 0755);
 	copy_into(root, fixture("chroot-dot-wrap"), "usr/sbin/jailer-dot-wrap", 0755);
 	copy_into(root, fixture("chroot-sub-wrap"), "usr/sbin/jailer-sub-wrap", 0755);
+	copy_into(root, fixture("chroot-got"), "usr/sbin/jailer-got", 0755);
 	copy_into(root, fixture("tmp-bad"), "usr/bin/tmpuser", 0755);
 	copy_into(root, fixture("tmp-good"), "usr/bin/tmpuser-ok", 0755);
 	copy_into(root, fixture("tmp-sock"), "usr/bin/tmpsock", 0755);
@@ -113,6 +114,11 @@ static void test_chroot(void **state)
 	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "chroot_dot")), 1);
 	d = must("/usr/sbin/jailer-sub-wrap", "elf-chroot-chdir", DS_SEV_ERROR);
 	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "chroot_dot")), 0);
+	/* chdir("/") in go_home(), called after chroot (through the GOT with gcc) */
+	d = must("/usr/sbin/jailer-got", "elf-chroot-chdir", DS_SEV_PASS);
+	assert_string_equal(detail_str(d, "reason"), "chdir() or fchdir() in a function called after chroot()");
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "chdir_called")), 1);
+	assert_non_null(detail_str(d, "chdir_via"));
 	assert_int_equal(count_findings(scan, "elf-chroot-chdir"), 3);
 }
 
