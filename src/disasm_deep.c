@@ -27,13 +27,6 @@
 #define NORET_LEN  4096u          /* larger local functions are taken to return */
 #define NORET_MEMO 128
 
-static const char *const noreturn_calls[] = {
-	"exit", "_exit", "_Exit", "quick_exit", "abort", "err", "errx", "verr", "verrx",
-	"__stack_chk_fail", "__assert_fail", "__fortify_fail", "__chk_fail", "pthread_exit",
-	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "_Unwind_Resume", "__cxa_throw",
-	"__cxa_rethrow", NULL
-};
-
 struct deep {
 	struct ds_code *c;
 	const char *const *names;
@@ -83,7 +76,7 @@ static bool never_returns(struct deep *d, uint64_t fn)
 		for (size_t i = 0; i < f.n && nr; i++) {
 			const struct dis_insn *in = &f.in[i];
 			if (in->kind == K_RET || in->kind == K_IJMP ||
-			    (in->kind == K_JMP && (in->callee ? !dis_named(in, noreturn_calls)
+			    (in->kind == K_JMP && (in->callee ? !dis_noreturn(in)
 			                                      : in->target < f.start || in->target >= f.end)))
 				nr = false;
 		}
@@ -105,7 +98,7 @@ static unsigned char *stops_of(struct deep *d, const struct dis_func *f)
 	for (size_t i = 0; i < f->n && !d->cut; i++) {
 		const struct dis_insn *in = &f->in[i];
 		uint64_t to = in->kind == K_CALL ? local_callee(d->c, f, in) : 0;
-		if (in->kind == K_CALL && (dis_named(in, noreturn_calls) || (to && never_returns(d, to))))
+		if (in->kind == K_CALL && (dis_noreturn(in) || (to && never_returns(d, to))))
 			st[i] = 1;
 	}
 	return st;

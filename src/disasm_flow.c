@@ -11,6 +11,8 @@
 #include "distsec/util.h"
 
 #define WALK_MAX 96          /* instructions looked at backwards per argument */
+#define WALK_HOPS 8          /* joins walked back over per argument */
+#define WALK_JOIN 4          /* jumps into one place followed back; more: unknown */
 
 size_t dis_index_of(const struct dis_func *f, uint64_t addr)
 {
@@ -23,6 +25,18 @@ size_t dis_index_of(const struct dis_func *f, uint64_t addr)
 			hi = mid;
 	}
 	return lo < f->n && f->in[lo].addr == addr ? lo : (size_t)-1;
+}
+
+static const char *const noreturn_calls[] = {
+	"exit", "_exit", "_Exit", "quick_exit", "abort", "err", "errx", "verr", "verrx",
+	"__stack_chk_fail", "__assert_fail", "__fortify_fail", "__chk_fail", "pthread_exit",
+	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "_Unwind_Resume", "__cxa_throw",
+	"__cxa_rethrow", NULL
+};
+
+bool dis_noreturn(const struct dis_insn *in)
+{
+	return dis_named(in, noreturn_calls) != NULL;
 }
 
 const char *dis_named(const struct dis_insn *in, const char *const *names)
@@ -192,6 +206,30 @@ static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_ar
 
 static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc want);
 
+static bool defines_nothing(const struct dis_insn *in)
+{
+	return in->kind == K_OTHER && in->dst.kind == L_NONE && !in->clobber && !in->sp_adj &&
+	       !in->sp_lost;
+}
+
+/* How many direct jumps in f go to addr, the first max of them in from[];
+ * more than max when an indirect jump could go there too. */
+static size_t jumps_to(const struct dis_func *f, uint64_t addr, size_t *from, size_t max)
+{
+	size_t n = 0;
+	for (size_t j = 0; j < f->n; j++) {
+		const struct dis_insn *in = &f->in[j];
+		if (in->kind == K_IJMP)
+			return max + 1;
+		if ((in->kind == K_CJMP || (in->kind == K_JMP && !in->callee)) && in->target == addr) {
+			if (n < max)
+				from[n] = j;
+			n++;
+		}
+	}
+	return n;
+}
+
 struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n)
 {
 	static const uint8_t x64_args[6] = { 7, 6, 2, 1, 8, 9 };   /* rdi rsi rdx rcx r8 r9 */
@@ -219,20 +257,72 @@ struct ds_argsrc ds_site_stored(const struct ds_site *site)
 	return walk_back(site, (struct dis_loc){ L_REG, in->src_reg, 0 });
 }
 
+/* One backward walk: its site and what it may still spend. */
+struct walk {
+	const struct ds_site *site;
+	unsigned steps, hops;
+};
+
+static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want, unsigned pushes,
+                                  const char *crossed);
+
+static bool same_src(struct ds_argsrc a, struct ds_argsrc b)
+{
+	return a.kind == b.kind && a.value == b.value &&
+	       (a.callee == b.callee || (a.callee && b.callee && strcmp(a.callee, b.callee) == 0));
+}
+
+/* Where the walk gives up: a stack slot live across a call was written
+ * through a pointer by that call, as far as the walk can tell. */
+static struct ds_argsrc given_up(struct dis_loc want, const char *crossed)
+{
+	if (want.kind == L_STACK && crossed)
+		return (struct ds_argsrc){ DS_SRC_RESULT, 0, *crossed ? crossed : NULL };
+	return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+}
+
+/* The code at index entry is entered by jumps only (a jump or return
+ * precedes it): the value is the same one before each of the jumps to it
+ * (luit's `setuid(uid) >= 0` branch to its tail call of setgid; at -O0,
+ * two branches of a condition joining), or unknown. */
+static struct ds_argsrc from_jumps(struct walk *w, size_t entry, struct dis_loc want,
+                                   unsigned pushes, const char *crossed)
+{
+	const struct dis_func *f = w->site->f;
+	size_t from[WALK_JOIN], n;
+	while (entry < w->site->i && defines_nothing(&f->in[entry]) &&
+	       jumps_to(f, f->in[entry].addr, from, WALK_JOIN) == 0)
+		entry++;   /* alignment padding no jump enters */
+	n = jumps_to(f, f->in[entry].addr, from, WALK_JOIN);
+	if (n == 0 || n > WALK_JOIN || w->hops++ >= WALK_HOPS)
+		return given_up(want, crossed);
+	struct ds_argsrc r = walk_from(w, from[0], want, pushes, crossed);
+	for (size_t k = 1; k < n && r.kind != DS_SRC_UNKNOWN; k++)
+		if (!same_src(r, walk_from(w, from[k], want, pushes, crossed)))
+			return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+	return r;
+}
+
 /* Where the value in `want` at the site comes from: backwards in address
- * order through moves and spills. */
+ * order through moves and spills, and back over jumps into the code. */
 static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc want)
 {
-	const struct dis_func *f = site->f;
-	enum dis_arch arch = site->c->arch;
+	struct walk w = { site, 0, 0 };
+	return walk_from(&w, site->i, want, 0, NULL);
+}
+
+/* pushes: i386 pushes met; crossed: a call a stack slot was live across */
+static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want, unsigned pushes,
+                                  const char *crossed)
+{
+	const struct dis_func *f = w->site->f;
+	enum dis_arch arch = w->site->c->arch;
 	struct ds_argsrc out = { DS_SRC_UNKNOWN, 0, NULL };
-	unsigned pushes = 0;
-	const char *crossed = NULL;   /* a call a stack slot was live across */
-	size_t stop = site->i > WALK_MAX ? site->i - WALK_MAX : 0;
-	for (size_t i = site->i; i-- > stop; ) {
-		const struct dis_insn *in = &f->in[i];
-		if (in->kind == K_JMP || in->kind == K_IJMP || in->kind == K_RET)
-			break;   /* control reaches the site from elsewhere */
+	while (i > 0 && w->steps++ < WALK_MAX) {
+		const struct dis_insn *in = &f->in[--i];
+		if (in->kind == K_JMP || in->kind == K_IJMP || in->kind == K_RET ||
+		    (in->kind == K_CALL && dis_noreturn(in)))
+			return from_jumps(w, i + 1, want, pushes, crossed);
 		if (in->kind == K_CALL || in->kind == K_ICALL) {
 			if (want.kind == L_PUSH)
 				break;
@@ -265,7 +355,5 @@ static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc wan
 		if (want.kind == L_REG && want.reg < 64 && (in->clobber & (1ull << want.reg)))
 			return out;
 	}
-	if (want.kind == L_STACK && crossed)
-		return (struct ds_argsrc){ DS_SRC_RESULT, 0, *crossed ? crossed : NULL };
-	return out;
+	return given_up(want, crossed);
 }

@@ -171,6 +171,9 @@ bool dis_read_vaddr(const struct ds_code *c, uint64_t addr, void *buf, size_t le
 size_t dis_index_of(const struct dis_func *f, uint64_t addr);
 /* The name in names a call (or tail jump) to an import has, or NULL. */
 const char *dis_named(const struct dis_insn *in, const char *const *names);
+/* A call (or tail jump) of an import that does not return: exit, abort,
+ * __stack_chk_fail, longjmp, _Unwind_Resume... */
+bool dis_noreturn(const struct dis_insn *in);
 /* Is a call of names (goal (size_t)-1) or the instruction goal on a path
  * from index from?  A path ends at a call of barrier (NULL: none).  mark
  * (f->n bytes, zeroed), when given, keeps the instructions walked: after

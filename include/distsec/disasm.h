@@ -17,7 +17,10 @@
  *   function is assumed to reach all of it);
  * - where a call argument comes from: a short walk backwards in address
  *   order from the call through register moves and stack spills, to a
- *   constant, an address, a load, or the result of an imported call;
+ *   constant, an address, a load, or the result of an imported call (code
+ *   entered only by jumps -- after a return, a jump or a call of exit and
+ *   the like -- is walked back from each jump to it, all of which must
+ *   agree);
  * - a few levels of direct calls into the file's own functions (the deep
  *   walks below), and a function's direct callers;
  * - the stores to a global (a fixed address): found by the same kind of

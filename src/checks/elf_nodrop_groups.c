@@ -8,7 +8,9 @@
  * imports a gid call and a uid call: at each setgid/setegid/setregid/
  * setresgid call site, where do the gid arguments come from?
  * - straight from getgid/getegid/getresgid (or -1: unchanged): dropping
- *   back to the real or saved ids, nothing to keep -- harmless;
+ *   back to the real or saved ids, nothing to keep -- harmless (getegid
+ *   not in a file that calls setegid: there it may be a gid the program
+ *   set, see classify);
  * - loaded from a global (bash's current_user.gid, dash's and screen's
  *   saved ids) that every store in the file sets from getgid/getegid/
  *   getresgid or -1 (ds_code_each_store): the real id saved at start-up,
@@ -79,11 +81,16 @@ static const char *const reasons[] = {
 
 enum argv { A_REAL, A_KEEP, A_ZERO, A_OTHER };
 
-static enum argv classify(struct ds_argsrc a)
+/* egid_moved: the file calls setegid(), so getegid() may return a gid it
+ * set itself (logrotate's `su` directive: setegid(user's gid), later
+ * setgid(getegid()) makes it permanent with root's groups): only getgid
+ * and getresgid count as the real or saved id then. */
+static enum argv classify(struct ds_argsrc a, bool egid_moved)
 {
 	if (a.kind == DS_SRC_RESULT && a.callee)
 		for (size_t i = 0; real_gid[i]; i++)
-			if (strcmp(a.callee, real_gid[i]) == 0)
+			if (strcmp(a.callee, real_gid[i]) == 0 &&
+			    !(egid_moved && strcmp(a.callee, "getegid") == 0))
 				return A_REAL;
 	if (a.kind == DS_SRC_CONST && (a.value == -1 || a.value == 0xffffffff))
 		return A_KEEP;
@@ -96,6 +103,7 @@ static enum argv classify(struct ds_argsrc a)
 
 struct sites {
 	bool library;   /* info at most: no deep walk */
+	bool egid_moved;   /* the file calls setegid (classify) */
 	enum verdict worst;
 	size_t n, bad;
 	uint64_t bad_at;
@@ -105,14 +113,14 @@ struct sites {
 };
 
 struct stores {
-	bool real, other;
+	bool egid_moved, real, other;
 };
 
 static int on_store(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	(void)c;
 	struct stores *st = ctx;
-	enum argv a = classify(ds_site_stored(site));
+	enum argv a = classify(ds_site_stored(site), st->egid_moved);
 	st->real |= a == A_REAL;
 	st->other |= a != A_REAL && a != A_KEEP;
 	return st->other;
@@ -132,7 +140,7 @@ static bool saved_real(struct ds_code *c, struct sites *s, struct ds_argsrc a)
 			return s->saved[i].real;
 	if (s->nsaved == SAVED_MAX)
 		return false;
-	struct stores st = { false, false };
+	struct stores st = { s->egid_moved, false, false };
 	bool real = ds_code_each_store(c, addr, 4 /* gid_t */, on_store, &st) > 0 && st.real && !st.other;
 	s->saved[s->nsaved].addr = addr;
 	s->saved[s->nsaved++].real = real;
@@ -146,7 +154,7 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 	unsigned count[4] = { 0 }, forwarded = 0, saved = 0;
 	for (unsigned i = 0; i < nargs; i++) {
 		struct ds_argsrc src = ds_site_arg(site, i);
-		enum argv a = classify(src);
+		enum argv a = classify(src, s->egid_moved);
 		if (a == A_OTHER && saved_real(c, s, src)) {
 			a = A_REAL;
 			saved++;
@@ -274,7 +282,8 @@ static void run(struct ds_file *f, void *state)
 	bool library = ds_elf_offers_api(v);
 	const char *why = NULL;
 	struct ds_code *c = ds_code_open(v, &why);
-	struct sites s = { .library = library, .worst = V_NONE };
+	struct sites s = { .library = library, .egid_moved = ds_elf_imports(v, "setegid"),
+	                   .worst = V_NONE };
 	int n = c ? ds_code_each_call(c, gid_calls, on_site, &s) : -1;
 	bool capped = c && ds_code_capped(c);
 	ds_code_free(c);

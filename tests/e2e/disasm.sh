@@ -34,7 +34,7 @@ for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu; do
 		wait
 		for v in REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY \
 		         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER \
-		         SAVED_PTR; do
+		         SAVED_PTR REAL_TAIL PW_COMMIT; do
 			case $v in
 			PW_*) d="-DPW -D${v#PW_}" ;;
 			SIBLING_AFTER) d="-DSIBLING -DAFTER" ;;
@@ -72,9 +72,11 @@ PY
 		for opt in O0 O2 O2-noplt; do
 			echo "drop-PW-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_ELSEWHERE-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_COMMIT-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_API-$opt elf-nodrop-groups info disassembly "
 			echo "drop-PW_INIT-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() before changing its gid"
 			echo "drop-REAL-$opt elf-nodrop-groups pass disassembly drops back to its real or saved gid (from getgid/getegid/getresgid)"
+			echo "drop-REAL_TAIL-$opt elf-nodrop-groups pass disassembly drops back to its real or saved gid (from getgid/getegid/getresgid)"
 			echo "drop-PW_LATE-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() after its gid but before any uid change"
 			echo "drop-PW_TOOLATE-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_SWAP-$opt elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
