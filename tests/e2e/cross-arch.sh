@@ -1,6 +1,7 @@
 #!/bin/sh
 # Programs of other machines (#18): built here with clang --target against
-# Debian's cross libcs (libc6-dev-arm64-cross, libc6-dev-i386-cross), then
+# Debian's cross libcs (libc6-dev-arm64-cross, libc6-dev-i386-cross,
+# libc6-dev-s390x-cross, libc6-dev-x32-cross: ci/install-deps), then
 # judged as the scanned system would run them: an arm64 package file by its
 # own architecture, an aarch64 image root (no database) by its /bin/sh, a
 # dpkg root by its dpkg's architecture plus var/lib/dpkg/arch.
@@ -86,4 +87,87 @@ error elf-relro /usr/bin/i386 [fixmix:arm64] no RELRO: relocated data such as th
 WANT
 diff "$work/want" "$work/got" || fail "dpkg root of arm64 + i386"
 expect_line "backend dpkg"
+
+# 4, 5. s390x (big-endian, 64-bit) and x32 (ELFCLASS32 on EM_X86_64): the
+#    structural checks read each header, segment and dynamic entry in the
+#    file's own byte order and class, so their findings are x86-64's: PIE
+#    or not, no, partial or full RELRO, an executable stack, a RUNPATH, a
+#    text relocation.  An image root is judged by its /bin/sh, a package
+#    file by its architecture; the x86-64 program beside them is not judged
+#    (for x32: same machine, other class).  Without the target's cross
+#    toolchain: *skipped*, the other cases still run.
+# other TARGET ARCH: clang's target, the Debian architecture
+other() {
+	t=$1 a=$2
+	if ! cross "$t" "$work/$a-full" -Wl,-z,relro,-z,now; then
+		echo "*skipped*: $a (no cross toolchain: $(head -n1 "$work/cc-err"))"
+		return 0
+	fi
+	cross "$t" "$work/$a-norelro" -Wl,-z,norelro
+	cross "$t" "$work/$a-partial" -Wl,-z,relro,-z,lazy
+	cross "$t" "$work/$a-nopie" -fno-pie -no-pie -Wl,-z,relro,-z,now
+	cross "$t" "$work/$a-execstack" -Wl,-z,relro,-z,now,-z,execstack
+	cross "$t" "$work/$a-rpath" -Wl,-z,relro,-z,now,-rpath,/usr/lib/fixture
+	clang --target="$t" -O1 -w -fPIC -shared -Wl,-z,relro,-z,now,-z,notext \
+		-o "$work/$a-textrel" "$SRCDIR/fixtures/textrel.c"
+	r=$work/root-$a
+	mkdir -p "$r/bin" "$r/usr/bin" "$r/usr/lib"
+	cp "$work/$a-full" "$r/bin/sh"
+	for v in norelro partial nopie execstack rpath; do
+		cp "$work/$a-$v" "$r/usr/bin/$v"
+	done
+	cp "$work/$a-textrel" "$r/usr/lib/libtextrel.so"
+	cp "$work/x64-norelro" "$r/usr/bin/host-tool"
+	run_distsec scan --root "$r" --backend none --color never -v \
+		--check elf-pie,elf-relro,elf-execstack,elf-textrel,elf-rpath,elf-not-judged
+	expect_rc 1
+	only
+	sed "s/@ARCH@/$a/" >"$work/want" <<'WANT'
+pass elf-execstack /bin/sh [unknown] non-executable stack
+pass elf-pie /bin/sh [unknown] built as a position-independent executable
+pass elf-relro /bin/sh [unknown] full RELRO
+error elf-execstack /usr/bin/execstack [unknown] requests an executable stack (PT_GNU_STACK has PF_X)
+pass elf-pie /usr/bin/execstack [unknown] built as a position-independent executable
+pass elf-relro /usr/bin/execstack [unknown] full RELRO
+pass elf-not-judged /usr/bin/host-tool [unknown] not judged: built for x86_64; the scanned system runs @ARCH@
+pass elf-execstack /usr/bin/nopie [unknown] non-executable stack
+info elf-pie /usr/bin/nopie [unknown] not built as a position-independent executable (PIE): ASLR cannot move its code
+pass elf-relro /usr/bin/nopie [unknown] full RELRO
+pass elf-execstack /usr/bin/norelro [unknown] non-executable stack
+pass elf-pie /usr/bin/norelro [unknown] built as a position-independent executable
+error elf-relro /usr/bin/norelro [unknown] no RELRO: relocated data such as the GOT stays writable
+pass elf-execstack /usr/bin/partial [unknown] non-executable stack
+pass elf-pie /usr/bin/partial [unknown] built as a position-independent executable
+pass elf-relro /usr/bin/partial [unknown] partial RELRO
+pass elf-execstack /usr/bin/rpath [unknown] non-executable stack
+pass elf-pie /usr/bin/rpath [unknown] built as a position-independent executable
+pass elf-relro /usr/bin/rpath [unknown] full RELRO
+info elf-rpath /usr/bin/rpath [unknown] has RUNPATH /usr/lib/fixture
+pass elf-execstack /usr/lib/libtextrel.so [unknown] non-executable stack
+pass elf-relro /usr/lib/libtextrel.so [unknown] full RELRO
+warning elf-textrel /usr/lib/libtextrel.so [unknown] has text relocations (DT_TEXTREL): code pages are written at load time; build with -fPIC
+WANT
+	diff "$work/want" "$work/got" || fail "$a image root"
+	expect_line "8 ELF, 1 not run here"
+
+	mkdeb "fix$a" "$a" "$a-norelro=usr/bin/tool" "$a-full=usr/bin/full" "$a-nopie=usr/bin/nopie" \
+		"x64-norelro=usr/lib/fix$a/host-helper"
+	run_distsec scan --color never -v --check elf-pie,elf-relro,elf-not-judged "$work/fix$a.deb"
+	expect_rc 1
+	only
+	sed "s/@ARCH@/$a/g" >"$work/want" <<'WANT'
+pass elf-pie /usr/bin/full [fix@ARCH@:@ARCH@] built as a position-independent executable
+pass elf-relro /usr/bin/full [fix@ARCH@:@ARCH@] full RELRO
+info elf-pie /usr/bin/nopie [fix@ARCH@:@ARCH@] not built as a position-independent executable (PIE): ASLR cannot move its code
+pass elf-relro /usr/bin/nopie [fix@ARCH@:@ARCH@] full RELRO
+pass elf-pie /usr/bin/tool [fix@ARCH@:@ARCH@] built as a position-independent executable
+error elf-relro /usr/bin/tool [fix@ARCH@:@ARCH@] no RELRO: relocated data such as the GOT stays writable
+pass elf-not-judged /usr/lib/fix@ARCH@/host-helper [fix@ARCH@:@ARCH@] not judged: built for x86_64; the scanned system runs @ARCH@
+WANT
+	diff "$work/want" "$work/got" || fail "$a package file"
+	expect_line "4 ELF, 1 not run here"
+	echo "ok: $a"
+}
+other s390x-linux-gnu s390x
+other x86_64-linux-gnux32 x32
 echo "cross-arch: ok"
