@@ -173,8 +173,9 @@ static bool perf_map(const char *s)
 	if (strncmp(s, "/tmp/perf-%", 11) != 0)
 		return false;
 	const char *p = s + 11;
-	p += strspn(p, "hljzt");
-	return *p && strchr("diu", *p) && strcmp(p + 1, ".map") == 0;
+	while (*p == 'h' || *p == 'l' || *p == 'j' || *p == 'z' || *p == 't')
+		p++;   /* length modifiers */
+	return (*p == 'd' || *p == 'i' || *p == 'u') && strcmp(p + 1, ".map") == 0;
 }
 
 static bool has_suffix(const char *s, size_t len, const char *suf)
