@@ -222,6 +222,17 @@ uint64_t dis_local_target(const struct ds_code *c, uint64_t slot)
 	return l ? l->target : 0;
 }
 
+bool dis_rel_at(Elf_Data *d, const GElf_Shdr *sh, size_t i, GElf_Rela *r)
+{
+	GElf_Rel rl;
+	if (sh->sh_type == SHT_RELA)
+		return gelf_getrela(d, (int)i, r) != NULL;
+	if (!gelf_getrel(d, (int)i, &rl))
+		return false;
+	*r = (GElf_Rela){ rl.r_offset, rl.r_info, 0 };
+	return true;
+}
+
 /* GOT slots of the dynamic relocations that name a symbol. */
 static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap,
                            size_t *lcap)
@@ -238,12 +249,8 @@ static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh,
 	size_t n = sh->sh_size / sh->sh_entsize;
 	for (size_t i = 0; i < n && c->nslots < SLOTS_MAX; i++) {
 		GElf_Rela r;
-		GElf_Rel rl;
-		if (sh->sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &r)
-		                            : !gelf_getrel(d, (int)i, &rl))
+		if (!dis_rel_at(d, sh, i, &r))
 			continue;
-		if (sh->sh_type == SHT_REL)
-			r = (GElf_Rela){ rl.r_offset, rl.r_info, 0 };
 		size_t si = GELF_R_SYM(r.r_info);   /* gelf widens ELF32 r_info */
 		GElf_Sym s;
 		if (!si && is_relative(c, GELF_R_TYPE(r.r_info)))

@@ -93,17 +93,14 @@ static bool pointed_to(const struct ds_code *c, uint64_t lo, uint64_t hi)
 		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
 		for (size_t i = 0; i < n; i++) {
 			GElf_Rela r;
-			GElf_Rel rl;
-			if (sh.sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &r) : !gelf_getrel(d, (int)i, &rl))
+			if (!dis_rel_at(d, &sh, i, &r))
 				continue;
-			if (sh.sh_type == SHT_REL)
-				r = (GElf_Rela){ rl.r_offset, rl.r_info, 0 };
 			if (!pointer_type(c->arch, (unsigned)GELF_R_TYPE(r.r_info)))
 				continue;
 			uint32_t w = 0;   /* REL: the addend is the word being relocated */
 			if (sh.sh_type == SHT_REL && ++reads > READS_MAX)
 				return true;
-			if (sh.sh_type == SHT_REL && dis_read_vaddr(c, rl.r_offset, &w, sizeof w))
+			if (sh.sh_type == SHT_REL && dis_read_vaddr(c, r.r_offset, &w, sizeof w))
 				r.r_addend = (GElf_Sxword)w;
 			uint64_t to;
 			GElf_Sym s;

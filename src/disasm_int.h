@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <capstone/capstone.h>
+#include <gelf.h>
 
 #include "distsec/disasm.h"
 
@@ -167,6 +168,9 @@ int dis_funcs_naming(struct ds_code *c, uint64_t lo, uint64_t hi, size_t **funcs
                      struct dis_hit **hits, size_t *nhits);
 bool dis_decode_func(struct ds_code *c, size_t fi, struct dis_func *f);
 bool dis_read_vaddr(const struct ds_code *c, uint64_t addr, void *buf, size_t len);
+/* Entry i of a REL or RELA section as a GElf_Rela (a REL's addend 0: it
+ * is the word being relocated, the caller reads it if it needs it). */
+bool dis_rel_at(Elf_Data *d, const GElf_Shdr *sh, size_t i, GElf_Rela *r);
 /* disasm_flow.c */
 size_t dis_index_of(const struct dis_func *f, uint64_t addr);
 /* The name in names a call (or tail jump) to an import has, or NULL. */
