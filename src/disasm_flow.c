@@ -290,9 +290,12 @@ static struct ds_argsrc from_jumps(struct walk *w, size_t entry, struct dis_loc 
 {
 	const struct dis_func *f = w->site->f;
 	size_t from[WALK_JOIN], n;
-	while ((n = jumps_to(f, f->in[entry].addr, from, WALK_JOIN)) == 0 &&
-	       entry < w->site->i && defines_nothing(&f->in[entry]))
+	for (;;) {   /* entry < f->n: it follows a jump, return or call */
+		n = jumps_to(f, f->in[entry].addr, from, WALK_JOIN);
+		if (n || entry >= w->site->i || !defines_nothing(&f->in[entry]))
+			break;
 		entry++;   /* alignment padding no jump enters */
+	}
 	if (n == 0 || n > WALK_JOIN || w->hops++ >= WALK_HOPS)
 		return given_up(want, crossed);
 	struct ds_argsrc r = walk_from(w, from[0], want, pushes, crossed);
