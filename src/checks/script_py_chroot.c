@@ -149,9 +149,15 @@ static void find_imports(struct os_names *o, const char *code)
 		} else if (!strncmp(p, "from ", 5)) {
 			const char *q = p + 5;
 			size_t n = next_word(&q, end);
-			if (n != 2 || strncmp(q, "os", 2) || !strstr(q, "import"))
+			if (n != 2 || strncmp(q, "os", 2))
 				continue;
-			q = strstr(q, "import") + 6;
+			/* "import" must be on this line: an unbounded search would
+			 * run into later lines and leave q past end */
+			q += 2;
+			const char *imp = memmem(q, (size_t)(end - q), "import", 6);
+			if (!imp)
+				continue;
+			q = imp + 6;
 			/* from os import (a,\n b): the list runs to the ')' */
 			const char *paren = memchr(q, '(', (size_t)(end - q));
 			const char *close = paren ? strchr(paren, ')') : NULL;
@@ -224,7 +230,8 @@ const struct ds_check ds_check_script_py_chroot_chdir = {
 		  "so relative paths still reach the real file system.",
 		.detect = "Calls of os.chroot and os.chdir/os.fchdir after comments and string literals "
 		  "are blanked out.",
-		.limits = "Calls through another name (from os import chroot as c) are not followed.",
+		.limits = "Calls through getattr() or a function object passed around are not followed; "
+		  "names from imports (import os as o, from os import chroot as c, from os import *) are.",
 		.fix = "Call os.chdir(\"/\") right after os.chroot().",
 	},
 	.cwe = 243,

@@ -67,6 +67,12 @@ static int setup(void **state)
 	           "#!/usr/bin/python3\nimport sys, os as o\n\no.chroot('/srv')\n", 0755);
 	write_into(root, "usr/bin/jail-alias-ok.py",
 	           "#!/usr/bin/python3\nfrom os import (chroot as c,\n    fchdir)\nc('/srv')\nfchdir(3)\n", 0755);
+	/* "from os" whose "import" is only on a later line (the fuzz crash of
+	 * #34): the import search stays on the line, the script still judged */
+	write_into(root, "usr/bin/jail-from-split.py",
+	           "#!/usr/bin/python3\nfrom os\nimport os\nos.chroot('/srv')\n"
+	           "from os (\nimport (chdir)\n", 0755);
+	write_into(root, "usr/bin/jail-from-eof.py", "#!/usr/bin/python3\nos.chroot('/x')\nfrom os", 0755);
 	write_into(root, "usr/lib/python3/jail_commented.py",
 	           "import os\n# os.chroot('/srv')\ns = 'os.chroot(x)'\nt = \"\"\"\nos.chroot(y)\n\"\"\"\n", 0644);
 	copy_into(root, fixture("pie-full"), "usr/lib/.hidden/tool", 0755);
@@ -155,6 +161,9 @@ static void test_py_chroot(void **state)
 	must("/usr/bin/jail-alias.py", "script-py-chroot-chdir", DS_SEV_ERROR);
 	must("/usr/bin/jail-alias-ok.py", "script-py-chroot-chdir", DS_SEV_PASS);
 	assert_null(record_of(scan, "/usr/lib/python3/jail_commented.py", "script-py-chroot-chdir"));
+	d = must("/usr/bin/jail-from-split.py", "script-py-chroot-chdir", DS_SEV_ERROR);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "line")), 4);
+	must("/usr/bin/jail-from-eof.py", "script-py-chroot-chdir", DS_SEV_ERROR);
 }
 
 static void test_hidden_exec(void **state)
