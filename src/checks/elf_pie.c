@@ -54,7 +54,9 @@ const struct ds_check ds_check_elf_pie = {
 		.detect = "Read from the ELF header and dynamic section: ET_EXEC is not PIE; ET_DYN with "
 		  "PT_INTERP or DF_1_PIE is; ET_DYN with neither is a shared library and not "
 		  "judged. The severity follows the program class (daemon, setuid, network, ...).",
-		.limits = "Static non-PIE binaries are reported like dynamic ones; the class of a program "
+		.limits = "A static non-PIE program of an unimportant class gets only elf-static's info "
+		  "(which says it has no ASLR); a static daemon, setuid or network program is judged "
+		  "here like a dynamic one; the class of a program "
 		  "comes from the package set and the file system and can miss a daemon started "
 		  "in an unusual way.",
 		.fix = "Build with -fPIE and link with -pie (dpkg-buildflags: hardening=+pie, the "

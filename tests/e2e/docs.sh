@@ -1,19 +1,32 @@
 #!/bin/sh
 # The documentation tells the truth: every check id and every long option
-# the program has appears in the man page and the README, and the man page
-# renders without warnings.
+# the program has appears in the man page, every check's row in the README
+# is its descriptor's, docs/checks.md is what docs/gen-checks makes of the
+# descriptors, and the man page renders without warnings.
 . "$(dirname "$0")/lib.sh"
 man1="$SRCDIR/../src/distsec.1"
 readme="$SRCDIR/../README.md"
+cidoc="$SRCDIR/../docs/CI.md"
 distsec checks | cut -d' ' -f1 >"$work/ids"
 [ -s "$work/ids" ] || fail "distsec checks listed nothing"
 while read -r id; do
 	grep -q "$(echo "$id" | sed 's/-/\\\\-/g')" "$man1" || fail "man page lacks check $id"
 	grep -q "\`$id\`" "$readme" || fail "README lacks check $id"
 done <"$work/ids"
+# shellcheck disable=SC2086
+python3 "$SRCDIR/../docs/gen-checks" ${DISTSEC_WRAPPER:-} "$DISTSEC" >"$work/checks.md" || fail "docs/gen-checks failed"
+diff -u "$SRCDIR/../docs/checks.md" "$work/checks.md" || fail "docs/checks.md is stale: run docs/gen-checks build/distsec > docs/checks.md"
+distsec checks --format json | python3 -c '
+import json, sys
+readme = open(sys.argv[1]).read()
+for c in json.load(sys.stdin):
+    row = "| `%s` | %s%s | %s |" % (c["id"], c["severity"], ", opt-in" if c.get("opt_in") else "", c["summary"])
+    assert row in readme, "README checks table: no row " + row
+' "$readme" || fail "README checks table differs from the descriptors"
 distsec --help | grep -o -- '--[a-z][a-z-]*' | sort -u >"$work/opts"
 while read -r opt; do
 	grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$man1" || fail "man page lacks option $opt"
+	grep -q -- "$opt" "$SRCDIR/../docs/USAGE.md" || fail "docs/USAGE.md lacks option $opt"
 done <"$work/opts"
 if command -v man >/dev/null && command -v groff >/dev/null; then
 	man --warnings -l "$man1" >/dev/null 2>"$work/manerr" || fail "man -l failed"
@@ -21,10 +34,10 @@ if command -v man >/dev/null && command -v groff >/dev/null; then
 else
 	echo "note: man/groff not installed; rendering not checked"
 fi
-# The README's CI recipes are YAML their consumers load, and its tmt test is
+# docs/CI.md's recipes are YAML their consumers load, and its tmt test is
 # the one plans/scan.fmf (run by Packit) has, word for word
 if python3 -c 'import yaml' 2>/dev/null; then
-	python3 - "$readme" "$SRCDIR/../plans/scan.fmf" <<'PY' || fail "README CI recipes"
+	python3 - "$cidoc" "$SRCDIR/../plans/scan.fmf" <<'PY' || fail "docs/CI.md recipes"
 import sys, yaml
 readme, plan = open(sys.argv[1]).read(), yaml.safe_load(open(sys.argv[2]))
 def block(title):
@@ -38,6 +51,6 @@ assert block("### GitHub code scanning")[0]["run"].startswith("distsec scan --fo
 assert "distsec diff previous/" in " ".join(block("### A Salsa CI job")["distsec"]["script"])
 PY
 else
-	echo "note: python3-yaml not installed; the README's CI recipes not loaded"
+	echo "note: python3-yaml not installed; docs/CI.md's recipes not loaded"
 fi
 echo "docs: ok"
