@@ -231,7 +231,13 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 	struct archive_entry *e;
 	int r;
 	for (;;) {
-		r = archive_read_next_header(p->a, &e);
+		if (p->peeked) {
+			e = p->peeked;
+			p->peeked = NULL;
+			r = ARCHIVE_OK;
+		} else {
+			r = archive_read_next_header(p->a, &e);
+		}
 		if (r == ARCHIVE_EOF)
 			return flush_pending(p, m);
 		if (r < ARCHIVE_WARN) {

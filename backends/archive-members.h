@@ -45,6 +45,10 @@ struct ds_payload {
 	 * it comes with data NULL (ds_backend.pkgfile_want). */
 	int (*want)(const char *path, void *ctx);
 	void *want_ctx;
+	/* When set, the header of the next member, already read by the
+	 * backend (an .apk's control members come first in the same tar and
+	 * the backend reads up to the first payload member). */
+	struct archive_entry *peeked;
 };
 
 /* With p->a set and everything else zero: fills m from the next member of p->a (members that are not regular

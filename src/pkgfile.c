@@ -381,7 +381,9 @@ void ds_inputs_free(struct ds_scan *s)
  * reads, going by its first bytes? */
 bool ds_pkgfile_sniff(int fd)
 {
-	unsigned char head[64];
+	/* 512: enough of a compressed package (.apk) to inflate the name of
+	 * its first member */
+	unsigned char head[512];
 	ssize_t n = pread(fd, head, sizeof head, 0);
 	if (n <= 0)
 		return false;

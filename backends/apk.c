@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The `apk` backend: Alpine Linux's installed database and .apk files.
+ *
+ * lib/apk/db/installed is text, one record per package separated by
+ * blank lines, a field a line as "K:value" (apk-tools' doc/apk-package.5,
+ * "the installed database"): P name, V version, A arch, o origin (the
+ * source package), m maintainer; F a directory, R a file in the last F
+ * (or in the root before any F), a the last R's "uid:gid:mode", M the
+ * last F's.  Unknown keys are skipped, as apk itself does.  There is no
+ * library for it (apk-tools' libapk is not packaged for Debian), and the
+ * format is a dozen lines of reading.
+ *
+ * An .apk file is three gzip streams one after the other (signature,
+ * control, data), which together read as one tar archive: .SIGN.* and
+ * .PKGINFO ("key = value" lines), the install scripts (.pre-install,
+ * .post-install, ...), then the payload.  libarchive's gzip filter reads
+ * concatenated streams, so the payload members come through the shared
+ * reader (archive-members.c) after the control members are taken out.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "archive-members.h"
+#include "distsec/backend.h"
+#include "distsec/pkgtable.h"
+#include "distsec/rootfile.h"
+#include "distsec/util.h"
+
+#define DB_PATH "lib/apk/db/installed"
+#define DB_MAX (512u << 20)        /* a database larger than this is refused */
+#define LINE_MAX_APK (64u << 10)    /* a longer line is a damaged database */
+#define PKGINFO_MAX (1u << 20)
+#define SCRIPT_MAX (8u << 20)
+
+struct apk_state {
+	struct ds_pkgtable t;   /* first: the ds_pkgtable_* accessors take the handle */
+	const char **arches;
+	size_t narches, arch_cap;
+	size_t *arch_count;
+};
+
+/* One record being read: the package and the directory R: lines are in. */
+struct record {
+	struct ds_pkg p;
+	char *dir;
+	char **files;
+	size_t nfiles, cap;
+};
+
+static void record_clear(struct record *r)
+{
+	ds_pkg_free(&r->p);
+	free(r->dir);
+	for (size_t i = 0; i < r->nfiles; i++)
+		free(r->files[i]);
+	free(r->files);
+	memset(r, 0, sizeof *r);
+}
+
+static void add_arch(struct apk_state *st, const char *arch)
+{
+	for (size_t i = 0; i < st->narches; i++) {
+		if (!strcmp(st->arches[i], arch)) {
+			st->arch_count[i]++;
+			return;
+		}
+	}
+	size_t cap = st->arch_cap;
+	ds_push(st->arches, st->narches, st->arch_cap, ds_xstrdup(arch));
+	if (st->arch_cap != cap)
+		st->arch_count = ds_xrealloc(st->arch_count, st->arch_cap * sizeof *st->arch_count);
+	st->arch_count[st->narches - 1] = 1;
+}
+
+/* The finished record goes into the table (a record without P: is no
+ * package: apk writes none such, a damaged database might). */
+static void record_end(struct apk_state *st, struct record *r)
+{
+	if (r->p.name) {
+		if (r->p.version)
+			r->p.label = ds_xasprintf("%s-%s", r->p.name, r->p.version);
+		if (r->p.arch)
+			add_arch(st, r->p.arch);
+		ds_pkgid id = ds_pkgtable_add(&st->t, &r->p);
+		memset(&r->p, 0, sizeof r->p);   /* the table took the strings */
+		for (size_t i = 0; i < r->nfiles; i++)
+			ds_pkgtable_add_file(&st->t, id, r->files[i]);
+	}
+	record_clear(r);
+}
+
+static void record_line(struct record *r, char key, const char *val)
+{
+	char **field = NULL;
+	switch (key) {
+	case 'P': field = (char **)&r->p.name; break;
+	case 'V': field = (char **)&r->p.version; break;
+	case 'A': field = (char **)&r->p.arch; break;
+	case 'o': field = (char **)&r->p.source; break;
+	case 'm': field = (char **)&r->p.maintainer; break;
+	case 'F':
+		free(r->dir);
+		r->dir = ds_xstrdup(val);
+		return;
+	case 'R': {
+		char *path = ds_xasprintf("%s%s/%s", r->dir && *r->dir ? "/" : "", r->dir ? r->dir : "", val);
+		char *norm = ds_path_normalize(path);
+		free(path);
+		if (norm)
+			ds_push(r->files, r->nfiles, r->cap, norm);
+		return;
+	}
+	default:
+		return;
+	}
+	free(*field);
+	*field = ds_field_dup(val);
+}
+
+/* Reads the database into st; 0, or -1 with err. */
+static int read_db(FILE *fp, struct apk_state *st, char *err, size_t errlen)
+{
+	struct record r = { 0 };
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	unsigned long lineno = 0;
+	errno = 0;
+	while ((n = getline(&line, &cap, fp)) >= 0) {
+		lineno++;
+		if ((size_t)n > LINE_MAX_APK) {
+			snprintf(err, errlen, "%s: line %lu is over %u KiB", DB_PATH, lineno, LINE_MAX_APK >> 10);
+			break;
+		}
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n == 0) {
+			record_end(st, &r);
+			continue;
+		}
+		if (n >= 2 && line[1] == ':' && !memchr(line, '\0', (size_t)n))
+			record_line(&r, line[0], line + 2);
+	}
+	bool failed = n >= 0 || ferror(fp);
+	if (ferror(fp))
+		snprintf(err, errlen, "cannot read %s: %s", DB_PATH, strerror(errno ? errno : EIO));
+	free(line);
+	if (!failed)
+		record_end(st, &r);
+	record_clear(&r);
+	return failed ? -1 : 0;
+}
+
+static void free_state(struct apk_state *st)
+{
+	if (!st)
+		return;
+	ds_pkgtable_free(&st->t);
+	for (size_t i = 0; i < st->narches; i++)
+		free((char *)st->arches[i]);
+	free(st->arches);
+	free(st->arch_count);
+	free(st);
+}
+
+static struct apk_state *load(const char *root, char *err, size_t errlen)
+{
+	FILE *fp = ds_root_fopen(root, DB_PATH, DB_MAX);
+	if (!fp) {
+		snprintf(err, errlen, "cannot open %s: %s", DB_PATH, ds_root_strerror(errno));
+		return NULL;
+	}
+	struct apk_state *st = ds_xcalloc(1, sizeof *st);
+	ds_pkgtable_init(&st->t);
+	int r = read_db(fp, st, err, errlen);
+	fclose(fp);
+	if (r != 0) {
+		free_state(st);
+		return NULL;
+	}
+	/* native first: the architecture most packages have */
+	for (size_t i = 1; i < st->narches; i++) {
+		if (st->arch_count[i] > st->arch_count[0]) {
+			const char *a = st->arches[0];
+			size_t c = st->arch_count[0];
+			st->arches[0] = st->arches[i], st->arch_count[0] = st->arch_count[i];
+			st->arches[i] = a, st->arch_count[i] = c;
+		}
+	}
+	return st;
+}
+
+static int apk_probe(const char *root, struct ds_probe *out)
+{
+	memset(out, 0, sizeof *out);
+	int fd = ds_root_open(root, DB_PATH, DB_MAX);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			snprintf(out->detail, sizeof out->detail, "no %s", DB_PATH);
+		else {
+			snprintf(out->detail, sizeof out->detail, "cannot read %s: %s", DB_PATH,
+			         ds_root_strerror(errno));
+			out->unreadable = 1;
+		}
+		return 0;
+	}
+	close(fd);
+	char err[256] = "";
+	struct apk_state *st = load(root, err, sizeof err);
+	if (!st) {
+		snprintf(out->detail, sizeof out->detail, "%s", err);
+		out->unreadable = 1;
+		return 0;
+	}
+	out->packages = st->t.npkgs;
+	out->usable = st->t.npkgs > 0;
+	out->owns_bin_sh = ds_pkgtable_owns_bin_sh(&st->t);
+	int marker = ds_root_open(root, "etc/alpine-release", 4096);
+	out->native = marker >= 0;
+	if (marker >= 0)
+		close(marker);
+	snprintf(out->detail, sizeof out->detail, "apk database %s: %zu packages", DB_PATH, st->t.npkgs);
+	free_state(st);
+	return 0;
+}
+
+static void *apk_open(const char *root, unsigned flags, char *err, size_t errlen)
+{
+	(void)flags; /* the database names no repository a version came from */
+	return load(root, err, errlen);
+}
+
+/* NAME, or NAME-VERSION as apk prints it. */
+static bool apk_spec_matches(const struct ds_pkg *p, const char *spec)
+{
+	return p->name && (!strcmp(spec, p->name) || (p->label && !strcmp(spec, p->label)));
+}
+
+static int apk_find(void *h, const char *spec, ds_pkgid *id)
+{
+	return ds_pkgtable_find(&((struct apk_state *)h)->t, spec, id, apk_spec_matches);
+}
+
+static void apk_arches(void *h, const char *const **names, size_t *n)
+{
+	struct apk_state *st = h;
+	*names = st->arches;
+	*n = st->narches;
+}
+
+static void apk_close(void *h)
+{
+	free_state(h);
+}
+
+/* ---- .apk package files -------------------------------------------- */
+
+static const char *const script_names[] = {
+	".pre-install", ".post-install", ".pre-upgrade", ".post-upgrade",
+	".pre-deinstall", ".post-deinstall", ".trigger", NULL,
+};
+#define NSCRIPTS (sizeof script_names / sizeof script_names[0] - 1)
+
+struct apk_file {
+	struct ds_pkg pkg;
+	struct ds_payload payload;
+	struct {
+		char *text;
+		size_t len;
+		const char *why;
+	} scripts[NSCRIPTS];
+	size_t next_script;
+	bool scripts_done;
+	bool payload_only;
+	bool have_payload;   /* a payload member follows the control part */
+};
+
+/* A gzip stream whose tar's first member is .SIGN.* or .PKGINFO: the head
+ * is inflated as far as it goes (a tar header's name is its first bytes). */
+static int apk_pkgfile_sniff(const unsigned char *head, size_t len)
+{
+	if (len < 18 || head[0] != 0x1f || head[1] != 0x8b || head[2] != 8)
+		return 0;
+	unsigned char name[16];
+	z_stream z = { 0 };
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return 0;
+	z.next_in = (unsigned char *)head;
+	z.avail_in = (uInt)len;
+	z.next_out = name;
+	z.avail_out = sizeof name;
+	int r = inflate(&z, Z_SYNC_FLUSH);
+	size_t got = sizeof name - z.avail_out;
+	inflateEnd(&z);
+	if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
+		return 0;
+	return (got >= 6 && !memcmp(name, ".SIGN.", 6)) || (got >= 8 && !memcmp(name, ".PKGINFO", 8));
+}
+
+static bool control_member(const char *name)
+{
+	return !strncmp(name, ".SIGN.", 6) || !strcmp(name, ".PKGINFO") || !strncmp(name, ".pre-", 5) ||
+	       !strncmp(name, ".post-", 6) || !strcmp(name, ".trigger");
+}
+
+static char *read_entry(struct archive *a, struct archive_entry *e, size_t max, size_t *len,
+                        const char **why)
+{
+	int64_t size = archive_entry_size(e);
+	if (size < 0 || (uint64_t)size > max) {
+		*why = "larger than distsec reads";
+		return NULL;
+	}
+	char *buf = ds_xmalloc((size_t)size + 1);
+	la_ssize_t got = archive_read_data(a, buf, (size_t)size);
+	if (got != (la_ssize_t)size) {
+		*why = "truncated";
+		free(buf);
+		return NULL;
+	}
+	buf[size] = '\0';
+	*len = (size_t)size;
+	return buf;
+}
+
+/* .PKGINFO's "key = value" lines into the package's fields. */
+static void parse_pkginfo(struct apk_file *af, const char *text)
+{
+	for (const char *l = text; *l;) {
+		size_t len = strcspn(l, "\n");
+		const char *eq = memchr(l, '=', len);
+		if (*l != '#' && eq && eq > l + 1 && eq[-1] == ' ' && eq + 1 < l + len && eq[1] == ' ') {
+			size_t klen = (size_t)(eq - 1 - l);
+			char *val = ds_field_dupn(eq + 2, (size_t)(l + len - eq - 2));
+			char **field = klen == 7 && !strncmp(l, "pkgname", 7) ? (char **)&af->pkg.name
+			             : klen == 6 && !strncmp(l, "pkgver", 6) ? (char **)&af->pkg.version
+			             : klen == 4 && !strncmp(l, "arch", 4) ? (char **)&af->pkg.arch
+			             : klen == 6 && !strncmp(l, "origin", 6) ? (char **)&af->pkg.source
+			             : klen == 10 && !strncmp(l, "maintainer", 10) ? (char **)&af->pkg.maintainer
+			             : NULL;
+			if (field) {
+				free(*field);
+				*field = val;
+			} else {
+				free(val);
+			}
+		}
+		l += len + (l[len] == '\n');
+	}
+}
+
+static void free_apk(struct apk_file *af)
+{
+	if (af->payload.a)
+		archive_read_free(af->payload.a);
+	af->payload.a = NULL;
+	ds_payload_free(&af->payload);
+	ds_pkg_free(&af->pkg);
+	for (size_t i = 0; i < NSCRIPTS; i++)
+		free(af->scripts[i].text);
+	free(af);
+}
+
+static void take_script(struct apk_file *af, struct archive_entry *e, const char *name)
+{
+	for (size_t i = 0; script_names[i]; i++) {
+		if (strcmp(name, script_names[i]))
+			continue;
+		free(af->scripts[i].text);
+		af->scripts[i].text = read_entry(af->payload.a, e, SCRIPT_MAX, &af->scripts[i].len,
+		                                 &af->scripts[i].why);
+		return;
+	}
+}
+
+/* Reads the control members (signature, .PKGINFO, scripts); stops at the
+ * first payload member, which pkgfile_next then hands out. */
+static int read_control(struct apk_file *af, char *err, size_t errlen)
+{
+	struct archive_entry *e;
+	bool first = true, pkginfo = false;
+	int r;
+	while ((r = archive_read_next_header(af->payload.a, &e)) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e);
+		if (!name)
+			name = "";
+		if (first && strncmp(name, ".SIGN.", 6) && strcmp(name, ".PKGINFO"))
+			return 1;   /* some other .tar.gz: not ours */
+		first = false;
+		if (!control_member(name)) {
+			if (!pkginfo) {
+				snprintf(err, errlen, "no .PKGINFO before the payload");
+				return -1;
+			}
+			af->have_payload = true;
+			af->payload.peeked = e;
+			return 0;
+		}
+		if (!strcmp(name, ".PKGINFO")) {
+			size_t len;
+			const char *why;
+			char *text = read_entry(af->payload.a, e, PKGINFO_MAX, &len, &why);
+			if (!text) {
+				snprintf(err, errlen, ".PKGINFO %s", why);
+				return -1;
+			}
+			parse_pkginfo(af, text);
+			free(text);
+			pkginfo = true;
+		} else {
+			take_script(af, e, name);
+		}
+	}
+	if (first)
+		return 1;
+	if (r != ARCHIVE_EOF) {
+		snprintf(err, errlen, "%s", ds_archive_why(af->payload.a));
+		return -1;
+	}
+	if (!pkginfo) {
+		snprintf(err, errlen, "no .PKGINFO");
+		return -1;
+	}
+	return 0;   /* a package with no files (a meta package) */
+}
+
+static void *apk_pkgfile_open(const char *path, const struct ds_pkg **pkg, char *err, size_t errlen)
+{
+	unsigned char magic[512];
+	FILE *fp = fopen(path, "rbe");
+	size_t n = fp ? fread(magic, 1, sizeof magic, fp) : 0;
+	if (fp)
+		fclose(fp);
+	if (!apk_pkgfile_sniff(magic, n))
+		return NULL;
+	struct apk_file *af = ds_xcalloc(1, sizeof *af);
+	af->payload.a = archive_read_new();
+	archive_read_support_filter_gzip(af->payload.a);
+	archive_read_support_format_tar(af->payload.a);
+	if (archive_read_open_filename(af->payload.a, path, 65536) != ARCHIVE_OK) {
+		free_apk(af);
+		return NULL;   /* not a tar inside: another backend's, or plain data */
+	}
+	int r = read_control(af, err, errlen);
+	if (r != 0) {
+		if (r > 0)
+			err[0] = '\0';
+		free_apk(af);
+		return NULL;
+	}
+	if (af->pkg.name && af->pkg.version)
+		af->pkg.label = ds_xasprintf("%s-%s", af->pkg.name, af->pkg.version);
+	*pkg = &af->pkg;
+	return af;
+}
+
+static int apk_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
+{
+	struct apk_file *af = h;
+	while (!af->payload_only && af->next_script < NSCRIPTS) {
+		size_t i = af->next_script++;
+		if (!af->scripts[i].text && !af->scripts[i].why)
+			continue;
+		*m = (struct ds_member){ .path = script_names[i], .mode = S_IFREG | 0755,
+		                         .data = (unsigned char *)af->scripts[i].text,
+		                         .size = af->scripts[i].len, .fd = -1, .script = true,
+		                         .interpreter = NULL,
+		                         .unreadable = af->scripts[i].text ? NULL : af->scripts[i].why };
+		return 1;
+	}
+	if (!af->have_payload)
+		return 0;
+	return ds_payload_next(&af->payload, m, err, errlen);
+}
+
+static void apk_pkgfile_close(void *h)
+{
+	free_apk(h);
+}
+
+static void apk_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), void *ctx)
+{
+	struct apk_file *af = h;
+	af->payload_only = true;
+	af->payload.want = want;
+	af->payload.want_ctx = ctx;
+}
+
+const struct ds_backend ds_backend_apk = {
+	.abi = DS_BACKEND_ABI,
+	.name = "apk",
+	.summary = "Alpine Linux apk database (lib/apk/db/installed) and .apk files",
+	.order = 30,
+	.profile = NULL,
+	.probe = apk_probe,
+	.open = apk_open,
+	.owner_of = ds_pkgtable_owner_of,
+	.count = ds_pkgtable_count,
+	.find = apk_find,
+	.info = ds_pkgtable_info,
+	.contents = ds_pkgtable_contents,
+	.close = apk_close,
+	.pkgfile_open = apk_pkgfile_open,
+	.pkgfile_next = apk_pkgfile_next,
+	.pkgfile_close = apk_pkgfile_close,
+	.arches = apk_arches,
+	.pkgfile_sniff = apk_pkgfile_sniff,
+	.pkgfile_want = apk_pkgfile_want,
+};
