@@ -69,3 +69,56 @@ json_object *ds_check_json(const struct ds_check *c)
 	json_object_object_add(o, "help", help);
 	return o;
 }
+
+/* docs/checks.md: a table of every check, then each one's help. */
+void ds_checks_markdown(FILE *out)
+{
+	fputs("# Checks\n\n"
+	      "Written by `distsec checks --format markdown` from each check's descriptor, the\n"
+	      "text `distsec explain ID` prints; do not edit by hand. How often each check is\n"
+	      "right on real packages is measured in [bench/PRECISION.md](../bench/PRECISION.md).\n\n"
+	      "| id | severity | finds |\n|---|---|---|\n", out);
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		const struct ds_check *c = ds_checks[i];
+		fprintf(out, "| [`%s`](#%s) | %s%s | %s |\n", c->id, c->id, ds_severity_name(c->severity),
+		        c->opt_in ? ", opt-in" : "", c->summary);
+	}
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		char *help = ds_check_help(ds_checks[i], true);
+		fprintf(out, "\n## %s\n\n%s", ds_checks[i]->id, help);
+		free(help);
+	}
+}
+
+/* roff text: a backslash and a minus escaped, a line never starting with
+ * a control character. */
+static void roff_text(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", out);
+		else if (*s == '-')
+			fputs("\\-", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* The man page's CHECKS list (meson puts it into distsec.1 at build time). */
+void ds_checks_man(FILE *out)
+{
+	for (size_t i = 0; i < ds_nchecks; i++) {
+		const struct ds_check *c = ds_checks[i];
+		char *policy = ds_check_severity_policy(c);
+		fputs(".TP\n.B ", out);
+		roff_text(out, c->id);
+		fputs("\n", out);
+		roff_text(out, c->summary);
+		fputs(".\nSeverity: ", out);
+		roff_text(out, policy);
+		fputs(c->opt_in ? ".\nOpt-in: runs only when named by \\-\\-check.\n" : ".\n", out);
+		free(policy);
+	}
+}

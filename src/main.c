@@ -23,7 +23,7 @@ static const char usage_text[] =
 	"       distsec merge [OPTIONS] REPORT.json...  one report from the JSON reports\n"
 	"                               of scan --shard K/N (--format, -o, --group-by,\n"
 	"                               --summary, --fail-on, --report-dir, -v as for scan)\n"
-	"       distsec checks [--format text|json]  list the checks and what they look for\n"
+	"       distsec checks [--format text|json|markdown|man]  list the checks and what they look for\n"
 	"       distsec explain ID      what a check finds, how, its limits and the fix\n"
 	"       distsec backends [--root DIR]  list backends and which one the root would use\n"
 	"       distsec profiles        list the profiles --profile takes\n"
@@ -435,17 +435,22 @@ static int cmd_checks(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "format", required_argument, 0, 'f' }, { "help", no_argument, 0, 'h' }, { 0, 0, 0, 0 },
 	};
-	bool json = false;
+	const char *format = "text";
 	int c;
 	optind = 1;
 	while ((c = next_option(argc, argv, opts, "checks")) != -1) {
 		if (c == -2)
-			return usage_error("checks takes only --format text|json");
-		if (strcmp(optarg, "text") && strcmp(optarg, "json"))
-			return usage_error("checks --format takes text or json, not '%s'", optarg);
-		json = !strcmp(optarg, "json");
+			return usage_error("checks takes only --format text|json|markdown|man");
+		if (strcmp(optarg, "text") && strcmp(optarg, "json") && strcmp(optarg, "markdown") &&
+		    strcmp(optarg, "man"))
+			return usage_error("checks --format takes text, json, markdown or man, not '%s'", optarg);
+		format = optarg;
 	}
-	if (json) {
+	if (!strcmp(format, "markdown") || !strcmp(format, "man")) {
+		(!strcmp(format, "man") ? ds_checks_man : ds_checks_markdown)(stdout);
+		return 0;
+	}
+	if (!strcmp(format, "json")) {
 		json_object *arr = json_object_new_array();
 		for (size_t i = 0; i < ds_nchecks; i++)
 			json_object_array_add(arr, ds_check_json(ds_checks[i]));

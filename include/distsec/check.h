@@ -8,6 +8,7 @@
 #define DISTSEC_CHECK_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "finding.h"
 #include "file.h"
@@ -75,6 +76,10 @@ char *ds_check_help(const struct ds_check *c, bool markdown);
 char *ds_check_severity_policy(const struct ds_check *c);
 /* The record `distsec checks --format json` lists. */
 json_object *ds_check_json(const struct ds_check *c);
+/* `distsec checks --format markdown` (docs/checks.md) and `--format man`
+ * (the man page's CHECKS list): every check, from its descriptor. */
+void ds_checks_markdown(FILE *out);
+void ds_checks_man(FILE *out);
 
 /* The pseudo-check for files that could not be read or parsed. */
 extern const struct ds_check ds_check_scan_unreadable;
