@@ -23,38 +23,11 @@
 static int write_at(int dfd, const char *name, const struct ds_scan *view,
                     const struct ds_output *fmt)
 {
-	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!fp) {
-		if (fd >= 0)
-			close(fd);
+	FILE *fp = ds_report_create(dfd, name);
+	if (!fp)
 		return -1;
-	}
 	int rc = fmt->render(view, fp);
 	return fclose(fp) != 0 || rc != 0 ? -1 : 0;
-}
-
-/* A view of s holding only findings[from, to) with their counts. */
-static struct ds_scan view_of(const struct ds_scan *s, struct ds_finding **f, size_t n)
-{
-	struct ds_scan v = *s;
-	v.findings = f;
-	v.nfindings = n;
-	memset(v.stats.by_severity, 0, sizeof v.stats.by_severity);
-	v.stats.waived = v.stats.new_findings = v.stats.unchanged = v.stats.absent = 0;
-	v.stats.packages = 1;
-	v.absent = NULL;   /* the old report's leftovers belong to no package's report */
-	for (size_t i = 0; i < n; i++) {
-		if (f[i]->severity == DS_SEV_PASS)
-			continue;
-		v.stats.new_findings += f[i]->baseline == DS_BASELINE_NEW;
-		v.stats.unchanged += f[i]->baseline == DS_BASELINE_UNCHANGED;
-		if (f[i]->waiver)
-			v.stats.waived++;
-		else
-			v.stats.by_severity[f[i]->severity]++;
-	}
-	return v;
 }
 
 static json_object *index_entry(const struct ds_scan *s, const struct ds_group *g,
@@ -94,19 +67,22 @@ int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const
 	}
 	struct ds_group *g;
 	size_t ng = ds_groups_make(s, s->opt->group_by, true, &g);
-	struct ds_strmap *used = ds_strmap_new();
-	*ds_strmap_put(used, "index.json") = 1;
+	struct ds_strmap *used = ds_report_names(fmt->ext);
 	json_object *index = json_object_new_array();
 	int rc = 0;
 	for (size_t i = 0; i < ng && rc == 0; i++) {
-		struct ds_scan v = view_of(s, g[i].f, g[i].n);
+		struct ds_scan v = ds_group_view(s, g[i].f, g[i].n);
 		char *name = ds_report_name(g[i].key, fmt->ext, used);
-		if (write_at(dfd, name, &v, fmt) != 0) {
+		if (!fmt->write_dir && write_at(dfd, name, &v, fmt) != 0) {
 			ds_warn("report %s/%s: %s", dir, name, strerror(errno));
 			rc = -1;
 		}
 		json_object_array_add(index, index_entry(s, &g[i], &v, name));
 		free(name);
+	}
+	if (rc == 0 && fmt->write_dir && fmt->write_dir(s, dfd) != 0) {
+		ds_warn("report dir %s: %s", dir, strerror(errno));
+		rc = -1;
 	}
 	const char *text = json_object_to_json_string_ext(index, JSON_C_TO_STRING_PRETTY |
 	                                                    JSON_C_TO_STRING_NOSLASHESCAPE);

@@ -20,6 +20,11 @@ struct ds_output {
 	const char *reports_as;      /* --report-dir writes this format instead, or NULL */
 	/* 0 ok, -1 on a write error (errno set). */
 	int (*render)(const struct ds_scan *s, FILE *out);
+	/* --report-dir, optional: writes the group reports into the directory
+	 * dfd itself (pages linked to each other and to an index), named as
+	 * ds_report_name names them, instead of one render() per group; the
+	 * core still writes index.json.  0 ok, -1 on a write error (errno set). */
+	int (*write_dir)(const struct ds_scan *s, int dfd);
 };
 
 const struct ds_output *ds_output_find(const char *name);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Helpers every output format shares: owner labels, JSON records, groups. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "output.h"
 
@@ -32,6 +34,48 @@ const char *ds_owner_label(const struct ds_owner *o, char *buf, size_t len)
 		break;
 	}
 	return "unknown";
+}
+
+/* C1 controls (some terminals act on them, copied there), the bidi
+ * overrides and isolates (a name shown in another order than it is) and
+ * the noncharacters */
+static bool hidden(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || (cp >= 0xfdd0 && cp <= 0xfdef) ||
+	       (cp & 0xfffe) == 0xfffe;
+}
+
+void ds_markup_put(FILE *out, const char *s, unsigned flags)
+{
+	bool refs = flags & DS_MARKUP_REFS, shown = flags & DS_MARKUP_SHOWN;
+	bool hide = flags & DS_MARKUP_HIDE;
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		uint32_t cp = *p;
+		size_t n = *p < 0x80 ? 1 : ds_utf8_decode(p, &cp);
+		if (n == 0) {
+			fprintf(out, "\\x%02x", *p++);
+			continue;
+		}
+		switch (cp) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		case '\t': fputs(refs ? "&#9;" : shown ? "\\t" : "\t", out); break;
+		case '\n': fputs(refs ? "&#10;" : shown ? "\\n" : "\n", out); break;
+		case '\\': fputs(shown ? "\\\\" : "\\", out); break;
+		default:
+			if (cp < 0x20 || (hide && cp == 0x7f))
+				fprintf(out, "\\x%02x", (unsigned)cp);
+			else if (cp == 0xfffe || cp == 0xffff || (hide && hidden(cp)))
+				fprintf(out, "\\u%04X", (unsigned)cp);
+			else
+				fwrite(p, 1, n, out);
+		}
+		p += n;
+	}
 }
 
 static json_object *jstr(const char *s)
@@ -150,6 +194,16 @@ void ds_groups_free(struct ds_group *g, size_t n)
 	free(g);
 }
 
+struct ds_strmap *ds_report_names(const char *ext)
+{
+	struct ds_strmap *used = ds_strmap_new();
+	*ds_strmap_put(used, "index.json") = 1;
+	char *index = ds_xasprintf("index.%s", ext);
+	*ds_strmap_put(used, index) = 1;
+	free(index);
+	return used;
+}
+
 char *ds_report_name(const char *key, const char *ext, struct ds_strmap *used)
 {
 	char base[81];
@@ -171,6 +225,37 @@ char *ds_report_name(const char *key, const char *ext, struct ds_strmap *used)
 	}
 	*ds_strmap_put(used, name) = 1;
 	return name;
+}
+
+FILE *ds_report_create(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!fp && fd >= 0)
+		close(fd);
+	return fp;
+}
+
+struct ds_scan ds_group_view(const struct ds_scan *s, struct ds_finding **f, size_t n)
+{
+	struct ds_scan v = *s;
+	v.findings = f;
+	v.nfindings = n;
+	memset(v.stats.by_severity, 0, sizeof v.stats.by_severity);
+	v.stats.waived = v.stats.new_findings = v.stats.unchanged = v.stats.absent = 0;
+	v.stats.packages = 1;
+	v.absent = NULL;   /* the old report's leftovers belong to no package's report */
+	for (size_t i = 0; i < n; i++) {
+		if (f[i]->severity == DS_SEV_PASS)
+			continue;
+		v.stats.new_findings += f[i]->baseline == DS_BASELINE_NEW;
+		v.stats.unchanged += f[i]->baseline == DS_BASELINE_UNCHANGED;
+		if (f[i]->waiver)
+			v.stats.waived++;
+		else
+			v.stats.by_severity[f[i]->severity]++;
+	}
+	return v;
 }
 
 const char *ds_check_skipped(const struct ds_scan *s, const struct ds_check *c)

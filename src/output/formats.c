@@ -5,7 +5,7 @@
 #include "distsec/output.h"
 
 extern const struct ds_output ds_output_text, ds_output_json, ds_output_sarif, ds_output_junit,
-                               ds_output_tmt;
+                               ds_output_tmt, ds_output_html;
 
 const struct ds_output *const ds_outputs[] = {
 	&ds_output_text,
@@ -13,6 +13,7 @@ const struct ds_output *const ds_outputs[] = {
 	&ds_output_sarif,
 	&ds_output_junit,
 	&ds_output_tmt,
+	&ds_output_html,
 	NULL,
 };
 

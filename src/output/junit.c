@@ -26,33 +26,7 @@ enum xml_mode { XML_TEXT, XML_ATTR, XML_LINE };
 
 static void put_xml(FILE *out, const char *s, enum xml_mode mode)
 {
-	bool attr = mode == XML_ATTR, line = mode == XML_LINE;
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		uint32_t cp = *p;
-		size_t n = *p < 0x80 ? 1 : ds_utf8_decode(p, &cp);
-		if (n == 0) {
-			fprintf(out, "\\x%02x", *p++);
-			continue;
-		}
-		switch (cp) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		case '\t': fputs(attr ? "&#9;" : line ? "\\t" : "\t", out); break;
-		case '\n': fputs(attr ? "&#10;" : line ? "\\n" : "\n", out); break;
-		case '\\': fputs(line ? "\\\\" : "\\", out); break;
-		default:
-			if (cp < 0x20)
-				fprintf(out, "\\x%02x", (unsigned)cp);
-			else if (cp == 0xfffe || cp == 0xffff)
-				fprintf(out, "\\u%04X", (unsigned)cp);
-			else
-				fwrite(p, 1, n, out);
-		}
-		p += n;
-	}
+	ds_markup_put(out, s, mode == XML_ATTR ? DS_MARKUP_REFS : mode == XML_LINE ? DS_MARKUP_SHOWN : 0);
 }
 
 static void put_finding(FILE *out, const struct ds_finding *d)

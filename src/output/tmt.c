@@ -127,8 +127,7 @@ static int render(const struct ds_scan *s, FILE *out)
 	/* the JSON reports reports.c wrote, named the same way in the same order */
 	bool logs = s->opt->report_dir && s->opt->group_by == DS_GROUP_PACKAGE;
 	char *rel = logs ? relative_dir(s->opt->output, s->opt->report_dir) : NULL;
-	struct ds_strmap *used = ds_strmap_new();
-	*ds_strmap_put(used, "index.json") = 1;
+	struct ds_strmap *used = ds_report_names("json");
 	json_object *list = json_object_new_array();
 	for (size_t i = 0; i < (ng ? ng : 1); i++) {
 		const struct ds_group *gi = ng ? &g[i] : &whole;
