@@ -19,8 +19,7 @@
  * package authors: every such string goes through ds_html_put, the one
  * escape for text and attribute values.  The markup is well-formed XML as
  * well (every element closed, attributes quoted, only the references XML
- * predefines or numeric ones),
- * so a test can parse it strictly.
+ * predefines or numeric ones), so a test can parse it strictly.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -40,6 +40,8 @@ complete_words scan --sarif-category ""
 complete_words scan --format t
 expect_line "tmt"
 expect_line "text"
+complete_words merge --format h
+expect_line "html"
 complete_words scan --basel
 expect_line "--baseline"
 complete_words d

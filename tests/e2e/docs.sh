@@ -29,6 +29,17 @@ while read -r opt; do
 	grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$man1" || fail "man page lacks option $opt"
 	grep -q -- "$opt" "$SRCDIR/../docs/USAGE.md" || fail "docs/USAGE.md lacks option $opt"
 done <"$work/opts"
+# every output format (one descriptor each under src/output/) is in
+# --help, in the man page's --format item and in the completion
+sed -n 's/^\t\.name = "\([a-z]*\)",$/\1/p' "$SRCDIR"/../src/output/*.c >"$work/formats"
+[ "$(wc -l <"$work/formats")" -ge 6 ] || fail "output formats not found in src/output"
+sed -n '/^\.BI \\-\\-format " FMT"$/{n;p}' "$man1" >"$work/manfmt"
+while read -r f; do
+	distsec --help | grep -A4 -- '--format FMT' | grep -qw "$f" || fail "--help lacks format $f"
+	grep -qw "$f" "$work/manfmt" || fail "the man page's --format lacks $f"
+	grep "compgen -W 'text json sarif" "$SRCDIR/../src/distsec.bash-completion" | grep -qw "$f" ||
+		fail "the completion lacks format $f"
+done <"$work/formats"
 if command -v man >/dev/null && command -v groff >/dev/null; then
 	man --warnings -l "$man1" >/dev/null 2>"$work/manerr" || fail "man -l failed"
 	[ ! -s "$work/manerr" ] || { cat "$work/manerr"; fail "man page warnings"; }
