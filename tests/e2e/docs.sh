@@ -4,9 +4,13 @@
 # is its descriptor's, docs/checks.md is what `distsec checks --format
 # markdown` makes of the descriptors, and the man page renders without warnings.
 . "$(dirname "$0")/lib.sh"
-# the man page as built (its CHECKS list is generated), else its source
+# the man page as built (its CHECKS list is generated), else as installed
 man1="${BUILDDIR:-}/distsec.1"
-[ -f "$man1" ] || man1="$SRCDIR/../src/distsec.1"
+if [ -z "${BUILDDIR:-}" ] || [ ! -f "$man1" ]; then
+	installed=$(man -w distsec 2>/dev/null) || fail "no built or installed man page"
+	man1="$work/distsec.1"
+	case $installed in *.gz) zcat "$installed" ;; *) cat "$installed" ;; esac >"$man1"
+fi
 readme="$SRCDIR/../README.md"
 cidoc="$SRCDIR/../docs/CI.md"
 distsec checks | cut -d' ' -f1 >"$work/ids"
