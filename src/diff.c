@@ -28,8 +28,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
 #include "output/output.h"
+#include "report.h"
 
 enum { F_PIE, F_RELRO, F_NOW, F_CANARY, F_FORTIFY, F_EXECSTACK, F_TEXTREL, F_RPATH, NFACTS };
 
@@ -61,17 +61,19 @@ struct dpkg {
 	struct dfile *f;
 	size_t nf, fcap;
 	struct ds_strmap *paths;   /* path -> index in f + 1 */
-	json_object **finds;       /* its findings (passes left out) */
+	const struct ds_report_finding **finds;   /* its findings (passes left out) */
 	size_t nfinds, findcap;
 	struct dpkg *peer;
 	bool renamed;
+	size_t shared;             /* pair_packages' count for the package it pairs */
 };
 
 struct side {
 	const char *arg;
-	json_object *doc;
+	struct ds_report *rep;
 	struct dpkg *p;
 	size_t n, cap;
+	struct ds_strmap *index;   /* "name\037arch" -> index in p + 1 */
 	bool passes;               /* the report has pass records */
 };
 
@@ -143,8 +145,8 @@ static bool is_report(const char *path)
 	return c == '{';
 }
 
-/* The package files scanned here, rendered and parsed as a JSON report. */
-static json_object *scan_side(const char *const *files, size_t n, const struct diff_opts *o)
+/* The package files scanned here, rendered and read as a JSON report. */
+static struct ds_report *scan_side(const char *const *files, size_t n, const struct diff_opts *o)
 {
 	struct ds_options opt = o->scan;
 	opt.package_files = files;
@@ -152,18 +154,19 @@ static json_object *scan_side(const char *const *files, size_t n, const struct d
 	struct ds_scan *s = ds_scan_new(&opt);
 	char *buf = NULL;
 	size_t len = 0;
-	json_object *doc = NULL;
+	struct ds_report *r = NULL;
 	if (s && ds_scan_run(s) == 0) {
 		FILE *mem = open_memstream(&buf, &len);
 		if (mem) {   /* closed once, whatever render() and fclose() say */
 			bool rendered = ds_output_find("json")->render(s, mem) == 0;
-			if (fclose(mem) == 0 && rendered)
-				doc = json_tokener_parse(buf);
+			char err[160];
+			if (fclose(mem) == 0 && rendered && !(r = ds_report_parse(buf, len, err, sizeof err)))
+				ds_warn("diff: the report of %s: %s", files[0], err);
 		}
 	}
 	free(buf);
 	ds_scan_free(s);
-	return doc;
+	return r;
 }
 
 static int load_side(struct side *sd, const struct diff_opts *o)
@@ -175,9 +178,9 @@ static int load_side(struct side *sd, const struct diff_opts *o)
 	}
 	if (S_ISREG(st.st_mode) && is_report(sd->arg)) {
 		char err[160];
-		if (!(sd->doc = ds_report_load(sd->arg, err, sizeof err)))
+		if (!(sd->rep = ds_report_read(sd->arg, err, sizeof err)))
 			ds_warn("diff: %s: %s", sd->arg, err);
-		return sd->doc ? 0 : -1;
+		return sd->rep ? 0 : -1;
 	}
 	size_t n = 1;
 	char **list = S_ISDIR(st.st_mode) ? dir_packages(sd->arg, &n) : NULL;
@@ -185,27 +188,30 @@ static int load_side(struct side *sd, const struct diff_opts *o)
 		ds_warn("diff: %s: no .deb or .rpm files in it", sd->arg);
 		return -1;
 	}
-	sd->doc = scan_side(list ? (const char *const *)list : &sd->arg, n, o);
+	sd->rep = scan_side(list ? (const char *const *)list : &sd->arg, n, o);
 	for (size_t i = 0; list && i < n; i++)
 		free(list[i]);
 	free(list);
-	return sd->doc ? 0 : -1;
+	return sd->rep ? 0 : -1;
 }
 
 /* ---- the model: packages, their files' facts, their findings ---- */
 
-static struct dpkg *package_of(struct side *sd, json_object *owner)
+static struct dpkg *package_of(struct side *sd, const struct ds_owner *owner)
 {
-	const char *name = str_of(owner, "name"), *arch = str_of(owner, "arch");
-	if (!name)
-		name = "(no package)";
-	for (size_t i = 0; i < sd->n; i++)
-		if (!strcmp(sd->p[i].name, name) && !strcmp(sd->p[i].arch, arch ? arch : ""))
-			return &sd->p[i];
-	struct dpkg p = { .name = name, .arch = arch ? arch : "", .paths = ds_strmap_new() };
-	p.version = str_of(owner, "version") ? str_of(owner, "version") : "";
-	ds_push(sd->p, sd->n, sd->cap, p);
-	return &sd->p[sd->n - 1];
+	const struct ds_pkg *o = owner->status == DS_OWNER_PACKAGE ? owner->pkgs[0] : NULL;
+	const char *name = o && o->name ? o->name : "(no package)";
+	const char *arch = o && o->arch ? o->arch : "";
+	char *key = ds_xasprintf("%s\037%s", name, arch);
+	uintptr_t *slot = ds_strmap_put(sd->index, key);
+	free(key);
+	if (!*slot) {
+		struct dpkg p = { .name = name, .arch = arch, .paths = ds_strmap_new() };
+		p.version = o && o->version ? o->version : "";
+		ds_push(sd->p, sd->n, sd->cap, p);
+		*slot = sd->n;
+	}
+	return &sd->p[*slot - 1];
 }
 
 static struct dfile *file_of(struct dpkg *p, const char *path)
@@ -233,8 +239,10 @@ static void set_fact(struct dfile *f, int fact, int value, int sev)
 static void record_facts(struct dfile *f, const char *check, json_object *details, int sev)
 {
 	const char *cls = str_of(details, "class");
-	if (cls && (!strcmp(cls, "setuid") || !strcmp(cls, "setgid") || !strcmp(cls, "setcap")))
-		f->setid = cls;
+	static const char *const setid[] = { "setuid", "setgid", "setcap" };
+	for (size_t i = 0; cls && i < sizeof setid / sizeof setid[0]; i++)
+		if (!strcmp(cls, setid[i]))
+			f->setid = setid[i];   /* details is freed after this call */
 	int finding = sev > DS_SEV_PASS ? sev : -1;
 	if (!strcmp(check, "elf-pie")) {
 		set_fact(f, F_PIE, bool_of(details, "pie"), finding);
@@ -259,56 +267,103 @@ static void record_facts(struct dfile *f, const char *check, json_object *detail
 
 static void build_side(struct side *sd)
 {
-	json_object *list;
-	json_object_object_get_ex(sd->doc, "findings", &list);
-	for (size_t i = 0; i < json_object_array_length(list); i++) {
-		json_object *d = json_object_array_get_idx(list, i), *owner = NULL, *details = NULL;
-		json_object_object_get_ex(d, "owner", &owner);
-		json_object_object_get_ex(d, "details", &details);
-		struct dpkg *p = package_of(sd, owner);
-		int sev = ds_severity_parse(str_of(d, "severity"));
-		record_facts(file_of(p, str_of(d, "path")), str_of(d, "check"), details, sev);
-		if (sev == DS_SEV_PASS)
+	sd->index = ds_strmap_new();
+	for (size_t i = 0; i < sd->rep->nfindings; i++) {
+		const struct ds_report_finding *d = &sd->rep->findings[i];
+		struct dpkg *p = package_of(sd, &d->owner);
+		json_object *details = ds_report_details(d);
+		record_facts(file_of(p, d->path), d->check_id, details, (int)d->severity);
+		json_object_put(details);
+		if (d->severity == DS_SEV_PASS)
 			sd->passes = true;
 		else
 			ds_push(p->finds, p->nfinds, p->findcap, d);
 	}
 }
 
-static size_t shared_paths(const struct dpkg *a, const struct dpkg *b)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < b->nf; i++)
-		n += ds_strmap_get(a->paths, b->f[i].path) != NULL;
-	return n;
-}
+/* A path that many leftover old packages ship says nothing about which
+ * one a new package was renamed from, and would make the search
+ * quadratic: such paths are not counted. */
+#define RENAME_FANOUT 16
 
-/* By name and architecture, by name, then renamed (most files shared). */
+/* By name and architecture, by name, then renamed (most files shared;
+ * the first such old package in order).  Both sides are sorted. */
 static void pair_packages(struct side *old, struct side *new)
 {
-	for (int pass = 0; pass < 3; pass++)
-		for (size_t i = 0; i < new->n; i++) {
-			struct dpkg *b = &new->p[i], *best = NULL;
-			size_t most = 0;
-			for (size_t j = 0; !b->peer && j < old->n; j++) {
-				struct dpkg *a = &old->p[j];
+	for (size_t i = 0; i < new->n; i++) {   /* name and architecture */
+		struct dpkg *b = &new->p[i];
+		char *key = ds_xasprintf("%s\037%s", b->name, b->arch);
+		uintptr_t *slot = ds_strmap_get(old->index, key);
+		free(key);
+		if (slot) {
+			b->peer = &old->p[*slot - 1];
+			b->peer->peer = b;
+		}
+	}
+	/* by name: the first old package of the name not yet paired (the
+	 * old side is sorted, so a name's packages are adjacent) */
+	struct ds_strmap *by_name = ds_strmap_new();
+	for (size_t j = old->n; j-- > 0;)
+		*ds_strmap_put(by_name, old->p[j].name) = j + 1;
+	for (size_t i = 0; i < new->n; i++) {
+		struct dpkg *b = &new->p[i];
+		uintptr_t *next = b->peer ? NULL : ds_strmap_get(by_name, b->name);
+		while (next && *next && *next <= old->n && !strcmp(old->p[*next - 1].name, b->name) &&
+		       old->p[*next - 1].peer)
+			++*next;   /* each one is passed over once */
+		if (next && *next <= old->n && !strcmp(old->p[*next - 1].name, b->name)) {
+			b->peer = &old->p[*next - 1];
+			b->peer->peer = b;
+		}
+	}
+	ds_strmap_free(by_name);
+	/* renamed: the leftover old packages of each path */
+	struct ds_strmap *owners = ds_strmap_new();   /* path -> list index + 1 */
+	size_t (*lists)[RENAME_FANOUT + 1] = NULL;    /* [0]: count, then old indices */
+	size_t nlists = 0, listcap = 0;
+	for (size_t j = 0; j < old->n; j++)
+		for (size_t k = 0; !old->p[j].peer && k < old->p[j].nf; k++) {
+			uintptr_t *slot = ds_strmap_put(owners, old->p[j].f[k].path);
+			if (!*slot) {
+				ds_grow(lists, nlists + 1, listcap);
+				lists[nlists++][0] = 0;
+				*slot = nlists;
+			}
+			size_t *l = lists[*slot - 1];
+			if (l[0] <= RENAME_FANOUT && ++l[0] <= RENAME_FANOUT)
+				l[l[0]] = j;
+		}
+	size_t *touched = ds_xcalloc(old->n + 1, sizeof *touched), ntouched;
+	for (size_t i = 0; i < new->n; i++) {
+		struct dpkg *b = &new->p[i], *best = NULL;
+		ntouched = 0;
+		for (size_t k = 0; !b->peer && k < b->nf; k++) {
+			uintptr_t *slot = ds_strmap_get(owners, b->f[k].path);
+			size_t *l = slot ? lists[*slot - 1] : NULL;
+			for (size_t m = 1; l && l[0] <= RENAME_FANOUT && m <= l[0]; m++) {
+				struct dpkg *a = &old->p[l[m]];
 				if (a->peer)
 					continue;
-				size_t shared = pass == 2 ? shared_paths(a, b) : 0;
-				if ((pass == 0 && !strcmp(a->name, b->name) && !strcmp(a->arch, b->arch)) ||
-				    (pass == 1 && !strcmp(a->name, b->name)) || (pass == 2 && shared > most)) {
-					best = a;
-					most = shared;
-					if (pass < 2)
-						break;
-				}
-			}
-			if (best) {
-				b->peer = best;
-				best->peer = b;
-				b->renamed = pass == 2;
+				if (!a->shared++)
+					touched[ntouched++] = l[m];
 			}
 		}
+		for (size_t t = 0; t < ntouched; t++) {
+			struct dpkg *a = &old->p[touched[t]];
+			if (!best || a->shared > best->shared || (a->shared == best->shared && a < best))
+				best = a;
+		}
+		for (size_t t = 0; t < ntouched; t++)
+			old->p[touched[t]].shared = 0;
+		if (best) {
+			b->peer = best;
+			best->peer = b;
+			b->renamed = true;
+		}
+	}
+	free(touched);
+	free(lists);
+	ds_strmap_free(owners);
 }
 
 /* ---- comparing and reporting ---- */
@@ -332,10 +387,13 @@ static void note_gate(struct report *r, int sev, bool waived)
 static void put_line(struct report *r, const char *sev, const char *what, const char *path,
                      const char *text)
 {
-	char *p = ds_utf8_clean(path), *t = ds_utf8_clean(text);
-	fprintf(r->out, "  %-7s  %-24s  %s  %s\n", sev, what, p, t);
-	free(p);
-	free(t);
+	char *w = ds_escape(what);
+	fprintf(r->out, "  %-7s  %-24s  ", sev, w);
+	ds_put_escaped(r->out, path);
+	fputs("  ", r->out);
+	ds_put_escaped(r->out, text);
+	fputc('\n', r->out);
+	free(w);
 }
 
 static void regression(struct report *r, const struct dfile *f, const char *kind, int sev,
@@ -388,10 +446,9 @@ static void compare_file(struct report *r, const struct dfile *a, const struct d
 	}
 }
 
-static char *record_key(json_object *d)
+static char *record_key(const struct ds_report_finding *d)
 {
-	return ds_finding_key(str_of(d, "check"), str_of(d, "path"), str_of(d, "rule"),
-	                      str_of(d, "severity"));
+	return ds_finding_key(d->check_id, d->path, d->rule, ds_severity_name(d->severity));
 }
 
 /* Findings of b whose identity a lacks (a multiset: each old one matches
@@ -406,7 +463,7 @@ static void compare_findings(struct report *r, const struct dpkg *a, const struc
 	}
 	size_t nold = a ? a->nfinds : 0, matched = 0;
 	for (size_t i = 0; i < b->nfinds; i++) {
-		json_object *d = b->finds[i], *waived = NULL;
+		const struct ds_report_finding *d = b->finds[i];
 		char *k = record_key(d);
 		uintptr_t *c = ds_strmap_get(left, k);
 		free(k);
@@ -415,9 +472,8 @@ static void compare_findings(struct report *r, const struct dpkg *a, const struc
 			matched++;
 			continue;
 		}
-		int sev = ds_severity_parse(str_of(d, "severity"));
-		json_object_object_get_ex(d, "waived", &waived);
-		note_gate(r, sev, waived && json_object_get_boolean(waived));
+		int sev = (int)d->severity;
+		note_gate(r, sev, d->waived);
 		r->t.news++;
 		if (r->o->json) {
 			json_object *list;
@@ -425,10 +481,10 @@ static void compare_findings(struct report *r, const struct dpkg *a, const struc
 				list = json_object_new_array();
 				json_object_object_add(r->cur, "new_findings", list);
 			}
-			json_object_array_add(list, json_object_get(d));
+			json_object_array_add(list, ds_report_record(d));
 		} else {
-			char *what = ds_xasprintf("new %s", str_of(d, "check"));
-			put_line(r, str_of(d, "severity"), what, str_of(d, "path"), str_of(d, "message"));
+			char *what = ds_xasprintf("new %s", d->check_id);
+			put_line(r, ds_severity_name(d->severity), what, d->path, d->message);
 			free(what);
 		}
 	}
@@ -450,6 +506,16 @@ static json_object *pkg_json(const struct dpkg *p)
 	return o;
 }
 
+/* "name version arch", escaped */
+static void pkg_text(FILE *out, const struct dpkg *p)
+{
+	ds_put_escaped(out, p->name);
+	fputc(' ', out);
+	ds_put_escaped(out, p->version);
+	fputc(' ', out);
+	ds_put_escaped(out, p->arch);
+}
+
 static void package_header(struct report *r, const struct dpkg *a, const struct dpkg *b)
 {
 	const char *status = !a ? "added" : !b ? "removed" : b->renamed ? "renamed" : "compared";
@@ -461,18 +527,28 @@ static void package_header(struct report *r, const struct dpkg *a, const struct 
 		json_object_array_add(r->pkgs, r->cur);
 		return;
 	}
-	char *an = a ? ds_utf8_clean(a->name) : NULL, *bn = b ? ds_utf8_clean(b->name) : NULL;
-	if (!a)
-		fprintf(r->out, "\n%s %s %s: added\n", bn, b->version, b->arch);
-	else if (!b)
-		fprintf(r->out, "\n%s %s %s: removed\n", an, a->version, a->arch);
-	else if (b->renamed)
-		fprintf(r->out, "\n%s %s %s renamed to %s %s %s\n", an, a->version, a->arch,
-		        bn, b->version, b->arch);
-	else
-		fprintf(r->out, "\n%s %s -> %s %s\n", bn, a->version, b->version, b->arch);
-	free(an);
-	free(bn);
+	fputc('\n', r->out);
+	if (!a) {
+		pkg_text(r->out, b);
+		fputs(": added\n", r->out);
+	} else if (!b) {
+		pkg_text(r->out, a);
+		fputs(": removed\n", r->out);
+	} else if (b->renamed) {
+		pkg_text(r->out, a);
+		fputs(" renamed to ", r->out);
+		pkg_text(r->out, b);
+		fputc('\n', r->out);
+	} else {   /* "name old-version -> new-version arch" */
+		ds_put_escaped(r->out, b->name);
+		fputc(' ', r->out);
+		ds_put_escaped(r->out, a->version);
+		fputs(" -> ", r->out);
+		ds_put_escaped(r->out, b->version);
+		fputc(' ', r->out);
+		ds_put_escaped(r->out, b->arch);
+		fputc('\n', r->out);
+	}
 }
 
 static int cmp_pkg(const void *x, const void *y)
@@ -480,6 +556,17 @@ static int cmp_pkg(const void *x, const void *y)
 	const struct dpkg *a = x, *b = y;
 	int c = strcmp(a->name, b->name);
 	return c ? c : strcmp(a->arch, b->arch);
+}
+
+/* Sorted by name and architecture; the index follows. */
+static void sort_side(struct side *sd)
+{
+	qsort(sd->p, sd->n, sizeof *sd->p, cmp_pkg);
+	for (size_t i = 0; i < sd->n; i++) {
+		char *key = ds_xasprintf("%s\037%s", sd->p[i].name, sd->p[i].arch);
+		*ds_strmap_put(sd->index, key) = i + 1;
+		free(key);
+	}
 }
 
 static void compare(struct report *r, struct side *old, struct side *new)
@@ -513,7 +600,8 @@ static void side_free(struct side *sd)
 		ds_strmap_free(sd->p[i].paths);
 	}
 	free(sd->p);
-	json_object_put(sd->doc);
+	ds_strmap_free(sd->index);
+	ds_report_free(sd->rep);
 }
 
 static void summary(struct report *r, const struct side *old, const struct side *new)
@@ -630,11 +718,11 @@ int ds_cmd_diff(int argc, char **argv)
 	build_side(&new);
 	if (!o.quiet)
 		for (const struct side *sd = &old; sd; sd = sd == &old ? &new : NULL)
-			if (!sd->passes && json_object_array_length(json_object_object_get(sd->doc, "findings")))
-				fprintf(stderr, "distsec diff: note: %s has no passes (scanned without -v): "
-				        "hardening lost shows only through new findings\n", sd->arg);
-	qsort(old.p, old.n, sizeof *old.p, cmp_pkg);
-	qsort(new.p, new.n, sizeof *new.p, cmp_pkg);
+			if (!sd->passes && sd->rep->nfindings)
+				ds_note("distsec diff: note: %s has no passes (scanned without -v): "
+				        "hardening lost shows only through new findings", sd->arg);
+	sort_side(&old);
+	sort_side(&new);
 	pair_packages(&old, &new);
 	struct report r = { .out = o.output ? fopen(o.output, "we") : stdout, .o = &o };
 	if (!r.out) {
@@ -643,10 +731,11 @@ int ds_cmd_diff(int argc, char **argv)
 	} else {
 		r.pkgs = o.json ? json_object_new_array() : NULL;
 		if (!o.json) {
-			char *a = ds_utf8_clean(old.arg), *b = ds_utf8_clean(new.arg);
-			fprintf(r.out, "distsec diff %s -> %s\n", a, b);
-			free(a);
-			free(b);
+			fputs("distsec diff ", r.out);
+			ds_put_escaped(r.out, old.arg);
+			fputs(" -> ", r.out);
+			ds_put_escaped(r.out, new.arg);
+			fputc('\n', r.out);
 		}
 		compare(&r, &old, &new);
 		summary(&r, &old, &new);

@@ -65,7 +65,7 @@ struct ds_scan_private {
 	struct ds_strmap *daemons;     /* ELF paths started by units / init scripts */
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
 	struct ds_waivers *waivers;
-	json_object *baseline;         /* --baseline's report */
+	struct ds_report *baseline;    /* --baseline's report (report.h) */
 	struct ds_profile *profile;
 	struct ds_profile **spelling;  /* per backend slot: the profile whose merged-usr
 	                                * spells its package files' members, or NULL */
@@ -287,11 +287,6 @@ int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t l
 bool ds_changes_named(const char *path);
 
 /* baseline.c: --baseline, and the reports `distsec diff` reads */
-/* A distsec JSON report (size capped, every finding with check, path and
- * severity), or NULL with why in err. */
-json_object *ds_report_load(const char *path, char *err, size_t len);
-/* The string under key of a report's object, or NULL (none, not a string). */
-const char *ds_report_str(json_object *o, const char *key);
 /* What makes two findings of two builds the same one. */
 char *ds_finding_key(const char *check, const char *path, const char *rule, const char *severity);
 /* Reads --baseline into s (fatal message on failure). */

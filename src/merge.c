@@ -16,44 +16,22 @@
  *     ran joined; a waiver is unused when no shard used it;
  *   - root, backend and profile must agree; with "shard" records, every
  *     share K of N must be there exactly once.
- * Reports are read with ds_report_load (baseline.c), as --baseline and
+ * Reports are read with ds_report_read (report.c), as --baseline and
  * diff read them.
  */
-#include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "report.h"
 
 struct ds_merged {
-	json_object **docs;        /* the reports: the strings below point into them */
-	size_t ndocs, doccap;
-	struct ds_pkg **pkgs;      /* owners of the rebuilt findings */
-	size_t npkgs, pkgcap;
-	struct ds_backend backend; /* only its name: nothing is opened */
+	struct ds_report **reports;   /* the strings of the result point into them */
+	size_t nreports, repcap;
+	struct ds_strmap *details;    /* details text -> one json_object * for all its findings */
+	struct ds_backend backend;    /* only its name: nothing is opened */
 	size_t inputcap, findcap, warncap;
 };
-
-static size_t count(json_object *o, const char *key)
-{
-	json_object *v;
-	int64_t n = o && json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
-	return n > 0 ? (size_t)n : 0;
-}
-
-static json_object *array(json_object *o, const char *key)
-{
-	json_object *v;
-	return o && json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_array)
-	       ? v : NULL;
-}
-
-static size_t len(json_object *a)
-{
-	return a ? json_object_array_length(a) : 0;
-}
 
 struct merge {
 	struct ds_scan *s;
@@ -61,6 +39,7 @@ struct merge {
 	struct ds_options *opt;
 	struct ds_strmap *inputs;  /* path -> struct ds_input * */
 	struct ds_strmap *unused;  /* waiver -> reports that did not use it */
+	struct ds_strmap *warned;  /* the warnings kept */
 	bool *shards;              /* [K-1]: share K seen */
 	size_t nshard;             /* N of the "shard" records, 0 none */
 	size_t sharded;            /* reports with a "shard" record */
@@ -78,44 +57,13 @@ static int fail(struct merge *g, const char *fmt, ...)
 	return -1;
 }
 
-static const struct ds_pkg *pkg_of(struct ds_merged *m, json_object *o)
-{
-	struct ds_pkg *p = ds_xcalloc(1, sizeof *p);
-	p->name = ds_report_str(o, "name");
-	p->version = ds_report_str(o, "version");
-	p->arch = ds_report_str(o, "arch");
-	p->source = ds_report_str(o, "source");
-	p->maintainer = ds_report_str(o, "maintainer");
-	p->origin = ds_report_str(o, "origin");
-	p->candidate = ds_report_str(o, "candidate");
-	ds_push(m->pkgs, m->npkgs, m->pkgcap, p);
-	return p;
-}
-
-static void owner_of(struct ds_merged *m, json_object *o, struct ds_owner *out)
-{
-	const char *status = ds_report_str(o, "status");
-	memset(out, 0, sizeof *out);
-	if (status && !strcmp(status, "package")) {
-		out->status = DS_OWNER_PACKAGE;
-		out->pkgs[out->npkgs++] = pkg_of(m, o);
-		json_object *also = array(o, "also_owned_by");
-		for (size_t i = 0; i < len(also) && out->npkgs < DS_OWNER_MAX; i++)
-			out->pkgs[out->npkgs++] = pkg_of(m, json_object_array_get_idx(also, i));
-	} else if (status && !strcmp(status, "not-owned")) {
-		out->status = DS_OWNER_NOT_OWNED;
-	}
-}
-
 /* The same root, backend and profile in every report. */
-static int same_run(struct merge *g, json_object *doc)
+static int same_run(struct merge *g, const struct ds_report *r)
 {
 	struct ds_scan *s = g->s;
-	const char *root = ds_report_str(doc, "root"), *backend = ds_report_str(doc, "backend");
-	const char *profile = ds_report_str(doc, "profile");
-	json_object *r;
-	if (!root && json_object_object_get_ex(doc, "root", &r) && !r)
-		root = "";   /* null: only package files were read */
+	/* null: only package files were read */
+	const char *root = r->has_root && !r->root ? "" : r->root, *backend = r->backend;
+	const char *profile = r->profile;
 	if (!root || !backend)
 		return fail(g, "no root or backend");
 	if (!s->root) {
@@ -136,14 +84,11 @@ static int same_run(struct merge *g, json_object *doc)
 	return 0;
 }
 
-static int shard(struct merge *g, json_object *doc)
+static int shard(struct merge *g, const struct ds_report *r)
 {
-	json_object *sh;
-	if (!json_object_object_get_ex(doc, "shard", &sh))
+	size_t k = r->shard_k, n = r->shard_n;   /* in range: report.c */
+	if (!n)
 		return 0;
-	size_t k = count(sh, "index"), n = count(sh, "count");
-	if (!k || k > n)
-		return fail(g, "a broken shard record");
 	if (g->sharded++ == 0) {
 		g->nshard = n;
 		g->shards = ds_xcalloc(n, sizeof *g->shards);
@@ -156,115 +101,104 @@ static int shard(struct merge *g, json_object *doc)
 	return 0;
 }
 
-static int add_inputs(struct merge *g, json_object *doc)
+static int add_inputs(struct merge *g, const struct ds_report *r)
 {
 	struct ds_scan *s = g->s;
-	json_object *list = array(doc, "inputs");
-	for (size_t i = 0; i < len(list); i++) {
-		json_object *o = json_object_array_get_idx(list, i), *pkg = NULL;
-		const char *path = ds_report_str(o, "path"), *sha = ds_report_str(o, "sha256");
-		if (!path || !sha || strlen(sha) != 64)
-			return fail(g, "input %zu lacks a path or a sha256", i);
-		uintptr_t *slot = ds_strmap_put(g->inputs, path);
+	for (size_t i = 0; i < r->ninputs; i++) {
+		const struct ds_report_input *ri = &r->inputs[i];
+		uintptr_t *slot = ds_strmap_put(g->inputs, ri->path);
 		if (*slot)
 			return fail(g, "package file %s is in another report too: the shards overlap",
-			            path);
+			            ri->path);
 		struct ds_input *in = ds_xcalloc(1, sizeof *in);
-		in->path = ds_xstrdup(path);
-		in->format = ds_report_str(o, "format") ? ds_report_str(o, "format") : "unknown";
-		json_object *size;
-		in->size = json_object_object_get_ex(o, "size", &size) ? json_object_get_int64(size) : 0;
-		memcpy(in->sha256, sha, 65);
-		in->via = ds_report_str(o, "via") ? ds_xstrdup(ds_report_str(o, "via")) : NULL;
-		json_object_object_get_ex(o, "package", &pkg);
-		in->pkg = *pkg_of(g->m, pkg);   /* its strings are the report's */
+		in->path = ds_xstrdup(ri->path);
+		in->format = ri->format ? ri->format : "unknown";
+		in->size = ri->size;
+		memcpy(in->sha256, ri->sha256, 65);
+		in->via = ri->via ? ds_xstrdup(ri->via) : NULL;
+		in->pkg = *ri->pkg;   /* its strings are the report's */
 		*slot = (uintptr_t)in;
 		ds_push(s->inputs, s->ninputs, g->m->inputcap, in);
 	}
 	return 0;
 }
 
-static int add_findings(struct merge *g, json_object *doc, bool *passes)
+/* One json-c object per distinct details text, shared by reference. */
+static json_object *details_of(struct ds_merged *m, const struct ds_report_finding *f)
+{
+	uintptr_t *slot = ds_strmap_put(m->details, f->details);
+	if (!*slot)
+		*slot = (uintptr_t)ds_report_details(f);
+	return json_object_get((json_object *)*slot);
+}
+
+static int add_findings(struct merge *g, const struct ds_report *r, bool *passes)
 {
 	struct ds_scan *s = g->s;
-	json_object *list = array(doc, "findings");
-	for (size_t i = 0; i < len(list); i++) {
-		json_object *d = json_object_array_get_idx(list, i), *owner = NULL, *details = NULL;
-		const struct ds_check *c = ds_check_find(ds_report_str(d, "check"));
-		if (!c)
+	for (size_t i = 0; i < r->nfindings; i++) {
+		const struct ds_report_finding *d = &r->findings[i];
+		if (!d->check)
 			return fail(g, "finding %zu: unknown check %s (a report of another distsec "
-			            "version?)", i, ds_report_str(d, "check"));
+			            "version?)", i, d->check_id);
 		/* a scan records these only with -v (workers.c), and they
 		 * count towards summary.packages */
-		if (c == &ds_check_elf_not_judged && !g->opt->verbose &&
-		    !strcmp(ds_report_str(d, "severity"), "pass"))
+		if (d->check == &ds_check_elf_not_judged && !g->opt->verbose &&
+		    d->severity == DS_SEV_PASS)
 			continue;
-		const char *input = ds_report_str(d, "input");
-		uintptr_t *in = input ? ds_strmap_get(g->inputs, input) : NULL;
-		if (input && !in)
+		uintptr_t *in = d->input ? ds_strmap_get(g->inputs, d->input) : NULL;
+		if (d->input && !in)
 			return fail(g, "finding %zu names input %s, which the report does not list",
-			            i, input);
+			            i, d->input);
 		struct ds_finding *f = ds_xcalloc(1, sizeof *f);
-		f->check = c;
-		f->severity = (enum ds_severity)ds_severity_parse(ds_report_str(d, "severity"));
+		f->check = d->check;
+		f->severity = d->severity;
 		*passes |= f->severity == DS_SEV_PASS;
-		f->path = ds_xstrdup(ds_report_str(d, "path"));
-		f->message = ds_xstrdup(ds_report_str(d, "message") ? ds_report_str(d, "message") : "");
-		f->details = json_object_object_get_ex(d, "details", &details) &&
-		             json_object_is_type(details, json_type_object)
-		             ? json_object_get(details) : json_object_new_object();
-		f->rule = ds_report_str(d, "rule") ? ds_xstrdup(ds_report_str(d, "rule")) : NULL;
-		f->waiver = ds_report_str(d, "waiver");
-		json_object_object_get_ex(d, "owner", &owner);
-		owner_of(g->m, owner, &f->owner);
+		f->path = ds_xstrdup(d->path);
+		f->message = ds_xstrdup(d->message);
+		f->details = details_of(g->m, d);
+		f->rule = d->rule ? ds_xstrdup(d->rule) : NULL;
+		f->waiver = d->waiver;
+		f->owner = d->owner;
 		f->input = in ? (const struct ds_input *)*in : NULL;
-		const char *b = ds_report_str(d, "baseline");
-		f->baseline = !b ? DS_BASELINE_NONE : !strcmp(b, "new") ? DS_BASELINE_NEW
-		              : DS_BASELINE_UNCHANGED;
+		f->baseline = d->baseline;
 		ds_push(s->findings, s->nfindings, g->m->findcap, f);
 	}
-	json_object *absent = array(doc, "absent");
-	for (size_t i = 0; i < len(absent); i++) {
+	for (size_t i = 0; i < r->nabsent; i++) {
 		if (!s->absent)
 			s->absent = json_object_new_array();
-		json_object_array_add(s->absent, json_object_get(json_object_array_get_idx(absent, i)));
+		json_object *d = ds_report_record(&r->absent[i]);
+		json_object_object_add(d, "baseline", json_object_new_string("absent"));
+		json_object_array_add(s->absent, d);
 	}
 	return 0;
 }
 
-static void add_summary(struct merge *g, json_object *doc, size_t nth)
+static void add_summary(struct merge *g, const struct ds_report *r, size_t nth)
 {
 	struct ds_scan *s = g->s;
 	struct ds_stats *st = &s->stats;
-	json_object *sum = NULL, *v;
-	json_object_object_get_ex(doc, "summary", &sum);
-	st->files += count(sum, "files");
-	st->elf += count(sum, "elf_files");
-	st->elf_not_judged += count(sum, "elf_not_judged");
-	st->scripts += count(sum, "scripts");
-	st->waived += count(sum, "waived");
-	if (json_object_object_get_ex(sum, "findings", &v))
-		for (int i = DS_SEV_INFO; i <= DS_SEV_ERROR; i++)
-			st->by_severity[i] += count(v, ds_severity_name(i));
-	double secs = json_object_object_get_ex(sum, "seconds", &v) ? json_object_get_double(v) : 0;
-	if (secs > st->seconds)
-		st->seconds = secs;
-	if (json_object_object_get_ex(sum, "baseline", &v)) {
+	st->files += r->sum.files;
+	st->elf += r->sum.elf_files;
+	st->elf_not_judged += r->sum.elf_not_judged;
+	st->scripts += r->sum.scripts;
+	st->waived += r->sum.waived;
+	for (int i = DS_SEV_INFO; i <= DS_SEV_ERROR; i++)
+		st->by_severity[i] += r->sum.by_severity[i];
+	if (r->sum.seconds > st->seconds)
+		st->seconds = r->sum.seconds;
+	if (r->sum.baseline) {
 		if (!g->opt->baseline)
-			g->opt->baseline = ds_report_str(v, "file");
-		st->new_findings += count(v, "new");
-		st->unchanged += count(v, "unchanged");
-		st->absent += count(v, "absent");
+			g->opt->baseline = r->sum.baseline_file ? r->sum.baseline_file : "";
+		st->new_findings += r->sum.new_findings;
+		st->unchanged += r->sum.unchanged;
+		st->absent += r->sum.absent;
 	}
-	json_object *ran = array(sum, "checks_run");
-	for (size_t i = 0; i < len(ran); i++)
+	for (size_t i = 0; i < r->sum.nchecks_run; i++)
 		for (size_t k = 0; k < ds_nchecks; k++)
-			if (!strcmp(ds_checks[k]->id, json_object_get_string(json_object_array_get_idx(ran, i))))
+			if (!strcmp(ds_checks[k]->id, r->sum.checks_run[i]))
 				s->enabled[k] = true;
-	json_object *skipped = array(sum, "skipped_checks");
-	for (size_t i = 0; i < len(skipped); i++) {
-		json_object *o = json_object_array_get_idx(skipped, i);
-		const struct ds_check *c = ds_check_find(ds_report_str(o, "check"));
+	for (size_t i = 0; i < r->sum.nskipped; i++) {
+		const struct ds_check *c = ds_check_find(r->sum.skipped[i].check);
 		bool seen = false;
 		for (size_t k = 0; c && k < s->nskipped; k++)
 			seen |= s->skipped[k].check == c;
@@ -273,25 +207,21 @@ static void add_summary(struct merge *g, json_object *doc, size_t nth)
 		for (size_t k = 0; k < ds_nchecks; k++)
 			if (ds_checks[k] == c)
 				s->enabled[k] = true;
-		struct ds_skip sk = { c, ds_xstrdup(ds_report_str(o, "reason") ? ds_report_str(o, "reason") : "") };
+		const char *why = r->sum.skipped[i].reason;
+		struct ds_skip sk = { c, ds_xstrdup(why ? why : "") };
 		ds_push(s->skipped, s->nskipped, s->priv->skipped_cap, sk);
 	}
-	json_object *warnings = array(sum, "warnings");
-	for (size_t i = 0; i < len(warnings); i++) {
-		const char *w = json_object_get_string(json_object_array_get_idx(warnings, i));
-		bool seen = false;
-		for (size_t k = 0; k < s->nwarnings; k++)
-			seen |= !strcmp(s->warnings[k], w);
-		if (!seen) {
-			char *copy = ds_xstrdup(w);
+	for (size_t i = 0; i < r->sum.nwarnings; i++) {
+		uintptr_t *seen = ds_strmap_put(g->warned, r->sum.warnings[i]);
+		if (!*seen) {
+			*seen = 1;
+			char *copy = ds_xstrdup(r->sum.warnings[i]);
 			ds_push(s->warnings, s->nwarnings, g->m->warncap, copy);
 		}
 	}
 	/* a waiver is unused when no report used it: counted down per report */
-	json_object *unused = array(sum, "unused_waivers");
-	for (size_t i = 0; i < len(unused); i++) {
-		uintptr_t *c = ds_strmap_put(g->unused, json_object_get_string(
-			json_object_array_get_idx(unused, i)));
+	for (size_t i = 0; i < r->sum.nunused; i++) {
+		uintptr_t *c = ds_strmap_put(g->unused, r->sum.unused_waivers[i]);
 		if (*c == nth)
 			++*c;
 	}
@@ -300,15 +230,13 @@ static void add_summary(struct merge *g, json_object *doc, size_t nth)
 /* The unused waivers: in every report's list, in the first report's order. */
 static void seal_unused(struct merge *g)
 {
-	json_object *sum = NULL;
-	json_object_object_get_ex(g->m->docs[0], "summary", &sum);
-	json_object *unused = array(sum, "unused_waivers");
+	const struct ds_report *first = g->m->reports[0];
 	const char **keep = NULL;
 	size_t n = 0, cap = 0;
-	for (size_t i = 0; i < len(unused); i++) {
-		const char *w = json_object_get_string(json_object_array_get_idx(unused, i));
+	for (size_t i = 0; i < first->sum.nunused; i++) {
+		const char *w = first->sum.unused_waivers[i];
 		uintptr_t *c = ds_strmap_get(g->unused, w);
-		if (c && *c == g->m->ndocs) {
+		if (c && *c == g->m->nreports) {
 			*c = 0;   /* listed once */
 			ds_push(keep, n, cap, w);
 		}
@@ -317,19 +245,15 @@ static void seal_unused(struct merge *g)
 	free(keep);
 }
 
-static int read_report(struct merge *g, json_object *doc, size_t nth)
+static int read_report(struct merge *g, const struct ds_report *r, size_t nth)
 {
 	bool passes = false;
-	if (same_run(g, doc) || shard(g, doc) || add_inputs(g, doc) ||
-	    add_findings(g, doc, &passes))
+	if (same_run(g, r) || shard(g, r) || add_inputs(g, r) || add_findings(g, r, &passes))
 		return -1;
-	add_summary(g, doc, nth);
-	json_object *sum = NULL;
-	json_object_object_get_ex(doc, "summary", &sum);
-	if (!passes && count(sum, "elf_files") && !g->opt->quiet)
-		fprintf(stderr, "distsec merge: note: %s has no pass records (a scan without "
-		        "--shard or -v): the per-package table lacks the packages that passed\n",
-		        g->file);
+	add_summary(g, r, nth);
+	if (!passes && r->sum.elf_files && !g->opt->quiet)
+		ds_note("distsec merge: note: %s has no pass records (a scan without --shard or "
+		        "-v): the per-package table lacks the packages that passed", g->file);
 	return 0;
 }
 
@@ -342,16 +266,17 @@ struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *file
 	s->priv->merged = ds_xcalloc(1, sizeof *s->priv->merged);
 	s->enabled = ds_xcalloc(ds_nchecks, sizeof *s->enabled);
 	struct ds_merged *m = s->priv->merged;
+	m->details = ds_strmap_new();
 	s->backend = &m->backend;
 	struct merge g = { .s = s, .m = m, .opt = opt, .inputs = ds_strmap_new(),
-	                   .unused = ds_strmap_new() };
+	                   .unused = ds_strmap_new(), .warned = ds_strmap_new() };
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		g.file = files[i];
-		json_object *doc = ds_report_load(files[i], g.err, sizeof g.err);
-		if (doc)
-			ds_push(m->docs, m->ndocs, m->doccap, doc);
-		if (!doc || read_report(&g, doc, i) != 0) {
+		struct ds_report *r = ds_report_read(files[i], g.err, sizeof g.err);
+		if (r)
+			ds_push(m->reports, m->nreports, m->repcap, r);
+		if (!r || read_report(&g, r, i) != 0) {
 			ds_warn("merge: %s: %s", files[i], g.err);
 			rc = -1;
 		}
@@ -383,6 +308,7 @@ struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *file
 	free(g.shards);
 	ds_strmap_free(g.inputs);
 	ds_strmap_free(g.unused);
+	ds_strmap_free(g.warned);
 	if (rc != 0) {
 		ds_scan_free(s);
 		return NULL;
@@ -399,12 +325,14 @@ void ds_merge_free(struct ds_scan *s)
 		free(s->inputs[i]);
 	}
 	free(s->inputs);
-	for (size_t i = 0; i < m->npkgs; i++)
-		free(m->pkgs[i]);
-	free(m->pkgs);
-	for (size_t i = 0; i < m->ndocs; i++)
-		json_object_put(m->docs[i]);
-	free(m->docs);
+	size_t pos = 0;
+	uintptr_t d;
+	while (ds_strmap_next(m->details, &pos, &d))
+		json_object_put((json_object *)d);
+	ds_strmap_free(m->details);
+	for (size_t i = 0; i < m->nreports; i++)
+		ds_report_free(m->reports[i]);
+	free(m->reports);
 	ds_waivers_free(s->priv->waivers);
 	free(m);
 	free(s->priv);

@@ -20,19 +20,38 @@
 #include "distsec/elfview.h"
 #include "distsec/output.h"
 #include "internal.h"
+#include "report.h"
 #include "profile.h"
 
 bool ds_warn_silent;
 
-void ds_warn(const char *fmt, ...)
+/* Every message on stderr goes through here: escaped as text is
+ * (ds_escape), since most name paths and strings of the scanned files. */
+static void vwarn(const char *prefix, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void vwarn(const char *prefix, const char *fmt, va_list ap)
 {
 	if (ds_warn_silent)
 		return;
+	char *msg = ds_xvasprintf(fmt, ap);
+	fputs(prefix, stderr);
+	ds_put_escaped(stderr, msg);
+	fputc('\n', stderr);
+	free(msg);
+}
+
+void ds_warn(const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("distsec: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vwarn("distsec: ", fmt, ap);
+	va_end(ap);
+}
+
+void ds_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn("", fmt, ap);
 	va_end(ap);
 }
 
@@ -706,7 +725,7 @@ void ds_scan_free(struct ds_scan *s)
 		ds_aliases_free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
 		ds_waivers_free(s->priv->waivers);
-		json_object_put(s->priv->baseline);
+		ds_report_free(s->priv->baseline);
 		ds_profile_free(s->priv->profile);
 		free_spellings(s);
 		free(s->priv->states);

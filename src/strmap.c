@@ -102,6 +102,17 @@ uintptr_t *ds_strmap_put(struct ds_strmap *m, const char *key)
 	return &s->val;
 }
 
+const char *ds_strmap_key(struct ds_strmap *m, const char *key)
+{
+	uint64_t h = hash_str(key);
+	struct slot *s = lookup(m, key, h);
+	if (!s->key) {
+		ds_strmap_put(m, key);
+		s = lookup(m, key, h);
+	}
+	return s->key;
+}
+
 uintptr_t *ds_strmap_get(const struct ds_strmap *m, const char *key)
 {
 	struct slot *s = lookup(m, key, hash_str(key));

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,65 @@ char *ds_utf8_clean(const char *s)
 	}
 	*o = '\0';
 	return out;
+}
+
+/* C1 controls (U+0080..U+009F: some terminals act on them) and the bidi
+ * overrides and isolates (U+202A..U+202E, U+2066..U+2069: "Trojan
+ * Source", a name shown in another order than it is) */
+static bool hidden(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Writes s escaped to out (room for 4 bytes per byte of s and a NUL);
+ * returns the length written. */
+static size_t escape_into(char *out, const char *s)
+{
+	char *o = out;
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n;
+		uint32_t cp;
+		if (*p == '\\' || *p == '\n' || *p == '\t') {
+			*o++ = '\\';
+			*o++ = *p == '\n' ? 'n' : *p == '\t' ? 't' : '\\';
+			p++;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			o += sprintf(o, "\\x%02x", *p++);
+		} else if (*p < 0x80) {
+			*o++ = (char)*p++;
+		} else if ((n = ds_utf8_decode(p, &cp)) != 0 && !hidden(cp)) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else if (n) {   /* 2 or 3 bytes in, 6 out */
+			o += sprintf(o, "\\u%04X", (unsigned)cp);
+			p += n;
+		} else {
+			o += sprintf(o, "\\x%02x", *p++);
+		}
+	}
+	*o = '\0';
+	return (size_t)(o - out);
+}
+
+char *ds_escape(const char *s)
+{
+	char *out = ds_xmalloc(ds_st_mult(strlen(s), 4) + 1);
+	escape_into(out, s);
+	return out;
+}
+
+void ds_put_escaped(FILE *out, const char *s)
+{
+	char buf[1024];
+	if (strlen(s) < sizeof buf / 4) {   /* the common case: no allocation */
+		fwrite(buf, 1, escape_into(buf, s), out);
+		return;
+	}
+	char *e = ds_escape(s);
+	fputs(e, out);
+	free(e);
 }
 
 /* RFC 3629 table 3.1: the second byte's range depends on the first, which

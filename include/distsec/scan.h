@@ -132,7 +132,9 @@ size_t ds_scan_unused_waivers(const struct ds_scan *s, const char *const **out);
 /* Is the check enabled for this scan? */
 bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c);
 
-/* Print "distsec: what: why" to stderr. */
+/* Print "distsec: what: why" to stderr, escaped (ds_escape). */
 void ds_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same without the "distsec: " prefix (the caller's own). */
+void ds_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 void *ds_xmalloc(size_t n);
 void *ds_xcalloc(size_t n, size_t size);
@@ -51,6 +52,9 @@ struct ds_strmap *ds_strmap_new(void);
 void ds_strmap_free(struct ds_strmap *m);
 /* Returns the value slot for key, inserting it (value 0) when absent. */
 uintptr_t *ds_strmap_put(struct ds_strmap *m, const char *key);
+/* The map's own copy of key, inserted (value 0) when absent: one copy of
+ * each distinct string however often it is given. */
+const char *ds_strmap_key(struct ds_strmap *m, const char *key);
 /* The value slot, or NULL when key is absent. */
 uintptr_t *ds_strmap_get(const struct ds_strmap *m, const char *key);
 size_t ds_strmap_size(const struct ds_strmap *m);
@@ -73,6 +77,15 @@ size_t ds_utf8_len(const unsigned char *p);
 size_t ds_utf8_decode(const unsigned char *p, uint32_t *cp);
 /* Valid UTF-8 copy of s (malloc()ed): each invalid byte becomes "\xNN". */
 char *ds_utf8_clean(const char *s);
+
+/* The one escaping of text for a terminal or a one-line record (stdout,
+ * stderr, a text report, diff's lines): a backslash, newline and tab as
+ * \\ \n \t, other C0 controls, DEL and invalid UTF-8 bytes as \xNN, C1
+ * controls and bidi overrides as \uNNNN; so a hostile name cannot forge
+ * lines, terminal sequences or its own spelling.  ds_escape's result is
+ * malloc()ed. */
+char *ds_escape(const char *s);
+void ds_put_escaped(FILE *out, const char *s);
 
 /* "dir/name" (malloc()ed) with one slash between them: the root "/" and a
  * name's leading slashes add none, an empty name gives dir itself; so

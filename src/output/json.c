@@ -12,6 +12,7 @@
  * rebuilds the per-package table and -v from them).  summary.by_package is
  * rpm-chksec --all's table (src/verdict.c).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "distsec/verdict.h"
@@ -27,7 +28,7 @@ json_object *ds_finding_json(const struct ds_finding *d)
 	json_object_object_add(o, "message", ds_json_string(d->message));
 	json_object_object_add(o, "details", json_object_get(d->details));
 	if (d->rule)
-		json_object_object_add(o, "rule", json_object_new_string(d->rule));
+		json_object_object_add(o, "rule", ds_json_string(d->rule));
 	if (d->waiver) {
 		json_object_object_add(o, "waived", json_object_new_boolean(1));
 		json_object_object_add(o, "waiver", ds_json_string(d->waiver));
@@ -72,7 +73,10 @@ static json_object *package_summary(const struct ds_scan *s)
 		json_object_object_add(p, "pie", json_object_new_string(v[i].pie));
 		if (v[i].cls)
 			json_object_object_add(p, "class", json_object_new_string(v[i].cls));
-		json_object_object_add(pkgs, v[i].package, p);
+		/* a key is a string of the document too: valid UTF-8 */
+		char *key = ds_utf8_clean(v[i].package);
+		json_object_object_add(pkgs, key, p);
+		free(key);
 	}
 	ds_verdicts_free(v, n);
 	return pkgs;

@@ -34,8 +34,10 @@ static void put_finding(FILE *out, const struct ds_finding *d)
 	fprintf(out, "%s: ", ds_severity_name(d->severity));
 	put_xml(out, d->path, XML_LINE);
 	fputs(": ", out);
-	if (d->rule)
-		fprintf(out, "%s: ", d->rule);
+	if (d->rule) {
+		put_xml(out, d->rule, XML_LINE);
+		fputs(": ", out);
+	}
 	put_xml(out, d->message, XML_LINE);
 	if (d->waiver) {
 		fputs(" (waived: ", out);

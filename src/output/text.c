@@ -4,9 +4,10 @@
  * severity coloured, then a summary line.  Against a --baseline only new
  * findings are listed (all with -v) and the summary counts them.  With --group-by, a header per
  * package (or maintainer) and its findings under it; a table of counts per
- * check and severity at the end.  Control characters (C0 and C1), bidi
- * overrides and invalid UTF-8 in paths are escaped so a hostile name
- * cannot forge lines, terminal sequences or its own spelling.
+ * check and severity at the end.  Every string of a finding or a package
+ * is escaped (ds_escape: control characters, bidi overrides, invalid
+ * UTF-8) so a hostile name cannot forge lines, terminal sequences or its
+ * own spelling.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,45 +16,6 @@
 #include "output.h"
 
 static const char *const colours[] = { "\033[32m", "\033[34m", "\033[33m", "\033[31m" };
-
-/* C1 controls (U+0080..U+009F: some terminals act on them) and the bidi
- * overrides and isolates (U+202A..U+202E, U+2066..U+2069: "Trojan
- * Source", a name shown in another order than it is) */
-static bool hidden(uint32_t cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
-	       (cp >= 0x2066 && cp <= 0x2069);
-}
-
-static void put_escaped(FILE *out, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n;
-		uint32_t cp;
-		if (*p == '\\') {
-			fputs("\\\\", out);
-			p++;
-		} else if (*p == '\n') {
-			fputs("\\n", out);
-			p++;
-		} else if (*p == '\t') {
-			fputs("\\t", out);
-			p++;
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(out, "\\x%02x", *p++);
-		} else if (*p < 0x80) {
-			fputc(*p++, out);
-		} else if ((n = ds_utf8_decode(p, &cp)) != 0) {
-			if (hidden(cp))
-				fprintf(out, "\\u%04X", (unsigned)cp);
-			else
-				fwrite(p, 1, n, out);
-			p += n;
-		} else {
-			fprintf(out, "\\x%02x", *p++);
-		}
-	}
-}
 
 static void print_header(FILE *out, const struct ds_scan *s, const struct ds_finding *d)
 {
@@ -65,27 +27,33 @@ static void print_header(FILE *out, const struct ds_scan *s, const struct ds_fin
 	}
 	fputs("\n== ", out);
 	if (s->opt->group_by == DS_GROUP_MAINTAINER) {
-		put_escaped(out, p->maintainer ? p->maintainer : "(no maintainer)");
+		ds_put_escaped(out, p->maintainer ? p->maintainer : "(no maintainer)");
 		fputs(" ==\n", out);
 		return;
 	}
-	put_escaped(out, p->name);
-	fprintf(out, " %s", p->version ? p->version : "");
-	if (p->arch)
-		fprintf(out, " %s", p->arch);
-	if (p->source && strcmp(p->source, p->name) != 0)
-		fprintf(out, " (source %s)", p->source);
+	ds_put_escaped(out, p->name ? p->name : "?");
+	fputc(' ', out);
+	ds_put_escaped(out, p->version ? p->version : "");
+	if (p->arch) {
+		fputc(' ', out);
+		ds_put_escaped(out, p->arch);
+	}
+	if (p->source && (!p->name || strcmp(p->source, p->name) != 0)) {
+		fputs(" (source ", out);
+		ds_put_escaped(out, p->source);
+		fputc(')', out);
+	}
 	if (p->maintainer) {
 		fputs(" - ", out);
-		put_escaped(out, p->maintainer);
+		ds_put_escaped(out, p->maintainer);
 	}
 	if (p->origin) {
 		fputs(" from ", out);
-		put_escaped(out, p->origin);
+		ds_put_escaped(out, p->origin);
 	}
 	if (p->candidate && p->version && strcmp(p->candidate, p->version) != 0) {
 		fputs(" (candidate ", out);
-		put_escaped(out, p->candidate);
+		ds_put_escaped(out, p->candidate);
 		fputc(')', out);
 	}
 	fputs(" ==\n", out);
@@ -101,19 +69,21 @@ static void print_line(FILE *out, const struct ds_scan *s, const struct ds_findi
 	else
 		fprintf(out, "%-7s  ", sev);
 	fprintf(out, "%-24s  ", d->check->id);
-	put_escaped(out, d->path);
+	ds_put_escaped(out, d->path);
 	if (with_pkg) {
 		fputs("  [", out);
-		put_escaped(out, ds_owner_label(&d->owner, buf, sizeof buf));
+		ds_put_escaped(out, ds_owner_label(&d->owner, buf, sizeof buf));
 		fputc(']', out);
 	}
 	fputs("  ", out);
-	if (d->rule)
-		fprintf(out, "%s: ", d->rule);
-	put_escaped(out, d->message);
+	if (d->rule) {
+		ds_put_escaped(out, d->rule);
+		fputs(": ", out);
+	}
+	ds_put_escaped(out, d->message);
 	if (d->waiver) {
 		fputs("  (waived: ", out);
-		put_escaped(out, d->waiver);
+		ds_put_escaped(out, d->waiver);
 		fputc(')', out);
 	}
 	fputc('\n', out);
@@ -151,11 +121,12 @@ static void print_summary(FILE *out, const struct ds_scan *s, bool any)
 	fprintf(out, "%s%zu files (%zu ELF", any ? "\n" : "", st->files, st->elf);
 	if (st->elf_not_judged)
 		fprintf(out, ", %zu not run here", st->elf_not_judged);
-	fprintf(out, ", %zu scripts), %zu packages, backend %s, profile %s: "
-	        "%zu errors, %zu warnings, %zu info",
-	        st->scripts, st->packages, s->backend->name, s->profile ? s->profile : "none",
-	        st->by_severity[DS_SEV_ERROR], st->by_severity[DS_SEV_WARNING],
-	        st->by_severity[DS_SEV_INFO]);
+	fprintf(out, ", %zu scripts), %zu packages, backend ", st->scripts, st->packages);
+	ds_put_escaped(out, s->backend->name);
+	fputs(", profile ", out);
+	ds_put_escaped(out, s->profile ? s->profile : "none");
+	fprintf(out, ": %zu errors, %zu warnings, %zu info", st->by_severity[DS_SEV_ERROR],
+	        st->by_severity[DS_SEV_WARNING], st->by_severity[DS_SEV_INFO]);
 	if (st->waived)
 		fprintf(out, ", %zu waived", st->waived);
 	const char *const *unused;
@@ -183,7 +154,7 @@ static size_t print_verdicts(FILE *out, const struct ds_scan *s)
 	size_t n = ds_verdicts(s, &v);
 	fprintf(out, "%-50s  %-7s  %-4s  %s\n", "PACKAGE", "RELRO", "PIE", "CLASS");
 	for (size_t i = 0; i < n; i++) {
-		put_escaped(out, v[i].package);
+		ds_put_escaped(out, v[i].package);
 		for (size_t w = strlen(v[i].package); w < 50; w++)
 			fputc(' ', out);
 		if (v[i].cls)
