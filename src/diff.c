@@ -54,13 +54,13 @@ struct dfile {
 	int fact[NFACTS];          /* -1 unknown; RELRO 0 none, 1 partial, 2 full; else 0/1 */
 	int sev[NFACTS];           /* worst severity of the fact's check on the file, -1 none */
 	const char *setid;         /* "setuid", "setgid", "setcap" or NULL */
+	size_t next;               /* the package's next file: index in files + 1, 0 none */
 };
 
 struct dpkg {
 	const char *name, *version, *arch;
-	struct dfile *f;
-	size_t nf, fcap;
-	struct ds_strmap *paths;   /* path -> index in f + 1 */
+	size_t first, last;        /* its files: index in the side's files + 1, 0 none */
+	size_t nf;
 	const struct ds_report_finding **finds;   /* its findings (passes left out) */
 	size_t nfinds, findcap;
 	struct dpkg *peer;
@@ -74,6 +74,9 @@ struct side {
 	struct dpkg *p;
 	size_t n, cap;
 	struct ds_strmap *index;   /* "name\037arch" -> index in p + 1 */
+	struct dfile *files;       /* every package's, one array (no allocation per package) */
+	size_t nfiles, filecap;
+	struct ds_strmap *fileidx; /* "name\037arch\037path" -> index in files + 1 */
 	bool passes;               /* the report has pass records */
 };
 
@@ -206,7 +209,7 @@ static struct dpkg *package_of(struct side *sd, const struct ds_owner *owner)
 	uintptr_t *slot = ds_strmap_put(sd->index, key);
 	free(key);
 	if (!*slot) {
-		struct dpkg p = { .name = name, .arch = arch, .paths = ds_strmap_new() };
+		struct dpkg p = { .name = name, .arch = arch };
 		p.version = o && o->version ? o->version : "";
 		ds_push(sd->p, sd->n, sd->cap, p);
 		*slot = sd->n;
@@ -214,17 +217,26 @@ static struct dpkg *package_of(struct side *sd, const struct ds_owner *owner)
 	return &sd->p[*slot - 1];
 }
 
-static struct dfile *file_of(struct dpkg *p, const char *path)
+/* p's file at path, or NULL (add: made when missing). */
+static struct dfile *file_of(struct side *sd, struct dpkg *p, const char *path, bool add)
 {
-	uintptr_t *slot = ds_strmap_put(p->paths, path);
-	if (!*slot) {
+	char *key = ds_xasprintf("%s\037%s\037%s", p->name, p->arch, path);
+	uintptr_t *slot = add ? ds_strmap_put(sd->fileidx, key) : ds_strmap_get(sd->fileidx, key);
+	free(key);
+	if (slot && !*slot) {
 		struct dfile f = { .path = path };
 		for (int i = 0; i < NFACTS; i++)
 			f.fact[i] = f.sev[i] = -1;
-		ds_push(p->f, p->nf, p->fcap, f);
-		*slot = p->nf;
+		ds_push(sd->files, sd->nfiles, sd->filecap, f);
+		*slot = sd->nfiles;
+		if (p->last)
+			sd->files[p->last - 1].next = sd->nfiles;
+		else
+			p->first = sd->nfiles;
+		p->last = sd->nfiles;
+		p->nf++;
 	}
-	return &p->f[*slot - 1];
+	return slot ? &sd->files[*slot - 1] : NULL;
 }
 
 static void set_fact(struct dfile *f, int fact, int value, int sev)
@@ -268,11 +280,12 @@ static void record_facts(struct dfile *f, const char *check, json_object *detail
 static void build_side(struct side *sd)
 {
 	sd->index = ds_strmap_new();
+	sd->fileidx = ds_strmap_new();
 	for (size_t i = 0; i < sd->rep->nfindings; i++) {
 		const struct ds_report_finding *d = &sd->rep->findings[i];
 		struct dpkg *p = package_of(sd, &d->owner);
 		json_object *details = ds_report_details(d);
-		record_facts(file_of(p, d->path), d->check_id, details, (int)d->severity);
+		record_facts(file_of(sd, p, d->path, true), d->check_id, details, (int)d->severity);
 		json_object_put(details);
 		if (d->severity == DS_SEV_PASS)
 			sd->passes = true;
@@ -322,8 +335,8 @@ static void pair_packages(struct side *old, struct side *new)
 	size_t (*lists)[RENAME_FANOUT + 1] = NULL;    /* [0]: count, then old indices */
 	size_t nlists = 0, listcap = 0;
 	for (size_t j = 0; j < old->n; j++)
-		for (size_t k = 0; !old->p[j].peer && k < old->p[j].nf; k++) {
-			uintptr_t *slot = ds_strmap_put(owners, old->p[j].f[k].path);
+		for (size_t k = old->p[j].peer ? 0 : old->p[j].first; k; k = old->files[k - 1].next) {
+			uintptr_t *slot = ds_strmap_put(owners, old->files[k - 1].path);
 			if (!*slot) {
 				ds_grow(lists, nlists + 1, listcap);
 				lists[nlists++][0] = 0;
@@ -337,8 +350,8 @@ static void pair_packages(struct side *old, struct side *new)
 	for (size_t i = 0; i < new->n; i++) {
 		struct dpkg *b = &new->p[i], *best = NULL;
 		ntouched = 0;
-		for (size_t k = 0; !b->peer && k < b->nf; k++) {
-			uintptr_t *slot = ds_strmap_get(owners, b->f[k].path);
+		for (size_t k = b->peer ? 0 : b->first; k; k = new->files[k - 1].next) {
+			uintptr_t *slot = ds_strmap_get(owners, new->files[k - 1].path);
 			size_t *l = slot ? lists[*slot - 1] : NULL;
 			for (size_t m = 1; l && l[0] <= RENAME_FANOUT && m <= l[0]; m++) {
 				struct dpkg *a = &old->p[l[m]];
@@ -574,9 +587,9 @@ static void compare(struct report *r, struct side *old, struct side *new)
 	for (size_t i = 0; i < new->n; i++) {
 		struct dpkg *b = &new->p[i], *a = b->peer;
 		package_header(r, a, b);
-		for (size_t k = 0; k < b->nf; k++) {
-			uintptr_t *slot = a ? ds_strmap_get(a->paths, b->f[k].path) : NULL;
-			compare_file(r, slot ? &a->f[*slot - 1] : NULL, &b->f[k]);
+		for (size_t k = b->first; k; k = new->files[k - 1].next) {
+			const struct dfile *f = &new->files[k - 1];
+			compare_file(r, a ? file_of(old, a, f->path, false) : NULL, f);
 		}
 		compare_findings(r, a, b);
 		if (!a)
@@ -595,11 +608,11 @@ static void compare(struct report *r, struct side *old, struct side *new)
 static void side_free(struct side *sd)
 {
 	for (size_t i = 0; i < sd->n; i++) {
-		free(sd->p[i].f);
 		free(sd->p[i].finds);
-		ds_strmap_free(sd->p[i].paths);
 	}
 	free(sd->p);
+	free(sd->files);
+	ds_strmap_free(sd->fileidx);
 	ds_strmap_free(sd->index);
 	ds_report_free(sd->rep);
 }

@@ -27,11 +27,27 @@ struct ds_waiver {
 	size_t used;            /* findings it waived */
 };
 
+/* Waiver indices in file order (the first matching waiver is the one). */
+struct ivec {
+	size_t *v;
+	size_t n, cap;
+};
+
 struct ds_waivers {
 	struct ds_waiver *items;
 	size_t n, cap;
 	const char **unused;    /* where of each waiver that waived nothing */
 	size_t nunused, unused_cap;
+	/* The index, built at the first match: a waiver whose path glob has
+	 * no wildcard is found by "check\037path" (check "*" as such), the
+	 * others by "check\037DIR", DIR the directory part of the glob's
+	 * literal start ("/usr/lib/" for "/usr/lib/lib*", "" for "*"), looked
+	 * up for each directory of the path; so a long waivers file costs a
+	 * finding a few look-ups, not a fnmatch per line. */
+	size_t indexed;         /* items in the index */
+	struct ds_strmap *exact, *globs;   /* key -> index in lists + 1 */
+	struct ivec *lists;
+	size_t nlists, lists_cap;
 };
 
 static char *trim(char *s)
@@ -91,6 +107,11 @@ void ds_waivers_free(struct ds_waivers *ws)
 	}
 	free(ws->items);
 	free(ws->unused);
+	for (size_t i = 0; i < ws->nlists; i++)
+		free(ws->lists[i].v);
+	free(ws->lists);
+	ds_strmap_free(ws->exact);
+	ds_strmap_free(ws->globs);
 	free(ws);
 }
 
@@ -181,20 +202,95 @@ static bool owned_by(const struct ds_owner *o, const struct ds_waiver *w)
 	return false;
 }
 
+/* The length of glob's literal start. */
+static size_t literal(const char *glob)
+{
+	return strcspn(glob, "*?[\\");
+}
+
+static void index_add(struct ds_waivers *ws, struct ds_strmap *m, const char *key, size_t item)
+{
+	uintptr_t *slot = ds_strmap_put(m, key);
+	if (!*slot) {
+		struct ivec empty = { 0 };
+		ds_push(ws->lists, ws->nlists, ws->lists_cap, empty);
+		*slot = ws->nlists;
+	}
+	struct ivec *l = &ws->lists[*slot - 1];
+	ds_push(l->v, l->n, l->cap, item);
+}
+
+static void index_build(struct ds_waivers *ws)
+{
+	if (!ws->exact) {
+		ws->exact = ds_strmap_new();
+		ws->globs = ds_strmap_new();
+	}
+	for (; ws->indexed < ws->n; ws->indexed++) {
+		const struct ds_waiver *w = &ws->items[ws->indexed];
+		size_t n = literal(w->glob);
+		if (!w->glob[n]) {
+			char *key = ds_xasprintf("%s\037%s", w->check, w->glob);
+			index_add(ws, ws->exact, key, ws->indexed);
+			free(key);
+			continue;
+		}
+		while (n > 0 && w->glob[n - 1] != '/')
+			n--;
+		char *key = ds_xasprintf("%s\037%.*s", w->check, (int)n, w->glob);
+		index_add(ws, ws->globs, key, ws->indexed);
+		free(key);
+	}
+}
+
+static bool matches(const struct ds_waiver *w, const struct ds_finding *d, const char *alt)
+{
+	return (alt ? fnmatch(w->glob, alt, 0) == 0
+	            : fnmatch(w->glob, d->path, 0) == 0 ||
+	              (d->pkg_path && fnmatch(w->glob, d->pkg_path, 0) == 0)) &&
+	       (!w->package || owned_by(&d->owner, w));
+}
+
+/* The first waiver of list (ascending) below *best that matches d: *best. */
+static void first_of(const struct ds_waivers *ws, const uintptr_t *slot, const struct ds_finding *d,
+                     const char *alt, size_t *best)
+{
+	const struct ivec *l = slot ? &ws->lists[*slot - 1] : NULL;
+	for (size_t i = 0; l && i < l->n && l->v[i] < *best; i++)
+		if (matches(&ws->items[l->v[i]], d, alt)) {
+			*best = l->v[i];
+			return;
+		}
+}
+
 const char *ds_waiver_as(struct ds_waivers *ws, const struct ds_finding *d, const char *alt)
 {
-	for (size_t i = 0; ws && i < ws->n; i++) {
-		struct ds_waiver *w = &ws->items[i];
-		if ((!strcmp(w->check, "*") || !strcmp(w->check, d->check->id)) &&
-		    (alt ? fnmatch(w->glob, alt, 0) == 0
-		         : fnmatch(w->glob, d->path, 0) == 0 ||
-		           (d->pkg_path && fnmatch(w->glob, d->pkg_path, 0) == 0)) &&
-		    (!w->package || owned_by(&d->owner, w))) {
-			w->used++;
-			return w->reason;
+	if (!ws || !ws->n)
+		return NULL;
+	index_build(ws);
+	size_t best = SIZE_MAX;
+	const char *checks[] = { d->check->id, "*" };
+	const char *paths[] = { alt ? alt : d->path, alt ? NULL : d->pkg_path };
+	for (size_t c = 0; c < 2; c++)
+		for (size_t p = 0; p < 2 && paths[p]; p++) {
+			char *key = ds_xasprintf("%s\037%s", checks[c], paths[p]);
+			first_of(ws, ds_strmap_get(ws->exact, key), d, alt, &best);
+			/* the globs starting with each directory of the path */
+			char *dir = key + strlen(checks[c]) + 1;
+			size_t len = strlen(dir);
+			for (size_t i = 0; i <= len; i++)
+				if (i == 0 || dir[i - 1] == '/') {
+					char keep = dir[i];
+					dir[i] = '\0';
+					first_of(ws, ds_strmap_get(ws->globs, key), d, alt, &best);
+					dir[i] = keep;
+				}
+			free(key);
 		}
-	}
-	return NULL;
+	if (best == SIZE_MAX)
+		return NULL;
+	ws->items[best].used++;
+	return ws->items[best].reason;
 }
 
 const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d)

@@ -154,9 +154,9 @@ static size_t print_verdicts(FILE *out, const struct ds_scan *s)
 	size_t n = ds_verdicts(s, &v);
 	fprintf(out, "%-50s  %-7s  %-4s  %s\n", "PACKAGE", "RELRO", "PIE", "CLASS");
 	for (size_t i = 0; i < n; i++) {
-		ds_put_escaped(out, v[i].package);
-		for (size_t w = strlen(v[i].package); w < 50; w++)
-			fputc(' ', out);
+		char *name = ds_escape(v[i].package);
+		fprintf(out, "%-50s", name);
+		free(name);
 		if (v[i].cls)
 			fprintf(out, "  %-7s  %-4s  %s\n", v[i].relro, v[i].pie, v[i].cls);
 		else

@@ -4,7 +4,9 @@ members may be sparse (a size with no data behind it), the data member may
 claim more than the file holds, control fields may be huge.
 
 mkdeb.py OUT [--maintainer-bytes N] [--control-pad N] [--cut-after-header]
-             PATH:MODE:SOURCE ...      SOURCE = a file, zeros:SIZE, python:SIZE
+             [--control FILE] PATH:MODE:SOURCE ...
+SOURCE = a file, zeros:SIZE, python:SIZE; --control: the control file's
+bytes as given (any bytes: escapes, invalid UTF-8).
 """
 import argparse, gzip, io, os, tarfile
 
@@ -14,6 +16,7 @@ ap.add_argument('--maintainer-bytes', type=int, default=0)
 ap.add_argument('--control-pad', type=int, default=0)
 ap.add_argument('--cut-after-header', action='store_true',
                 help='end the file 100 bytes into the last member: its size is a claim only')
+ap.add_argument('--control', help='the control file, as its bytes')
 ap.add_argument('members', nargs='*')
 a = ap.parse_intermixed_args()
 
@@ -24,7 +27,7 @@ if a.control_pad:
     control += ''.join(' %s\n' % ('p' * 70) for _ in range(a.control_pad // 72 + 1))
 cbuf = io.BytesIO()
 with tarfile.open(fileobj=cbuf, mode='w:gz') as t:
-    data = control.encode()
+    data = open(a.control, 'rb').read() if a.control else control.encode()
     ti = tarfile.TarInfo('./control')
     ti.size = len(data)
     t.addfile(ti, io.BytesIO(data))
