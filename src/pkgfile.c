@@ -381,16 +381,17 @@ void ds_inputs_free(struct ds_scan *s)
  * reads, going by its first bytes? */
 bool ds_pkgfile_sniff(int fd)
 {
-	/* 512: enough of a compressed package (.apk) to inflate the name of
-	 * its first member */
-	unsigned char head[512];
-	ssize_t n = pread(fd, head, sizeof head, 0);
-	if (n <= 0)
-		return false;
+	/* enough of a compressed package (an .apk's gzip, a .pkg.tar.zst's
+	 * first zstd block, up to 128 KiB of tar) to read the name of its
+	 * first member */
+	enum { HEAD = 256 << 10 };
+	unsigned char *head = ds_xmalloc(HEAD);
+	ssize_t n = pread(fd, head, HEAD, 0);
+	bool hit = false;
 	const struct ds_backend_slot *slots;
 	size_t nb = ds_backends_available(&slots);
-	for (size_t i = 0; i < nb; i++)
-		if (slots[i].b->pkgfile_sniff && slots[i].b->pkgfile_sniff(head, (size_t)n))
-			return true;
-	return false;
+	for (size_t i = 0; n > 0 && !hit && i < nb; i++)
+		hit = slots[i].b->pkgfile_sniff && slots[i].b->pkgfile_sniff(head, (size_t)n);
+	free(head);
+	return hit;
 }

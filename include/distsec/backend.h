@@ -149,7 +149,8 @@ struct ds_backend {
 	 * *names points to *n strings owned by the backend until close().
 	 * NULL: the core takes the installed packages' architectures. */
 	void (*arches)(void *h, const char *const **names, size_t *n);
-	/* Cheap and side-effect free: could a file whose first len bytes are
+	/* Cheap and side-effect free: could a file whose first len bytes (up
+	 * to 256 KiB: enough to decompress the first member's header) are
 	 * head be this backend's kind of package file?  The core asks it on
 	 * the main thread to tell a package file named on the command line
 	 * from a plain file of the root, without opening the package.
