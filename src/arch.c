@@ -13,6 +13,9 @@
  * native and foreign), else the installed packages' architectures (rpm),
  * else the ELF header of the root's bin/sh, else this program's own.  A
  * package file's members are judged against the package's architecture.
+ * Either list is widened by what the kernel of each architecture runs
+ * natively beside it (its compat ABIs): an i386 setuid helper in an amd64
+ * package runs, so it is judged.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -80,6 +83,43 @@ static bool same(struct ds_machine a, struct ds_machine b)
 	return a.machine == b.machine && a.elfclass == b.elfclass && a.data == b.data;
 }
 
+/* What a kernel of a system's architecture also runs: CONFIG_IA32_EMULATION
+ * and CONFIG_X86_X32_ABI on x86-64 (an x32 system always has an x86-64
+ * kernel: x32 is one of its ABIs), CONFIG_COMPAT on arm64 (32-bit ARM,
+ * little-endian, armhf and armel alike), on big-endian ppc64 (ppc32; a
+ * ppc64le kernel has no 32-bit ABI) and on s390x (31-bit s390).  Other
+ * 32-bit systems are not assumed to run a 64-bit kernel. */
+static const struct compat_abi {
+	struct ds_machine kernel, runs;
+} compat_abis[] = {
+	{ { EM_X86_64, C64, L }, { EM_386, C32, L } },
+	{ { EM_X86_64, C64, L }, { EM_X86_64, C32, L } },
+	{ { EM_X86_64, C32, L }, { EM_X86_64, C64, L } },
+	{ { EM_X86_64, C32, L }, { EM_386, C32, L } },
+	{ { EM_AARCH64, C64, L }, { EM_ARM, C32, L } },
+	{ { EM_PPC64, C64, M }, { EM_PPC, C32, M } },
+	{ { EM_S390, C64, M }, { EM_S390, C32, M } },
+};
+
+/* Appends m to list[*n] (cap entries) unless it is there, then what its
+ * kernel runs beside it. */
+static void add_runs(struct ds_machine *list, size_t *n, size_t cap, struct ds_machine m)
+{
+	struct ds_machine want[1 + sizeof compat_abis / sizeof compat_abis[0]];
+	size_t nwant = 0;
+	want[nwant++] = m;
+	for (size_t i = 0; i < sizeof compat_abis / sizeof compat_abis[0]; i++)
+		if (same(compat_abis[i].kernel, m))
+			want[nwant++] = compat_abis[i].runs;
+	for (size_t w = 0; w < nwant; w++) {
+		bool have = false;
+		for (size_t i = 0; i < *n && !have; i++)
+			have = same(list[i], want[w]);
+		if (!have && *n < cap)
+			list[(*n)++] = want[w];
+	}
+}
+
 const char *ds_machine_name(struct ds_machine m, char *buf, size_t len)
 {
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -114,11 +154,7 @@ static struct ds_machine host_machine(void)
 
 static void add(struct ds_scan_private *p, struct ds_machine m)
 {
-	for (size_t i = 0; i < p->narches; i++)
-		if (same(p->arches[i], m))
-			return;
-	if (p->narches < DS_ARCHES_MAX)
-		p->arches[p->narches++] = m;
+	add_runs(p->arches, &p->narches, DS_ARCHES_MAX, m);
 }
 
 static void add_name(struct ds_scan_private *p, const char *name)
@@ -173,16 +209,21 @@ static void load_root_arches(struct ds_scan *s)
 		add(p, host_machine());
 }
 
-/* The architectures f is judged against: its package file's, or the root's. */
-static size_t arches_for(struct ds_file *f, struct ds_machine *one, const struct ds_machine **list)
+/* The architectures f is judged against: its package file's (in own[],
+ * DS_OWN_ARCHES_MAX), or the root's. */
+#define DS_OWN_ARCHES_MAX 4
+static size_t arches_for(struct ds_file *f, struct ds_machine *own, const struct ds_machine **list)
 {
 	const struct ds_pkg *pkg = f->preset_owner && f->preset_owner->npkgs
 		? f->preset_owner->pkgs[0] : NULL;
 	if (pkg) {
-		if (!ds_arch_lookup(pkg->arch, one))   /* all, noarch */
-			*one = host_machine();
-		*list = one;
-		return 1;
+		struct ds_machine m;
+		if (!ds_arch_lookup(pkg->arch, &m))   /* all, noarch */
+			m = host_machine();
+		size_t n = 0;
+		add_runs(own, &n, DS_OWN_ARCHES_MAX, m);
+		*list = own;
+		return n;
 	}
 	struct ds_scan *s = f->worker->scan;
 	struct ds_scan_private *p = s->priv;
@@ -230,9 +271,9 @@ const char *ds_elf_not_judged(struct ds_file *f, char *buf, size_t len)
 		return type_reason(v->type);
 	if (v->machine == EM_NONE)
 		return "e_machine EM_NONE: no machine code (bytecode such as Guile .go, or data)";
-	struct ds_machine one, mine = { v->machine, v->elfclass, v->data };
+	struct ds_machine own[DS_OWN_ARCHES_MAX], mine = { v->machine, v->elfclass, v->data };
 	const struct ds_machine *list;
-	size_t n = arches_for(f, &one, &list);
+	size_t n = arches_for(f, own, &list);
 	bool native = false;
 	for (size_t i = 0; i < n && !native; i++)
 		native = same(list[i], mine);

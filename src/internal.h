@@ -58,7 +58,7 @@ bool ds_aliases_each(const struct ds_aliases *a, const char *path,
 
 /* An architecture as ELF spells it: e_machine, EI_CLASS, EI_DATA. */
 struct ds_machine { unsigned machine; int elfclass, data; };
-#define DS_ARCHES_MAX 16
+#define DS_ARCHES_MAX 32
 
 struct ds_scan_private {
 	struct ds_aliases *aliases;    /* merged-/usr style top-level dir symlinks */

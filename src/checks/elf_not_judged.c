@@ -18,7 +18,9 @@ const struct ds_check ds_check_elf_not_judged = {
 		  "its flags say nothing about what runs.",
 		.detect = "The core compares the file's machine and type with the architectures of "
 		  "the scanned system (the package database's, else the root's /bin/sh; a "
-		  "package file's own).",
+		  "package file's own), each with what its kernel runs beside it: i386 and x32 "
+		  "on x86-64, x86-64 and i386 on x32, 32-bit ARM on aarch64, ppc32 on "
+		  "big-endian ppc64, 31-bit s390 on s390x.",
 		.limits = "A pass, shown with -v; the JSON summary counts them.",
 		.fix = "Nothing to fix; scan the system that runs the file to judge it.",
 	},

@@ -24,26 +24,12 @@ cross i686-linux-gnu "$work/i386-norelro" -Wl,-z,norelro ||
 	{ cat "$work/cc-err"; echo "SKIP: no i386 cross toolchain (binutils-i686-linux-gnu, libc6-dev-i386-cross)"; exit 77; }
 cc -O1 -w -Wl,-z,norelro -o "$work/x64-norelro" "$src"
 
-# mkdeb NAME ARCH FILE=PATH...
-mkdeb() {
-	n=$1 a=$2
-	shift 2
-	d="$work/pkg-$n"
-	mkdir -p "$d/DEBIAN"
-	for fp in "$@"; do
-		mkdir -p "$d/$(dirname "${fp#*=}")"
-		cp "$work/${fp%%=*}" "$d/${fp#*=}"
-	done
-	printf 'Package: %s\nVersion: 1.0-1\nArchitecture: %s\nMaintainer: Fix Er <fix@example.org>\nDescription: fixture\n' \
-		"$n" "$a" >"$d/DEBIAN/control"
-	dpkg-deb --root-owner-group -b "$d" "$work/$n.deb" >/dev/null
-}
 # only: the finding lines, spaces squeezed
 # the findings: the lines before the first blank one (the table and the summary follow)
 only() { sed -n '/^$/q;p' "$work/out" | sed 's/  */ /g' >"$work/got"; }
 
 # 1. a package file of arm64, scanned on x86-64: its aarch64 program is judged
-mkdeb fixa64 arm64 a64-norelro=usr/bin/tool x64-norelro=usr/lib/fixa64/host-helper
+mkdeb_files fixa64 arm64 a64-norelro=usr/bin/tool x64-norelro=usr/lib/fixa64/host-helper
 run_distsec scan --color never --check elf-relro "$work/fixa64.deb"
 expect_rc 1
 only
@@ -72,8 +58,8 @@ droot="$work/droot"
 mkdir -p "$droot/var/lib/dpkg/info" "$droot/var/lib/dpkg/updates"
 : >"$droot/var/lib/dpkg/status"
 : >"$droot/var/lib/dpkg/available"
-mkdeb dpkg arm64 a64-full=usr/bin/dpkg
-mkdeb fixmix arm64 a64-norelro=usr/bin/a64 i386-norelro=usr/bin/i386 x64-norelro=usr/bin/x64
+mkdeb_files dpkg arm64 a64-full=usr/bin/dpkg
+mkdeb_files fixmix arm64 a64-norelro=usr/bin/a64 i386-norelro=usr/bin/i386 x64-norelro=usr/bin/x64
 force=""
 [ "$(id -u)" = 0 ] || force="--force-not-root --force-bad-path"
 dpkg --root="$droot" $force --add-architecture i386
@@ -93,8 +79,9 @@ expect_line "backend dpkg"
 #    file's own byte order and class, so their findings are x86-64's: PIE
 #    or not, no, partial or full RELRO, an executable stack, a RUNPATH, a
 #    text relocation.  An image root is judged by its /bin/sh, a package
-#    file by its architecture; the x86-64 program beside them is not judged
-#    (for x32: same machine, other class).  Without the target's cross
+#    file by its architecture; the aarch64 program beside them is not judged
+#    (an x32 system's kernel is x86-64's, which runs x86-64 programs too:
+#    kernel-arches.sh).  Without the target's cross
 #    toolchain: *skipped*, the other cases still run.
 # other TARGET ARCH: clang's target, the Debian architecture
 other() {
@@ -117,7 +104,7 @@ other() {
 		cp "$work/$a-$v" "$r/usr/bin/$v"
 	done
 	cp "$work/$a-textrel" "$r/usr/lib/libtextrel.so"
-	cp "$work/x64-norelro" "$r/usr/bin/host-tool"
+	cp "$work/a64-norelro" "$r/usr/bin/host-tool"
 	run_distsec scan --root "$r" --backend none --color never -v \
 		--check elf-pie,elf-relro,elf-execstack,elf-textrel,elf-rpath,elf-not-judged
 	expect_rc 1
@@ -129,7 +116,7 @@ pass elf-relro /bin/sh [unknown] full RELRO
 error elf-execstack /usr/bin/execstack [unknown] requests an executable stack (PT_GNU_STACK has PF_X)
 pass elf-pie /usr/bin/execstack [unknown] built as a position-independent executable
 pass elf-relro /usr/bin/execstack [unknown] full RELRO
-pass elf-not-judged /usr/bin/host-tool [unknown] not judged: built for x86_64; the scanned system runs @ARCH@
+pass elf-not-judged /usr/bin/host-tool [unknown] not judged: built for aarch64; the scanned system runs @ARCH@
 pass elf-execstack /usr/bin/nopie [unknown] non-executable stack
 info elf-pie /usr/bin/nopie [unknown] not built as a position-independent executable (PIE): ASLR cannot move its code
 pass elf-relro /usr/bin/nopie [unknown] full RELRO
@@ -150,8 +137,8 @@ WANT
 	diff "$work/want" "$work/got" || fail "$a image root"
 	expect_line "8 ELF, 1 not run here"
 
-	mkdeb "fix$a" "$a" "$a-norelro=usr/bin/tool" "$a-full=usr/bin/full" "$a-nopie=usr/bin/nopie" \
-		"x64-norelro=usr/lib/fix$a/host-helper"
+	mkdeb_files "fix$a" "$a" "$a-norelro=usr/bin/tool" "$a-full=usr/bin/full" "$a-nopie=usr/bin/nopie" \
+		"a64-norelro=usr/lib/fix$a/host-helper"
 	run_distsec scan --color never -v --check elf-pie,elf-relro,elf-not-judged "$work/fix$a.deb"
 	expect_rc 1
 	only
@@ -162,7 +149,7 @@ info elf-pie /usr/bin/nopie [fix@ARCH@:@ARCH@] not built as a position-independe
 pass elf-relro /usr/bin/nopie [fix@ARCH@:@ARCH@] full RELRO
 pass elf-pie /usr/bin/tool [fix@ARCH@:@ARCH@] built as a position-independent executable
 error elf-relro /usr/bin/tool [fix@ARCH@:@ARCH@] no RELRO: relocated data such as the GOT stays writable
-pass elf-not-judged /usr/lib/fix@ARCH@/host-helper [fix@ARCH@:@ARCH@] not judged: built for x86_64; the scanned system runs @ARCH@
+pass elf-not-judged /usr/lib/fix@ARCH@/host-helper [fix@ARCH@:@ARCH@] not judged: built for aarch64; the scanned system runs @ARCH@
 WANT
 	diff "$work/want" "$work/got" || fail "$a package file"
 	expect_line "4 ELF, 1 not run here"

@@ -40,6 +40,26 @@ expect_line() {
 	grep -qF -- "$1" "$work/out" || { cat "$work/out" >&2; fail "missing line: $1"; }
 }
 
+# mkdeb_files NAME ARCH FILE=PATH[=MODE]...: $work/NAME.deb of version
+# 1.0-1 holding each $work/FILE at PATH (mode 0755 unless given)
+mkdeb_files() {
+	n=$1 a=$2
+	shift 2
+	d="$work/pkg-$n"
+	mkdir -p "$d/DEBIAN"
+	for fp in "$@"; do
+		f=${fp%%=*} rest=${fp#*=}
+		dest=${rest%%=*} mode=0755
+		[ "$dest" = "$rest" ] || mode=${rest#*=}
+		mkdir -p "$d/$(dirname "$dest")"
+		cp "$work/$f" "$d/$dest"
+		chmod "$mode" "$d/$dest"
+	done
+	printf 'Package: %s\nVersion: 1.0-1\nArchitecture: %s\nMaintainer: Fix Er <fix@example.org>\nDescription: fixture\n' \
+		"$n" "$a" >"$d/DEBIAN/control"
+	dpkg-deb --root-owner-group -b "$d" "$work/$n.deb" >/dev/null
+}
+
 # measured DESC CMD...: runs CMD under timeout, through $DISTSEC_WRAPPER
 # when set, else under GNU time when there is one: prints the peak RSS and
 # the CPU seconds (user+sys) and the wall-clock seconds, fails over
