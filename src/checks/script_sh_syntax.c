@@ -6,23 +6,27 @@
  * limit.  The script itself is never executed.  A launcher is parsed up to
  * its unconditional top-level exec (sh/Python and sh/Tcl polyglots), a bash script
  * that turns on extglob with -O extglob, and a file without "#!" by the
- * shell its name or content names, or not at all (sh_text.c).  Only interpreters installed
- * on the scanning machine are used: a missing one is noted once, at the end.
+ * shell its name or content names, or not at all (sh_text.c).  A script busybox runs
+ * ("#!/bin/busybox sh", or a #! path the scanned root links to its busybox)
+ * is parsed by "busybox sh -n".  Only interpreters installed on the scanning
+ * machine are used: a missing one gets one finding at the end, naming the
+ * scripts it left unchecked.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "distsec/backend.h"
 #include "distsec/check.h"
 #include "distsec/scan.h"
 #include "distsec/util.h"
@@ -36,11 +40,46 @@ int ds_sh_timeout_ms = 5000;
 const char *const *ds_sh_dirs = (const char *const[]){ "/usr/bin", "/bin", "/usr/sbin", "/sbin", NULL };
 
 
-/* The scan's state: scripts per interpreter not installed here, counted
- * by the workers, reported once by scan_end. */
-struct missing {
-	atomic_size_t scripts[DS_NSHELLS];
+/* How many scripts a missing interpreter's finding names: the first in
+ * path order, so the list is the same whatever -j is. */
+#define LISTED_MAX 20
+/* How many #! paths the state remembers as busybox or not. */
+#define LINKS_MAX 32
+/* Where a root keeps busybox (Alpine, Debian's busybox, initramfs images). */
+static const char *const busybox_paths[] = {
+	"/bin/busybox", "/usr/bin/busybox", "/sbin/busybox", "/usr/sbin/busybox",
 };
+#define NBUSYBOX (sizeof busybox_paths / sizeof busybox_paths[0])
+/* The interpreters a script may need: ds_shells, then busybox. */
+#define BUSYBOX DS_NSHELLS
+#define NINTERP (DS_NSHELLS + 1)
+
+/* Scripts an interpreter not installed here left unchecked. */
+struct missing {
+	size_t count;
+	char *listed[LISTED_MAX];   /* the smallest names, sorted */
+	size_t nlisted;
+};
+
+/* The scan's state, shared by the workers under lock: the missing
+ * interpreters' scripts, reported once by scan_end, and which #! paths
+ * the root links to its busybox. */
+struct state {
+	pthread_mutex_t lock;
+	struct missing missing[NINTERP];
+	bool busybox_known;
+	struct stat busybox[NBUSYBOX];   /* st_ino 0: not there */
+	struct link {
+		char *path;
+		bool busybox;
+	} links[LINKS_MAX];
+	size_t nlinks;
+};
+
+static const char *interp_name(int idx)
+{
+	return idx == BUSYBOX ? "busybox" : ds_shells[idx];
+}
 
 static int shell_index(const char *name)
 {
@@ -48,6 +87,120 @@ static int shell_index(const char *name)
 		if (!strcmp(ds_shells[i], name))
 			return i;
 	return -1;
+}
+
+/* Counts f under its missing interpreter and keeps its name if it is
+ * among the LISTED_MAX smallest so far. */
+static void note_missing(struct state *st, int idx, const struct ds_file *f)
+{
+	char *name = f->input && f->input->pkg.name
+		? ds_xasprintf("%s (package %s)", f->path, f->input->pkg.name)
+		: ds_xstrdup(f->path);
+	pthread_mutex_lock(&st->lock);
+	struct missing *m = &st->missing[idx];
+	m->count++;
+	size_t at = m->nlisted;
+	while (at > 0 && strcmp(name, m->listed[at - 1]) < 0)
+		at--;
+	if (at < LISTED_MAX) {
+		if (m->nlisted == LISTED_MAX)
+			free(m->listed[--m->nlisted]);
+		memmove(m->listed + at + 1, m->listed + at, (m->nlisted - at) * sizeof *m->listed);
+		m->listed[at] = name;
+		m->nlisted++;
+		name = NULL;
+	}
+	pthread_mutex_unlock(&st->lock);
+	free(name);
+}
+
+/* The command of f's "#!" line: its path as written (cmd), and for an
+ * "env NAME" line the name env looks up (env_name, else NULL).  Both
+ * point into buf.  False without a command. */
+static bool shebang_command(const struct ds_file *f, char *buf, size_t len, const char **cmd,
+                            const char **env_name)
+{
+	size_t n = 0;
+	for (size_t i = 2; i < f->head_len && f->head[i] != '\n' && n < len - 1; i++)
+		buf[n++] = (char)f->head[i];
+	buf[n] = '\0';
+	char *save = NULL;
+	*cmd = strtok_r(buf, " \t\r", &save);
+	*env_name = NULL;
+	if (!*cmd)
+		return false;
+	const char *base = strrchr(*cmd, '/');
+	if (!strcmp(base ? base + 1 : *cmd, "env")) {
+		const char *tok;
+		do
+			tok = strtok_r(NULL, " \t\r", &save);
+		while (tok && (tok[0] == '-' || strchr(tok, '=')));
+		*env_name = tok;
+	}
+	return true;
+}
+
+/* Is path, inside the scanned root, the root's busybox (a symlink to it or
+ * a hard link of it)?  Remembered per path. */
+static bool root_busybox(struct state *st, struct ds_file *f, const char *path)
+{
+	pthread_mutex_lock(&st->lock);
+	if (!st->busybox_known) {
+		for (size_t i = 0; i < NBUSYBOX; i++)
+			if (ds_file_stat_in_root(f, busybox_paths[i], &st->busybox[i]) != 0 ||
+			    !S_ISREG(st->busybox[i].st_mode))
+				st->busybox[i].st_ino = 0;
+		st->busybox_known = true;
+	}
+	bool any = false;
+	for (size_t i = 0; i < NBUSYBOX; i++)
+		any |= st->busybox[i].st_ino != 0;
+	int found = any ? -1 : 0;
+	for (size_t i = 0; found < 0 && i < st->nlinks; i++)
+		if (!strcmp(st->links[i].path, path))
+			found = st->links[i].busybox;
+	if (found < 0) {
+		struct stat sb;
+		found = 0;
+		if (ds_file_stat_in_root(f, path, &sb) == 0)
+			for (size_t i = 0; i < NBUSYBOX; i++)
+				found |= st->busybox[i].st_ino && st->busybox[i].st_ino == sb.st_ino &&
+				         st->busybox[i].st_dev == sb.st_dev;
+		if (st->nlinks < LINKS_MAX)
+			st->links[st->nlinks++] = (struct link){ ds_xstrdup(path), found };
+	}
+	pthread_mutex_unlock(&st->lock);
+	return found;
+}
+
+/* Does busybox run f?  "#!/bin/busybox sh" (or through env) anywhere; an
+ * sh or ash #! path that the scanned root links to its busybox (an Alpine
+ * or initramfs root) for the root's own files only: a package file's
+ * script runs on whatever system installs it. */
+static bool runs_on_busybox(struct state *st, struct ds_file *f)
+{
+	if (f->interp_given || f->head_len < 2 || f->head[0] != '#' || f->head[1] != '!')
+		return false;
+	char buf[DS_HEAD_MAX];
+	const char *cmd, *env_name;
+	if (!shebang_command(f, buf, sizeof buf, &cmd, &env_name))
+		return false;
+	const char *base = strrchr(cmd, '/');
+	if (!strcmp(env_name ? env_name : base ? base + 1 : cmd, "busybox"))
+		return true;
+	if (f->input || (strcmp(f->interp, "sh") && strcmp(f->interp, "ash")))
+		return false;
+	if (!env_name)
+		return cmd[0] == '/' && root_busybox(st, f, cmd);
+	/* env finds the first of PATH's directories holding the name */
+	char path[64];
+	for (size_t i = 0; i < 2; i++) {
+		struct stat sb;
+		snprintf(path, sizeof path, "%s/%s", i ? "/bin" : "/usr/bin", f->interp);
+		if (ds_file_stat_in_root(f, path, &sb) == 0)
+			return root_busybox(st, f, path);
+	}
+	return false;
 }
 
 /* The interpreter's host path, or NULL if it is not installed. */
@@ -130,11 +283,11 @@ static pid_t start_parser(const char *shell, char *const argv[], int in, int err
 	return pid;
 }
 
-/* Feeds data to argv[0] -n on stdin and collects its stderr.  Returns the
- * exit status, -2 on timeout, -1 if it could not be started, DS_SH_CRASHED
- * + N when signal N ended it. */
-static int run_parser(const char *shell, bool extglob, const unsigned char *data, size_t len,
-                      char *errbuf, size_t errlen)
+/* Feeds data to shell -n on stdin (busybox: "busybox sh -n") and collects
+ * its stderr.  Returns the exit status, -2 on timeout, -1 if it could not
+ * be started, DS_SH_CRASHED + N when signal N ended it. */
+static int run_parser(const char *shell, bool busybox, bool extglob, const unsigned char *data,
+                      size_t len, char *errbuf, size_t errlen)
 {
 	int in[2], err[2];
 	if (pipe2(in, O_CLOEXEC) != 0)
@@ -145,7 +298,9 @@ static int run_parser(const char *shell, bool extglob, const unsigned char *data
 	}
 	char *const plain[] = { (char *)shell, "-n", NULL };
 	char *const with_extglob[] = { (char *)shell, "-O", "extglob", "-n", NULL };
-	pid_t pid = start_parser(shell, extglob ? with_extglob : plain, in[0], err[1]);
+	char *const applet[] = { (char *)shell, "sh", "-n", NULL };
+	pid_t pid = start_parser(shell, busybox ? applet : extglob ? with_extglob : plain, in[0],
+	                         err[1]);
 	close(in[0]);
 	close(err[1]);
 	if (pid < 0) {
@@ -209,7 +364,7 @@ static int run_parser(const char *shell, bool extglob, const unsigned char *data
 
 static void run(struct ds_file *f, void *state)
 {
-	struct missing *missing = state;
+	struct state *st = state;
 	if (shell_index(f->interp) < 0)
 		return;
 	size_t len;
@@ -228,11 +383,14 @@ static void run(struct ds_file *f, void *state)
 			return;
 		}
 	}
-	int idx = shell_index(interp);
+	bool busybox = runs_on_busybox(st, f);
+	int idx = busybox ? BUSYBOX : shell_index(interp);
+	if (busybox)
+		interp = "busybox sh";
 	char path[64];
-	const char *shell = find_shell(interp, path, sizeof path);
+	const char *shell = find_shell(interp_name(idx), path, sizeof path);
 	if (!shell) {
-		atomic_fetch_add(&missing->scripts[idx], 1);
+		note_missing(st, idx, f);
 		return;
 	}
 	bool extglob = !strcmp(interp, "bash") && ds_sh_wants_extglob((const char *)data, len);
@@ -240,11 +398,11 @@ static void run(struct ds_file *f, void *state)
 	 * that fails (an exec in column 0 may still sit inside an if) */
 	char errbuf[2048];
 	size_t parsed = len;
-	int rc = run_parser(shell, extglob, data, len, errbuf, sizeof errbuf);
+	int rc = run_parser(shell, busybox, extglob, data, len, errbuf, sizeof errbuf);
 	size_t cut = rc > 0 && rc < DS_SH_CRASHED ? ds_sh_launcher_end((const char *)data, len) : len;
 	if (cut < len) {
 		char cutbuf[2048];
-		if (run_parser(shell, extglob, data, cut, cutbuf, sizeof cutbuf) == 0) {
+		if (run_parser(shell, busybox, extglob, data, cut, cutbuf, sizeof cutbuf) == 0) {
 			rc = 0;
 			parsed = cut;
 		}
@@ -284,28 +442,50 @@ extern const struct ds_check ds_check_script_sh_syntax;
 static void *scan_begin(struct ds_scan *s)
 {
 	(void)s;
-	struct missing *m = ds_xcalloc(1, sizeof *m);
-	for (size_t i = 0; i < DS_NSHELLS; i++)
-		atomic_init(&m->scripts[i], 0);
-	return m;
+	struct state *st = ds_xcalloc(1, sizeof *st);
+	pthread_mutex_init(&st->lock, NULL);
+	return st;
 }
 
-/* One info finding per missing interpreter, on the root itself. */
+/* The first names of a missing interpreter's list, for its message. */
+#define NAMED_MAX 3
+
+/* One info finding per missing interpreter, on the root itself, naming
+ * the scripts it left unchecked (details.scripts: the first LISTED_MAX in
+ * path order; details.not_checked: how many). */
 static void scan_end(struct ds_scan *s, void *state)
 {
-	struct missing *missing = state;
-	for (size_t i = 0; i < DS_NSHELLS; i++) {
-		size_t n = atomic_load(&missing->scripts[i]);
-		if (!n)
+	struct state *st = state;
+	for (int i = 0; i < NINTERP; i++) {
+		struct missing *m = &st->missing[i];
+		if (!m->count)
 			continue;
+		char named[1024] = "";
+		size_t used = 0;
+		for (size_t k = 0; k < m->nlisted && k < NAMED_MAX && used < sizeof named; k++) {
+			int w = snprintf(named + used, sizeof named - used, "%s%s", k ? ", " : "",
+			                 m->listed[k]);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		size_t more = m->count - (m->nlisted < NAMED_MAX ? m->nlisted : NAMED_MAX);
+		char tail[48] = "";
+		if (more)
+			snprintf(tail, sizeof tail, " and %zu more", more);
+		const char *name = interp_name(i);
 		struct ds_finding *d = ds_scan_report(s, &ds_check_script_sh_syntax, "/", DS_SEV_INFO,
-			"%s is not installed on the scanning machine: %zu %s script%s not checked",
-			ds_shells[i], n, ds_shells[i], n > 1 ? "s" : "");
-		ds_detail_str(d, "interpreter", ds_shells[i]);
-		ds_detail_int(d, "scripts", (long long)n);
-		ds_detail_int(d, "not_checked", (long long)n);
+			"%s is not installed on the scanning machine: %zu %s script%s not checked: %s%s",
+			name, m->count, name, m->count > 1 ? "s" : "", named, tail);
+		ds_detail_str(d, "interpreter", name);
+		for (size_t k = 0; k < m->nlisted; k++) {
+			ds_detail_append(d, "scripts", m->listed[k]);
+			free(m->listed[k]);
+		}
+		ds_detail_int(d, "not_checked", (long long)m->count);
 	}
-	free(missing);
+	for (size_t i = 0; i < st->nlinks; i++)
+		free(st->links[i].path);
+	pthread_mutex_destroy(&st->lock);
+	free(st);
 }
 
 const struct ds_check ds_check_script_sh_syntax = {
@@ -318,9 +498,14 @@ const struct ds_check ds_check_script_sh_syntax = {
 		  "half-way (a maintainer script that aborts leaves a package half-configured).",
 		.detect = "The script is parsed by its own interpreter with -n (parse only, never run), "
 		  "fed on stdin with a clean environment, a new session, no core dump and a 5 s "
-		  "limit; an interpreter killed by a signal is reported as a crash, not a syntax error.",
-		.limits = "Only interpreters installed on the scanning machine are used; a missing one is "
-		  "noted once. -n does not see errors that only appear at run time.",
+		  "limit; an interpreter killed by a signal is reported as a crash, not a syntax error. "
+		  "A script busybox runs (#!/bin/busybox sh, or a #!/bin/sh or ash the scanned root "
+		  "links to its busybox) is parsed by busybox sh -n.",
+		.limits = "Only interpreters installed on the scanning machine are used; a missing one "
+		  "gets one info finding naming the scripts it left unchecked (details.scripts: the "
+		  "first 20 by path; details.not_checked: how many). A package file's #!/bin/sh is "
+		  "parsed by this machine's sh, whatever the installing system links it to. -n does "
+		  "not see errors that only appear at run time.",
 		.fix = "Fix the syntax error the message quotes; run the interpreter with -n in the "
 		  "package's tests.",
 	},

@@ -127,7 +127,107 @@ static void test_missing_interpreter_once(void **state)
 	assert_null(record_of(scan, "/usr/bin/needs-posh", "script-sh-syntax"));
 	const struct ds_finding *d = must("/", "script-sh-syntax", DS_SEV_INFO);
 	assert_string_equal(detail_str(d, "interpreter"), "posh");
-	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "scripts")), 2);
+	assert_string_equal(d->message, "posh is not installed on the scanning machine: 2 posh "
+	                    "scripts not checked: /usr/bin/needs-posh, /usr/bin/needs-posh2");
+	assert_string_equal(json_object_to_json_string(json_object_object_get(d->details, "scripts")),
+	                    "[ \"\\/usr\\/bin\\/needs-posh\", \"\\/usr\\/bin\\/needs-posh2\" ]");
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "not_checked")), 2);
+}
+
+/* Scripts busybox runs: "#!/bin/busybox sh", and sh/ash #! paths the root
+ * links to its busybox (a relative and an absolute symlink, and env's
+ * lookup), not a bash script beside them; 25 more "#!/bin/busybox sh"
+ * scripts for the bounded list. */
+static char *busybox_root(void)
+{
+	char *r = make_root();
+	write_into(r, "bin/busybox", "not run\n", 0755);
+	char *sh = ds_xasprintf("%s/bin/sh", r), *ash = ds_xasprintf("%s/bin/ash", r);
+	assert_int_equal(symlink("busybox", sh), 0);
+	assert_int_equal(symlink("/bin/busybox", ash), 0);
+	free(sh), free(ash);
+	write_into(r, "usr/bin/bb-explicit", "#!/bin/busybox sh\nif then\n", 0755);
+	write_into(r, "usr/bin/bb-sh", "#!/bin/sh\nfunction f { echo; }\n", 0755);
+	write_into(r, "usr/bin/bb-ash", "#!/bin/ash\necho\n", 0755);
+	write_into(r, "usr/bin/bb-env", "#!/usr/bin/env sh\necho\n", 0755);
+	write_into(r, "usr/bin/not-bb", "#!/bin/bash\necho\n", 0755);
+	for (int i = 0; i < 25; i++) {
+		char rel[32];
+		snprintf(rel, sizeof rel, "usr/lib/bb/s%02d", i);
+		write_into(r, rel, "#!/bin/busybox sh\necho\n", 0755);
+	}
+	return r;
+}
+
+/* They are parsed by "busybox sh -n" with the other parsers' clean
+ * environment and no core dumps: the fake busybox says its arguments,
+ * core limit and environment, and fails. */
+static void test_busybox_runs(void **state)
+{
+	(void)state;
+	char *r = busybox_root(), *bin = make_root();
+	write_into(bin, "busybox", "#!/bin/sh\necho \"args=[$*] core=$(ulimit -c) path=$PATH "
+	           "lc=$LC_ALL home=${HOME-unset}\" >&2\nexit 2\n", 0755);
+	const char *const dirs[] = { bin, NULL };
+	const char *const *saved_dirs = ds_sh_dirs;
+	ds_sh_dirs = dirs;
+	struct ds_scan *s = scan_root(r, "script-sh-syntax");
+	ds_sh_dirs = saved_dirs;
+	char *fake = ds_xasprintf("%s/busybox", bin);
+	const char *const ran[] = { "/usr/bin/bb-explicit", "/usr/bin/bb-sh", "/usr/bin/bb-ash",
+	                            "/usr/bin/bb-env", "/usr/lib/bb/s07" };
+	for (size_t i = 0; i < sizeof ran / sizeof ran[0]; i++) {
+		const struct ds_finding *d = must_record(s, ran[i], "script-sh-syntax", DS_SEV_WARNING);
+		assert_string_equal(d->message, "busybox sh -n: args=[sh -n] core=0 path=/usr/bin:/bin "
+		                    "lc=C home=unset");
+		assert_string_equal(detail_str(d, "interpreter"), fake);
+	}
+	assert_null(record_of(s, "/usr/bin/not-bb", "script-sh-syntax"));
+	const struct ds_finding *d = must_record(s, "/", "script-sh-syntax", DS_SEV_INFO);
+	assert_string_equal(d->message, "bash is not installed on the scanning machine: 1 bash "
+	                    "script not checked: /usr/bin/not-bb");
+	/* 29 busybox scripts and the missing bash: nothing else */
+	assert_int_equal(count_findings(s, "script-sh-syntax"), 30);
+	scan_done(s);
+	rm_rf(r), rm_rf(bin);
+	free(r), free(bin), free(fake);
+}
+
+/* Without busybox here, one finding names the scripts it left unchecked:
+ * the first 20 in path order, and how many. */
+static void test_busybox_missing(void **state)
+{
+	(void)state;
+	char *r = busybox_root(), *bin = make_root();
+	const char *const dirs[] = { bin, NULL };
+	const char *const *saved_dirs = ds_sh_dirs;
+	ds_sh_dirs = dirs;
+	struct ds_scan *s = scan_root_jobs(r, "script-sh-syntax", 4);
+	ds_sh_dirs = saved_dirs;
+	const struct ds_finding *bb = NULL;
+	for (size_t i = 0; i < s->nfindings; i++)
+		if (!strcmp(s->findings[i]->path, "/") &&
+		    !strcmp(detail_str(s->findings[i], "interpreter"), "busybox"))
+			bb = s->findings[i];
+	assert_non_null(bb);
+	assert_int_equal(bb->severity, DS_SEV_INFO);
+	assert_string_equal(bb->message, "busybox is not installed on the scanning machine: 29 "
+	                    "busybox scripts not checked: /usr/bin/bb-ash, /usr/bin/bb-env, "
+	                    "/usr/bin/bb-explicit and 26 more");
+	json_object *list = json_object_object_get(bb->details, "scripts");
+	assert_int_equal(json_object_array_length(list), 20);
+	const char *want[] = { "/usr/bin/bb-ash", "/usr/bin/bb-env", "/usr/bin/bb-explicit",
+	                       "/usr/bin/bb-sh", "/usr/lib/bb/s00" };
+	for (size_t i = 0; i < 5; i++)
+		assert_string_equal(json_object_get_string(json_object_array_get_idx(list, i)), want[i]);
+	assert_string_equal(json_object_get_string(json_object_array_get_idx(list, 19)),
+	                    "/usr/lib/bb/s15");
+	assert_int_equal(json_object_get_int(json_object_object_get(bb->details, "not_checked")), 29);
+	/* and bash's, for the bash script */
+	assert_int_equal(count_findings(s, "script-sh-syntax"), 2);
+	scan_done(s);
+	rm_rf(r), rm_rf(bin);
+	free(r), free(bin);
 }
 
 static void test_sh_tmp(void **state)
@@ -301,6 +401,8 @@ int main(void)
 		cmocka_unit_test(test_sh_timeout),
 		cmocka_unit_test(test_sh_crash),
 		cmocka_unit_test(test_missing_interpreter_once),
+		cmocka_unit_test(test_busybox_runs),
+		cmocka_unit_test(test_busybox_missing),
 		cmocka_unit_test(test_sh_tmp),
 		cmocka_unit_test(test_py_chroot),
 		cmocka_unit_test(test_hidden_exec),
