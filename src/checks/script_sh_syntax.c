@@ -283,6 +283,30 @@ static pid_t start_parser(const char *shell, char *const argv[], int in, int err
 	return pid;
 }
 
+/* write() to the parser's stdin without SIGPIPE: a parser that stops
+ * reading (dash -n exits at the first error, before a large script is all
+ * sent) must not kill the scan.  A pipe write raises the signal in the
+ * writing thread, so blocking it here and taking back the one the write
+ * left pending touches no other thread. */
+static ssize_t write_to_parser(int fd, const unsigned char *buf, size_t len)
+{
+	sigset_t pipe_set, old, pending;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	bool was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
+	ssize_t w = write(fd, buf, len);
+	int e = errno;
+	if (w < 0 && e == EPIPE && !was_pending) {
+		const struct timespec zero = { 0, 0 };
+		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+			;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = e;
+	return w;
+}
+
 /* Feeds data to shell -n on stdin (busybox: "busybox sh -n") and collects
  * its stderr.  Returns the exit status, -2 on timeout, -1 if it could not
  * be started, DS_SH_CRASHED + N when signal N ended it. */
@@ -326,7 +350,7 @@ static int run_parser(const char *shell, bool busybox, bool extglob, const unsig
 		if (poll(p, 2, (int)left) < 0 && errno != EINTR)
 			break;
 		if (p[0].fd >= 0 && (p[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			ssize_t w = write(in[1], data + sent, len - sent);
+			ssize_t w = write_to_parser(in[1], data + sent, len - sent);
 			if (w > 0)
 				sent += (size_t)w;
 			if (w < 0 && errno != EAGAIN) /* the parser stopped reading */

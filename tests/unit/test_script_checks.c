@@ -134,6 +134,32 @@ static void test_missing_interpreter_once(void **state)
 	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "not_checked")), 2);
 }
 
+/* A parser that exits without reading a script larger than the pipe's
+ * buffer (dash -n stops at the first error) leaves the scan alive: the
+ * write's SIGPIPE killed it, a scan of one script ended by signal 13. */
+static void test_sh_stops_reading(void **state)
+{
+	(void)state;
+	char *r = make_root(), *bin = make_root();
+	write_into(bin, "sh", "#!/bin/sh\necho 'stopped at line 2' >&2\nexit 2\n", 0755);
+	size_t n = 1u << 20;
+	char *big = ds_xmalloc(n + 1);
+	memcpy(big, "#!/bin/sh\nif then\n", 18);
+	memset(big + 18, '#', n - 18);
+	big[n] = '\0';
+	write_into(r, "usr/bin/big", big, 0755);
+	const char *const dirs[] = { bin, NULL };
+	const char *const *saved_dirs = ds_sh_dirs;
+	ds_sh_dirs = dirs;
+	struct ds_scan *s = scan_root(r, "script-sh-syntax");
+	ds_sh_dirs = saved_dirs;
+	const struct ds_finding *d = must_record(s, "/usr/bin/big", "script-sh-syntax", DS_SEV_WARNING);
+	assert_string_equal(d->message, "sh -n: stopped at line 2");
+	scan_done(s);
+	rm_rf(r), rm_rf(bin);
+	free(r), free(bin), free(big);
+}
+
 /* Scripts busybox runs: "#!/bin/busybox sh", and sh/ash #! paths the root
  * links to its busybox (a relative and an absolute symlink, and env's
  * lookup), not a bash script beside them; 25 more "#!/bin/busybox sh"
@@ -401,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_sh_timeout),
 		cmocka_unit_test(test_sh_crash),
 		cmocka_unit_test(test_missing_interpreter_once),
+		cmocka_unit_test(test_sh_stops_reading),
 		cmocka_unit_test(test_busybox_runs),
 		cmocka_unit_test(test_busybox_missing),
 		cmocka_unit_test(test_sh_tmp),
