@@ -30,6 +30,33 @@ int ds_baseline_load(struct ds_scan *s)
 	return 0;
 }
 
+int ds_history_load(struct ds_scan *s)
+{
+	s->history = ds_xcalloc(s->opt->nhistory + 1, sizeof *s->history);
+	for (size_t i = 0; i < s->opt->nhistory; i++) {
+		char err[160];
+		const char *file = s->opt->history[i];
+		struct ds_report *r = ds_report_read(file, err, sizeof err);
+		if (!r) {
+			ds_warn("--history %s: %s", file, err);
+			return -1;
+		}
+		struct ds_history *h = &s->history[s->nhistory++];
+		h->label = file;
+		h->n = ds_xcalloc(ds_nchecks + 1, sizeof *h->n);
+		for (size_t k = 0; k < r->nfindings; k++) {
+			const struct ds_report_finding *d = &r->findings[k];
+			/* a check this version no longer has counts nowhere */
+			for (size_t j = 0; d->check && !d->waived && d->severity >= DS_SEV_WARNING &&
+			                   j < ds_nchecks; j++)
+				if (ds_checks[j] == d->check)
+					h->n[j][d->severity == DS_SEV_ERROR]++;
+		}
+		ds_report_free(r);
+	}
+	return 0;
+}
+
 static char *record_key(const struct ds_report_finding *d)
 {
 	return ds_finding_key(d->check_id, d->path, d->rule, ds_severity_name(d->severity));

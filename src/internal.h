@@ -291,6 +291,9 @@ bool ds_changes_named(const char *path);
 char *ds_finding_key(const char *check, const char *path, const char *rule, const char *severity);
 /* Reads --baseline into s (fatal message on failure). */
 int ds_baseline_load(struct ds_scan *s);
+/* Counts each --history report's errors and warnings per check into
+ * s->history (fatal message on failure). */
+int ds_history_load(struct ds_scan *s);
 /* Marks f[0..n) new or unchanged, collects s->absent, counts. */
 void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n);
 

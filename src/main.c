@@ -22,7 +22,8 @@ static const char usage_text[] =
 	"                               reports, package files, .changes or directories)\n"
 	"       distsec merge [OPTIONS] REPORT.json...  one report from the JSON reports\n"
 	"                               of scan --shard K/N (--format, -o, --group-by,\n"
-	"                               --summary, --fail-on, --report-dir, -v as for scan)\n"
+	"                               --summary, --fail-on, --report-dir, --history, -v\n"
+	"                               as for scan)\n"
 	"       distsec checks [--format text|json|markdown|man]  list the checks and what they look for\n"
 	"       distsec explain ID      what a check finds, how, its limits and the fix\n"
 	"       distsec backends [--root DIR]  list backends and which one the root would use\n"
@@ -59,6 +60,9 @@ static const char usage_text[] =
 	"  --baseline OLD.json    mark findings new, unchanged or absent against an older\n"
 	"                         JSON report; --fail-on counts new findings only; text\n"
 	"                         lists only new ones unless -v\n"
+	"  --history OLD.json     html: an earlier JSON report of the same archive, a point\n"
+	"                         of the trend chart of errors and warnings per check\n"
+	"                         (repeatable, oldest first)\n"
 	"  --report-dir DIR       with --group-by: one report per package or maintainer in\n"
 	"                         DIR, plus index.json (html: index.html, checks/ID.html)\n"
 	"  --rules FILE           STIG rules file for file-stig\n"
@@ -174,7 +178,7 @@ static int deliver(struct ds_scan *s, const struct ds_options *o)
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
        OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_SUMMARY, OPT_WAIVERS,
        OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY,
-       OPT_PROFILE, OPT_BASELINE, OPT_SHARD };
+       OPT_PROFILE, OPT_BASELINE, OPT_SHARD, OPT_HISTORY };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
@@ -195,6 +199,7 @@ static const struct option scan_options[] = {
 	{ "profile", required_argument, 0, OPT_PROFILE },
 	{ "waivers", required_argument, 0, OPT_WAIVERS },
 	{ "baseline", required_argument, 0, OPT_BASELINE },
+	{ "history", required_argument, 0, OPT_HISTORY },
 	{ "shard", required_argument, 0, OPT_SHARD },
 	{ "report-dir", required_argument, 0, OPT_REPORT_DIR },
 	{ "sarif-category", required_argument, 0, OPT_SARIF_CATEGORY },
@@ -210,8 +215,8 @@ static const struct option scan_options[] = {
 
 /* The growable lists of the scan command line (freed by lists_free). */
 struct scan_lists {
-	const char **pkgs, **pkgfiles, **paths;
-	size_t pkgcap, pfcap, npaths, pathcap;
+	const char **pkgs, **pkgfiles, **paths, **history;
+	size_t pkgcap, pfcap, npaths, pathcap, histcap;
 	char **lines;           /* --files-from's, owned */
 	size_t nlines, linecap;
 	const char *files_from;
@@ -225,6 +230,7 @@ static void lists_free(struct scan_lists *l)
 	free(l->pkgs);
 	free(l->pkgfiles);
 	free(l->paths);
+	free(l->history);
 }
 
 /* --files-from: one PATH or package file a line (empty lines skipped). */
@@ -304,6 +310,10 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 	case OPT_PROFILE: o->profile = optarg; break;
 	case OPT_WAIVERS: o->waivers = optarg; break;
 	case OPT_BASELINE: o->baseline = optarg; break;
+	case OPT_HISTORY:
+		ds_push(l->history, o->nhistory, l->histcap, optarg);
+		o->history = l->history;
+		break;
 	case OPT_SHARD: {
 		unsigned k, n;
 		char end;
@@ -331,6 +341,16 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 	return 0;
 }
 
+/* What scan and merge refuse alike once the options are read. */
+static int check_report_options(const struct ds_options *o)
+{
+	if (o->report_dir && o->group_by == DS_GROUP_NONE)
+		return usage_error("--report-dir needs --group-by package or maintainer");
+	if (o->nhistory && strcmp(o->format, "html") != 0)
+		return usage_error("--history draws a trend chart of --format html only");
+	return 0;
+}
+
 static int cmd_scan(int argc, char **argv)
 {
 	struct ds_options o = {
@@ -346,8 +366,8 @@ static int cmd_scan(int argc, char **argv)
 		rc = parse_scan_option(c, &o, &lists);
 	if (rc == 0 && o.all_packages && o.npackages)
 		rc = usage_error("--package and --all-packages exclude each other");
-	if (rc == 0 && o.report_dir && o.group_by == DS_GROUP_NONE)
-		rc = usage_error("--report-dir needs --group-by package or maintainer");
+	if (rc == 0)
+		rc = check_report_options(&o);
 	if (rc == 0 && lists.files_from)
 		rc = read_files_from(&lists);
 	if (rc == 0 && o.shard_n && optind == argc && !lists.nlines && !o.npackage_files)
@@ -368,7 +388,7 @@ static int cmd_scan(int argc, char **argv)
 	if (!s) {
 		fputs("Try 'distsec --help'.\n", stderr);
 		rc = 2;
-	} else if (ds_scan_run(s) != 0) {
+	} else if (ds_history_load(s) != 0 || ds_scan_run(s) != 0) {
 		rc = 2;
 	} else {
 		rc = deliver(s, &o);
@@ -384,7 +404,7 @@ static int cmd_merge(int argc, char **argv)
 {
 	/* scan's options that only shape the report */
 	static const char *const names[] = { "format", "output", "group-by", "fail-on", "report-dir",
-		"sarif-category", "color", "colour", "summary", "quiet", "verbose", "help" };
+		"sarif-category", "color", "colour", "summary", "quiet", "verbose", "help", "history" };
 	enum { N = sizeof names / sizeof names[0] };
 	struct option opts[N + 1] = { { 0, 0, 0, 0 } };
 	for (size_t i = 0, k = 0; i < N; i++)
@@ -397,18 +417,23 @@ static int cmd_merge(int argc, char **argv)
 	optind = 1;
 	while (rc == 0 && (c = getopt_long(argc, argv, "o:qvh", opts, NULL)) != -1)
 		rc = parse_scan_option(c, &o, &lists);
-	if (rc == 0 && o.report_dir && o.group_by == DS_GROUP_NONE)
-		rc = usage_error("--report-dir needs --group-by package or maintainer");
+	if (rc == 0)
+		rc = check_report_options(&o);
 	if (rc == 0 && optind == argc)
 		rc = usage_error("merge takes the JSON reports of the shards (scan --shard K/N "
 		                 "--format json)");
-	if (rc)
+	if (rc) {
+		lists_free(&lists);
 		return rc;
+	}
 	struct ds_scan *s = ds_merge_reports(&o, (const char *const *)argv + optind,
 	                                     (size_t)(argc - optind));
-	if (!s)
+	if (!s) {
+		lists_free(&lists);
 		return 2;
-	rc = deliver(s, &o);
+	}
+	rc = ds_history_load(s) != 0 ? 2 : deliver(s, &o);
+	lists_free(&lists);
 	ds_scan_free(s);
 	return rc;
 }

@@ -15,7 +15,12 @@
  *     does: one package's versions may be in two shards); skipped checks, warnings and the checks that
  *     ran joined; a waiver is unused when no shard used it;
  *   - root, backend and profile must agree; with "shard" records, every
- *     share K of N must be there exactly once.
+ *     share K of N must be there exactly once;
+ *   - against a --baseline, each shard compared its findings with the
+ *     whole old report, so an old finding another shard still has is
+ *     "absent" in this one: an old finding (check, path, rule, severity)
+ *     is absent as many times as the old report has it (a shard's absent
+ *     plus unchanged copies) less every shard's unchanged ones.
  * Reports are read with ds_report_read (report.c), as --baseline and
  * diff read them.
  */
@@ -43,6 +48,14 @@ struct merge {
 	bool *shards;              /* [K-1]: share K seen */
 	size_t nshard;             /* N of the "shard" records, 0 none */
 	size_t sharded;            /* reports with a "shard" record */
+	struct ds_strmap *unchanged; /* finding key -> unchanged findings of every report */
+	struct ds_strmap *absent_at; /* finding key -> index + 1 in absent */
+	struct absent_key {
+		char *key;
+		size_t copies;     /* in the old report */
+		json_object *records; /* the first report's absent ones of the key */
+	} *absent;
+	size_t nabsent, absentcap;
 	const char *file;          /* the report being read */
 	char err[256];
 };
@@ -132,6 +145,56 @@ static json_object *details_of(struct ds_merged *m, const struct ds_report_findi
 	return json_object_get((json_object *)*slot);
 }
 
+static char *finding_key(const struct ds_report_finding *d)
+{
+	return ds_finding_key(d->check_id, d->path, d->rule, ds_severity_name(d->severity));
+}
+
+/* A report's absent findings, counted per key with its unchanged ones
+ * (mine: key -> this report's unchanged copies). */
+static void add_absent(struct merge *g, const struct ds_report *r, struct ds_strmap *mine)
+{
+	struct ds_strmap *seen = ds_strmap_new();   /* the keys this report brought */
+	for (size_t i = 0; i < r->nabsent; i++) {
+		char *key = finding_key(&r->absent[i]);
+		uintptr_t *at = ds_strmap_put(g->absent_at, key);
+		if (!*at) {
+			uintptr_t *u = ds_strmap_get(mine, key);
+			struct absent_key a = { ds_xstrdup(key), u ? *u : 0, json_object_new_array() };
+			ds_push(g->absent, g->nabsent, g->absentcap, a);
+			*at = g->nabsent;
+			*ds_strmap_put(seen, key) = 1;
+		}
+		if (ds_strmap_get(seen, key)) {
+			struct absent_key *a = &g->absent[*at - 1];
+			json_object *d = ds_report_record(&r->absent[i]);
+			json_object_object_add(d, "baseline", json_object_new_string("absent"));
+			json_object_array_add(a->records, d);
+			a->copies++;
+		}
+		free(key);
+	}
+	ds_strmap_free(seen);
+}
+
+/* s->absent and its count from every report's (see the top). */
+static void seal_absent(struct merge *g)
+{
+	struct ds_scan *s = g->s;
+	s->stats.absent = 0;
+	for (size_t k = 0; k < g->nabsent; k++) {
+		const struct absent_key *a = &g->absent[k];
+		uintptr_t *u = ds_strmap_get(g->unchanged, a->key);
+		size_t left = u && *u >= a->copies ? 0 : a->copies - (u ? *u : 0);
+		for (size_t i = 0; i < left && i < json_object_array_length(a->records); i++) {
+			if (!s->absent)
+				s->absent = json_object_new_array();
+			json_object_array_add(s->absent, json_object_get(json_object_array_get_idx(a->records, i)));
+			s->stats.absent++;
+		}
+	}
+}
+
 static int add_findings(struct merge *g, const struct ds_report *r, bool *passes)
 {
 	struct ds_scan *s = g->s;
@@ -163,13 +226,16 @@ static int add_findings(struct merge *g, const struct ds_report *r, bool *passes
 		f->baseline = d->baseline;
 		ds_push(s->findings, s->nfindings, g->m->findcap, f);
 	}
-	for (size_t i = 0; i < r->nabsent; i++) {
-		if (!s->absent)
-			s->absent = json_object_new_array();
-		json_object *d = ds_report_record(&r->absent[i]);
-		json_object_object_add(d, "baseline", json_object_new_string("absent"));
-		json_object_array_add(s->absent, d);
-	}
+	struct ds_strmap *mine = ds_strmap_new();
+	for (size_t i = 0; i < r->nfindings; i++)
+		if (r->findings[i].baseline == DS_BASELINE_UNCHANGED) {
+			char *key = finding_key(&r->findings[i]);
+			++*ds_strmap_put(mine, key);
+			++*ds_strmap_put(g->unchanged, key);
+			free(key);
+		}
+	add_absent(g, r, mine);
+	ds_strmap_free(mine);
 	return 0;
 }
 
@@ -191,7 +257,6 @@ static void add_summary(struct merge *g, const struct ds_report *r, size_t nth)
 			g->opt->baseline = r->sum.baseline_file ? r->sum.baseline_file : "";
 		st->new_findings += r->sum.new_findings;
 		st->unchanged += r->sum.unchanged;
-		st->absent += r->sum.absent;
 	}
 	for (size_t i = 0; i < r->sum.nchecks_run; i++)
 		for (size_t k = 0; k < ds_nchecks; k++)
@@ -269,7 +334,8 @@ struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *file
 	m->details = ds_strmap_new();
 	s->backend = &m->backend;
 	struct merge g = { .s = s, .m = m, .opt = opt, .inputs = ds_strmap_new(),
-	                   .unused = ds_strmap_new(), .warned = ds_strmap_new() };
+	                   .unused = ds_strmap_new(), .warned = ds_strmap_new(),
+	                   .unchanged = ds_strmap_new(), .absent_at = ds_strmap_new() };
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		g.file = files[i];
@@ -293,6 +359,7 @@ struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *file
 		}
 	if (rc == 0) {
 		seal_unused(&g);
+		seal_absent(&g);
 		/* packages with a record, counted as finish() counts them */
 		struct ds_strmap *pkgs = ds_strmap_new();
 		for (size_t i = 0; i < s->nfindings; i++)
@@ -309,6 +376,13 @@ struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *file
 	ds_strmap_free(g.inputs);
 	ds_strmap_free(g.unused);
 	ds_strmap_free(g.warned);
+	ds_strmap_free(g.unchanged);
+	ds_strmap_free(g.absent_at);
+	for (size_t k = 0; k < g.nabsent; k++) {
+		free(g.absent[k].key);
+		json_object_put(g.absent[k].records);
+	}
+	free(g.absent);
 	if (rc != 0) {
 		ds_scan_free(s);
 		return NULL;

@@ -706,6 +706,9 @@ void ds_scan_free(struct ds_scan *s)
 		ds_finding_free(s->findings[i]);
 	free(s->findings);
 	json_object_put(s->absent);
+	for (size_t i = 0; i < s->nhistory; i++)
+		free(s->history[i].n);
+	free(s->history);
 	if (s->priv && s->priv->merged)
 		ds_merge_free(s);   /* distsec merge's: nothing was opened */
 	if (s->priv) {

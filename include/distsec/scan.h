@@ -40,6 +40,8 @@ struct ds_options {
 	const char *rules;           /* --rules FILE for file-stig */
 	const char *sarif_category;  /* --sarif-category: runAutomationDetails.id */
 	const char *baseline;        /* --baseline OLD.json: only new findings gate */
+	const char *const *history;  /* --history OLD.json...: earlier reports, oldest first */
+	size_t nhistory;
 	const char *profile;         /* --profile NAME|FILE, or NULL: chosen from what is scanned */
 	int color;                   /* 0 never, 1 always, -1 auto */
 	bool quiet, verbose, cross_mounts;
@@ -100,6 +102,13 @@ struct ds_scan {
 
 	json_object *absent;         /* with --baseline: the old report's findings
 	                              * this scan no longer has (its JSON records) */
+
+	struct ds_history {          /* --history: one earlier report each, in order */
+		const char *label;   /* the report's file as named */
+		size_t (*n)[2];      /* per ds_checks index: [0] warnings, [1] errors,
+		                      * waived ones left out */
+	} *history;
+	size_t nhistory;
 
 	struct ds_finding **findings;/* sorted by path, then check id */
 	size_t nfindings;

@@ -259,6 +259,140 @@ static void chart(struct page *p, const struct row *r, size_t n)
 	fputs("</svg>\n", out);
 }
 
+/* The trend: errors and warnings per check in each --history report, in
+ * the --baseline report (the findings this scan still has and those it no
+ * longer has), then now; waived findings left out everywhere. */
+struct point { const char *label; size_t (*n)[2]; };   /* [check][0 warnings, 1 errors] */
+
+static void count_then(size_t (*n)[2], json_object *d)
+{
+	json_object *v;
+	const struct ds_check *c = json_object_object_get_ex(d, "check", &v)
+	                           ? ds_check_find(json_object_get_string(v)) : NULL;
+	int sev = json_object_object_get_ex(d, "severity", &v)
+	          ? ds_severity_parse(json_object_get_string(v)) : -1;
+	bool waived = json_object_object_get_ex(d, "waived", &v) && json_object_get_boolean(v);
+	if (c && !waived && sev >= DS_SEV_WARNING)
+		n[check_index(c)][sev == DS_SEV_ERROR]++;
+}
+
+static void trend_bar(struct page *p, const struct point *pt, size_t c, size_t y, size_t max)
+{
+	const size_t *k = pt->n[c];
+	double x = LABEL_W;
+	for (int e = 1; e >= 0; e--) {
+		if (!k[e])
+			continue;
+		double w = (double)k[e] * BAR_W / (double)max;
+		fprintf(p->out, "<rect x=\"%.1f\" y=\"%zu\" width=\"%.1f\" height=\"9\" fill=\"%s\">"
+		        "<title>%s, ", x, y, w < 1 ? 1 : w, col_fill[e ? DS_SEV_ERROR : DS_SEV_WARNING],
+		        ds_checks[c]->id);
+		put(p, pt->label);
+		fprintf(p->out, ": %zu %s</title></rect>\n", k[e], e ? "errors" : "warnings");
+		x += w < 1 ? 1 : w;
+	}
+	fprintf(p->out, "<text x=\"%.1f\" y=\"%zu\" font-size=\"10\">%zu/%zu</text>\n",
+	        x + 4, y + 8, k[1], k[0]);
+}
+
+static bool trend_row(const struct point *pt, size_t np, size_t c)
+{
+	for (size_t i = 0; i < np; i++)
+		if (pt[i].n[c][0] + pt[i].n[c][1])
+			return true;
+	return false;
+}
+
+static void trend_chart(struct page *p, const struct point *pt, size_t np)
+{
+	FILE *out = p->out;
+	size_t rows = 0, max = 0;
+	for (size_t c = 0; c < ds_nchecks; c++) {
+		rows += trend_row(pt, np, c);
+		for (size_t i = 0; i < np; i++)
+			if (pt[i].n[c][0] + pt[i].n[c][1] > max)
+				max = pt[i].n[c][0] + pt[i].n[c][1];
+	}
+	if (!rows) {
+		fputs("<p>No errors or warnings, then or now.</p>\n", out);
+		return;
+	}
+	size_t step = np * 11 + 8, h = 30 + rows * step;
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"%d\" "
+	        "height=\"%zu\" viewBox=\"0 0 %d %zu\" role=\"img\" aria-label=\"errors and warnings "
+	        "per check over time\">\n", CHART_W, h, CHART_W, h);
+	for (int e = 1; e >= 0; e--)
+		fprintf(out, "<rect x=\"%d\" y=\"4\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+		        "<text x=\"%d\" y=\"15\" font-size=\"13\">%s</text>\n", LABEL_W + (1 - e) * 95,
+		        col_fill[e ? DS_SEV_ERROR : DS_SEV_WARNING], LABEL_W + (1 - e) * 95 + 16,
+		        e ? "errors" : "warnings");
+	fprintf(out, "<text x=\"%d\" y=\"15\" font-size=\"12\">a bar per report, the oldest "
+	        "first</text>\n", LABEL_W + 2 * 95);
+	size_t y = 30;
+	for (size_t c = 0; c < ds_nchecks; c++) {
+		if (!trend_row(pt, np, c))
+			continue;
+		const char *id = ds_checks[c]->id;
+		fprintf(out, "<a href=\"%s%s%s\"><text x=\"%d\" y=\"%zu\" font-size=\"13\" "
+		        "text-anchor=\"end\" font-family=\"monospace\">%s</text></a>\n",
+		        p->doc_pre, id, p->doc_post, LABEL_W - 8, y + 12, id);
+		for (size_t i = 0; i < np; i++)
+			trend_bar(p, &pt[i], c, y + i * 11, max);
+		y += step;
+	}
+	fputs("</svg>\n<table class=\"trend\">\n<thead><tr><th>errors/warnings</th>", out);
+	for (size_t i = 0; i < np; i++) {
+		fputs("<th>", out);
+		put(p, pt[i].label);
+		fputs("</th>", out);
+	}
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (size_t c = 0; c < ds_nchecks; c++) {
+		if (!trend_row(pt, np, c))
+			continue;
+		fputs("<tr><td>", out);
+		check_link(p, ds_checks[c]);
+		fputs("</td>", out);
+		for (size_t i = 0; i < np; i++)
+			fprintf(out, "<td class=\"n\">%zu/%zu</td>", pt[i].n[c][1], pt[i].n[c][0]);
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table>\n", out);
+}
+
+static void trend(struct page *p)
+{
+	const struct ds_scan *s = p->s;
+	if (!s->nhistory && !s->opt->baseline)
+		return;
+	struct point *pt = ds_xcalloc(s->nhistory + 2, sizeof *pt);
+	size_t np = 0;
+	for (size_t i = 0; i < s->nhistory; i++)
+		pt[np++] = (struct point){ s->history[i].label, s->history[i].n };
+	size_t (*then)[2] = NULL, (*now)[2] = ds_xcalloc(ds_nchecks + 1, sizeof *now);
+	if (s->opt->baseline) {
+		then = ds_xcalloc(ds_nchecks + 1, sizeof *then);
+		pt[np++] = (struct point){ s->opt->baseline, then };
+	}
+	pt[np++] = (struct point){ "now", now };
+	for (size_t i = 0; i < s->nfindings; i++) {
+		const struct ds_finding *d = s->findings[i];
+		if (d->waiver || d->severity < DS_SEV_WARNING)
+			continue;
+		size_t c = check_index(d->check);
+		now[c][d->severity == DS_SEV_ERROR]++;
+		if (then && d->baseline == DS_BASELINE_UNCHANGED)
+			then[c][d->severity == DS_SEV_ERROR]++;
+	}
+	for (size_t i = 0; then && s->absent && i < json_object_array_length(s->absent); i++)
+		count_then(then, json_object_array_get_idx(s->absent, i));
+	fputs("<h2 id=\"trend\">Errors and warnings per check over time</h2>\n", p->out);
+	trend_chart(p, pt, np);
+	free(then);
+	free(now);
+	free(pt);
+}
+
 static void tally_cells(struct page *p, const struct tally *t)
 {
 	for (size_t k = 0; k < NSHOWN; k++)
@@ -448,6 +582,7 @@ static int render(const struct ds_scan *s, FILE *out)
 		nbar++;
 	fputs("<h2 id=\"chart\">Findings per check and severity</h2>\n", out);
 	chart(&p, r, nbar);
+	trend(&p);
 	fprintf(out, "<h2 id=\"findings\">Findings by %s</h2>\n",
 	        grouping(s) == DS_GROUP_MAINTAINER ? "maintainer" : "package");
 	struct ds_group *g;
@@ -574,6 +709,7 @@ static int index_page(const struct site *w, FILE *out)
 		nbar++;
 	fputs("<h2 id=\"chart\">Findings per check and severity</h2>\n", out);
 	chart(&p, w->checks, nbar);
+	trend(&p);
 
 	struct row *r = ds_xcalloc(w->ng + 1, sizeof *r);
 	for (size_t i = 0; i < w->ng; i++) {

@@ -42,6 +42,10 @@ expect_line "tmt"
 expect_line "text"
 complete_words merge --format h
 expect_line "html"
+complete_words merge --hist
+expect_line "--history"
+complete_words scan --hist
+expect_line "--history"
 complete_words scan --basel
 expect_line "--baseline"
 complete_words d

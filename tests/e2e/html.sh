@@ -6,7 +6,8 @@
 # report's own, so no script, img or on* handler; every link inside the
 # report and leading to a page or anchor that exists) and its text asserted
 # line by line, with hostile file names, package versions and maintainers
-# made here; `distsec merge` of JSON shards gives the same pages.
+# made here; `distsec merge` of JSON shards gives the same pages; the trend
+# chart of --history and --baseline.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 
@@ -171,7 +172,51 @@ expect_rc 1
 cmp "$work/r.html" "$work/m.html" || fail "merge --format html differs from the scan's page"
 diff -r "$site" "$work/merged" || fail "merge's site differs from the scan's"
 
-# 4. a browser renders the index with its chart
+# 4. the trend: an earlier report (--history), the --baseline report, now:
+# stack fixed, evil still there; in a scan's page and a merged site's index
+run_distsec scan --profile debian -v --format json -o "$work/h1.json" "$work/debs/stack.deb"
+run_distsec scan --profile debian -v --format json -o "$work/old.json" "$work/debs/evil.deb" \
+	"$work/debs/stack.deb"
+now="$work/debs/evil.deb $work/debs/fine.deb"
+run_distsec scan --profile debian --baseline "$work/old.json" --history "$work/h1.json" \
+	--format html -o "$work/t.html" $now
+expect_rc 0
+page "$work/t.html"
+has "h2: Errors and warnings per check over time" \
+	"tr: errors/warnings | $work/h1.json | $work/old.json | now" \
+	"tr: elf-relro | 0/0 | 1/0 | 1/0" "tr: elf-execstack | 1/0 | 1/0 | 0/0" \
+	"bar: elf-execstack, $work/h1.json: 1 errors" "bar: elf-relro, now: 1 errors"
+[ "$(grep -c '^tr: elf-[a-z]* | [0-9]*/' "$work/out")" = 2 ] || fail "the trend has other checks"
+for k in 1 2; do
+	run_distsec scan --profile debian --baseline "$work/old.json" --shard $k/2 --format json \
+		-o "$work/t$k.json" $now
+done
+run_distsec merge --format html --history "$work/h1.json" --group-by package \
+	--report-dir "$work/tsite" -o "$work/tm.html" "$work/t1.json" "$work/t2.json"
+expect_rc 0
+cmp "$work/t.html" "$work/tm.html" || fail "merge's trend page differs from the scan's"
+# each shard compared itself with the whole old report: an old finding is
+# absent once, not once per shard that lacks it
+run_distsec scan --profile debian --baseline "$work/old.json" --format json -o "$work/tj.json" $now
+run_distsec merge --format json -o "$work/tmj.json" "$work/t1.json" "$work/t2.json"
+python3 - "$work/tj.json" "$work/tmj.json" <<'PY' || fail "merge counts absent findings per shard"
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["summary"]["baseline"] == b["summary"]["baseline"] == \
+    {"file": a["summary"]["baseline"]["file"], "new": 1, "unchanged": 3, "absent": 2}, \
+    (a["summary"]["baseline"], b["summary"]["baseline"])
+assert a["absent"] == b["absent"], (a["absent"], b["absent"])
+PY
+page "$work/tsite/index.html"
+has "tr: errors/warnings | $work/h1.json | $work/old.json | now" "tr: elf-relro | 0/0 | 1/0 | 1/0"
+run_distsec scan --history "$work/h1.json" $now
+expect_rc 2
+grep -qF -- "--history draws a trend chart of --format html only" "$work/err" || fail "--history with text"
+run_distsec merge --format html --history "$work/none.json" "$work/t1.json" "$work/t2.json"
+expect_rc 2
+grep -qF -- "distsec: --history $work/none.json: " "$work/err" || fail "a missing --history report"
+
+# 5. a browser renders the index with its chart
 if command -v chromium >/dev/null; then
 	chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$site/index.html" \
 		>"$work/dom" 2>/dev/null || fail "chromium could not render the index"
