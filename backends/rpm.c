@@ -211,8 +211,8 @@ static int copy_db(const char *root, const char *dbdir, const char *file, const 
 {
 	const char *tmp = getenv("TMPDIR");
 	c->dir = ds_xasprintf("%s/distsec-rpmdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	c->slot = -1;
-	if (!mkdtemp(c->dir)) {
+	if (ds_mktemp_registered(c->dir, true, host ? host->cleanup_add : NULL,
+	                         host ? host->cleanup_done : NULL, &c->slot) != 0) {
 		snprintf(load_error, sizeof load_error,
 		         "cannot read %s/%s: no temporary directory for a copy (%s): %s",
 		         dbdir, file, c->dir, strerror(errno));
@@ -220,8 +220,6 @@ static int copy_db(const char *root, const char *dbdir, const char *file, const 
 		c->dir = NULL;
 		return -1;
 	}
-	if (host)
-		c->slot = host->cleanup_add(c->dir, 1);
 	char *src = in_root(root, dbdir);
 	int sfd = src ? open(src, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Temporary files and directories that must not outlive a run killed by
- * SIGINT, SIGTERM or SIGHUP: -o's temporary report, the rpm backend's
- * database copy.  Registration may happen on any thread; the handler only
+ * Temporary files and directories that must not outlive a run killed by a
+ * signal it can catch: -o's temporary report, the rpm backend's database
+ * copy.  Registration may happen on any thread; the handler only
  * reads fixed slots and calls async-signal-safe system calls (open,
  * getdents64, unlinkat, rmdir), then lets the signal kill the process as it
  * would have, so the exit status still tells the shell what happened.
@@ -74,11 +74,18 @@ void ds_cleanup_install(void)
 	static atomic_bool done;
 	if (atomic_exchange(&done, true))
 		return;
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	/* every signal whose default action ends the process and that can be
+	 * caught (SIGKILL cannot; SIGSEGV and friends mean the state is not to
+	 * be trusted); SIGPIPE too: a write to a parser's pipe holds it
+	 * (ds_sig_hold), others still end the run, as they always did */
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+	                            SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGPIPE };
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
 		struct sigaction sa, old;
-		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue; /* nohup and friends keep what they asked for */
+		/* nohup and friends keep what they asked for (SIG_IGN), and so
+		 * does a profiler's handler (SIGPROF) or a sanitizer's */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_DFL)
+			continue;
 		memset(&sa, 0, sizeof sa);
 		sa.sa_handler = on_signal;
 		sa.sa_flags = SA_RESETHAND;

@@ -388,6 +388,7 @@ struct report {
 	json_object *pkgs;         /* --format json */
 	json_object *cur;          /* the package being written */
 	const struct diff_opts *o;
+	struct side *old, *new;
 	struct tally t;
 };
 
@@ -648,6 +649,23 @@ static void summary(struct report *r, const struct side *old, const struct side 
 	json_object_put(doc);
 }
 
+static int write_diff(FILE *fp, void *arg)
+{
+	struct report *r = arg;
+	r->out = fp;
+	r->pkgs = r->o->json ? json_object_new_array() : NULL;
+	if (!r->o->json) {
+		fputs("distsec diff ", fp);
+		ds_put_escaped(fp, r->old->arg);
+		fputs(" -> ", fp);
+		ds_put_escaped(fp, r->new->arg);
+		fputc('\n', fp);
+	}
+	compare(r, r->old, r->new);
+	summary(r, r->old, r->new);
+	return ferror(fp) ? -1 : 0;
+}
+
 static const char diff_usage[] =
 	"usage: distsec diff [OPTIONS] OLD NEW\n"
 	"OLD and NEW: a distsec JSON report (scan -v --format json), a package file,\n"
@@ -737,28 +755,8 @@ int ds_cmd_diff(int argc, char **argv)
 	sort_side(&old);
 	sort_side(&new);
 	pair_packages(&old, &new);
-	struct report r = { .out = o.output ? fopen(o.output, "we") : stdout, .o = &o };
-	if (!r.out) {
-		ds_warn("diff: %s: %s", o.output, strerror(errno));
-		rc = 2;
-	} else {
-		r.pkgs = o.json ? json_object_new_array() : NULL;
-		if (!o.json) {
-			fputs("distsec diff ", r.out);
-			ds_put_escaped(r.out, old.arg);
-			fputs(" -> ", r.out);
-			ds_put_escaped(r.out, new.arg);
-			fputc('\n', r.out);
-		}
-		compare(&r, &old, &new);
-		summary(&r, &old, &new);
-		rc = r.t.gate ? 1 : 0;
-		if (ferror(r.out) || (r.out != stdout && fclose(r.out) != 0) ||
-		    (r.out == stdout && fflush(stdout) != 0)) {
-			ds_warn("diff: write error");
-			rc = 2;
-		}
-	}
+	struct report r = { .o = &o, .old = &old, .new = &new };
+	rc = ds_write_output(o.output, write_diff, &r) != 0 ? 2 : r.t.gate ? 1 : 0;
 	side_free(&old);
 	side_free(&new);
 	return rc;

@@ -128,6 +128,33 @@ const unsigned char *ds_file_script(struct ds_file *f, size_t *len)
 	return data;
 }
 
+const unsigned char *ds_file_shell_text(struct ds_file *f, size_t *len, size_t *nuls)
+{
+	const unsigned char *data = ds_file_script(f, len);
+	if (data && f->shell_state == 0) {
+		f->shell_state = 1;
+		const unsigned char *nul = memchr(data, '\0', *len);
+		if (nul) {
+			f->shell = ds_xmalloc(*len + 1);
+			size_t n = (size_t)(nul - data);
+			memcpy(f->shell, data, n);
+			for (const unsigned char *p = nul; p < data + *len; p++)
+				if (*p)
+					f->shell[n++] = *p;
+			f->shell[n] = '\0';
+			f->shell_len = n;
+			f->nuls = *len - n;
+		}
+	}
+	if (nuls)
+		*nuls = data ? f->nuls : 0;
+	if (data && f->shell) {
+		*len = f->shell_len;
+		return f->shell;
+	}
+	return data;
+}
+
 void ds_report_unreadable(struct ds_file *f, const char *what, const char *why)
 {
 	report_unreadable(f, DS_SEV_INFO, what, why);
@@ -327,6 +354,7 @@ void ds_file_release(struct ds_file *f)
 {
 	ds_elfview_free(f->elf);
 	free(f->data);
+	free(f->shell);
 	free(f->magic);
 	if (f->fd >= 0)
 		close(f->fd);
@@ -335,5 +363,6 @@ void ds_file_release(struct ds_file *f)
 	f->fd = f->pfd = -1;
 	f->elf = NULL;
 	f->data = NULL;
+	f->shell = NULL;
 	f->magic = NULL;
 }

@@ -209,7 +209,7 @@ const struct ds_backend *ds_backend_select(const char *name, const char *root,
                                            char *why, size_t whylen,
                                            char ***warnings, size_t *nwarnings);
 
-/* cleanup.c: paths removed when SIGINT, SIGTERM or SIGHUP end the run
+/* cleanup.c: paths removed when a catchable signal ends the run
  * (see struct ds_host); ds_cleanup_install sets the handlers, once. */
 void ds_cleanup_install(void);
 int ds_cleanup_add(const char *path, int is_dir);
@@ -279,6 +279,8 @@ void ds_args_free(struct ds_args *a);
 /* --shard K/N: the shard (0 .. n-1) a path's file name falls in; marks
  * the arguments of other shards than k (1 .. n) other_shard. */
 unsigned ds_shard_of(const char *path, unsigned n);
+/* The most shares --shard takes (and a report's "shard" record holds). */
+#define DS_SHARD_MAX 1000000u
 void ds_args_shard(struct ds_args *a, unsigned k, unsigned n);
 /* changes.c: the binary package files a .changes or .buildinfo lists,
  * appended to out with the size and sha256 it gives; 0, or -1 with why. */
@@ -310,6 +312,10 @@ int ds_cmd_diff(int argc, char **argv);
 /* reports.c: --report-dir */
 struct ds_output;
 int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir);
+/* outfile.c: a report to -o FILE through a temporary file renamed over it
+ * (NULL: to stdout), written by write(fp, arg), which returns 0 or -1;
+ * -1, the reason printed, when it could not be written whole. */
+int ds_write_output(const char *out, int (*write)(FILE *fp, void *arg), void *arg);
 
 /* scan.c */
 /* The one constructor: the checks the options enable (comma lists, opt-in,

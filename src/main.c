@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* distsec: the command table (git-style) and the scan command line. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -7,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "distsec/output.h"
@@ -39,8 +39,9 @@ static const char usage_text[] =
 	"                         the package files it lists) on the host (repeatable);\n"
 	"                         ./FILE and host files not in --root are package files too\n"
 	"  --files-from FILE      read PATHs and package files one a line from FILE (- stdin)\n"
-	"  --shard K/N            scan only share K of N of the PATHs and package files, by\n"
-	"                         a hash of the file name (distsec merge joins the reports)\n"
+	"  --shard K/N            scan only share K of N (N <= 1000000) of the PATHs and\n"
+	"                         package files, by a hash of the file name (distsec merge\n"
+	"                         joins the reports)\n"
 	"  --installed-state      also read the root's package database and units when\n"
 	"                         only package files are scanned (not read by default)\n"
 	"  --all-packages         scan every file of every installed package\n"
@@ -90,65 +91,12 @@ static int usage_error(const char *fmt, ...)
 	return 2;
 }
 
-static int render_to(const struct ds_output *fmt, const struct ds_scan *s, FILE *fp)
-{
-	int rc = fmt->render(s, fp);
-	return fclose(fp) != 0 ? -1 : rc;
-}
+struct render { const struct ds_output *fmt; const struct ds_scan *s; };
 
-/* Writes through a temporary file renamed over FILE, so a reader never
- * sees half a report; the new file gets the old one's mode, or the
- * umask's.  A device, FIFO or socket (-o /dev/null, /dev/stdout) is
- * written directly: renaming over it would replace the node itself.  A
- * symlink is written through, at its target; one that leads to no file is
- * refused, neither replaced nor followed to create a file wherever it
- * points (a planted link in a shared directory). */
-static int write_report(const struct ds_scan *s, const struct ds_output *fmt)
+static int render(FILE *fp, void *arg)
 {
-	if (!s->opt->output)
-		return fmt->render(s, stdout) || fflush(stdout) ? -1 : 0;
-	const char *out = s->opt->output;
-	struct stat st;
-	bool exists = stat(out, &st) == 0;
-	if (!exists && lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
-		ds_warn("%s: a symlink that leads to no file (dangling, or a loop): not written "
-		        "through; name the file itself", out);
-		return -1;
-	}
-	if (exists && !S_ISREG(st.st_mode)) {
-		FILE *fp = fopen(out, "we");
-		if (!fp || render_to(fmt, s, fp) != 0) {
-			ds_warn("%s: %s", out, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	char *target = exists ? realpath(out, NULL) : NULL;
-	if (!target)
-		target = ds_xstrdup(out);
-	mode_t mask = umask(0);
-	umask(mask);
-	mode_t mode = exists ? st.st_mode & 07777 : 0666 & ~mask;
-	char *tmp = ds_xasprintf("%s.XXXXXX", target);
-	int fd = mkstemp(tmp);
-	int slot = fd >= 0 ? ds_cleanup_add(tmp, 0) : -1;
-	FILE *fp = fd >= 0 && fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
-	int rc = -1;
-	if (fp)
-		rc = render_to(fmt, s, fp);
-	else if (fd >= 0)
-		close(fd);
-	if (rc == 0 && rename(tmp, target) != 0)
-		rc = -1;
-	if (rc != 0) {
-		ds_warn("%s: %s", out, strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-	}
-	ds_cleanup_done(slot);
-	free(tmp);
-	free(target);
-	return rc;
+	const struct render *r = arg;
+	return r->fmt->render(r->s, fp);
 }
 
 static int exit_status(const struct ds_scan *s)
@@ -168,7 +116,7 @@ static int deliver(struct ds_scan *s, const struct ds_options *o)
 	const struct ds_output *fmt = ds_output_find(o->format);
 	/* the reports first: a tmt results file points at them */
 	int rc = o->report_dir && ds_write_reports(s, fmt, o->report_dir) != 0 ? 2 : 0;
-	if (write_report(s, fmt))
+	if (ds_write_output(o->output, render, &(struct render){ fmt, s }))
 		rc = 2;
 	else if (rc == 0)
 		rc = exit_status(s);
@@ -233,7 +181,11 @@ static void lists_free(struct scan_lists *l)
 	free(l->history);
 }
 
-/* --files-from: one PATH or package file a line (empty lines skipped). */
+/* --files-from: one PATH or package file a line (empty lines skipped).
+ * A line is a path: longer than a path can be written on a command line
+ * (128 KiB) or with a NUL byte, the list is not one; a read error is an
+ * error, never the end of the list (which would scan the whole root). */
+#define FILES_FROM_LINE_MAX (128u << 10)
 static int read_files_from(struct scan_lists *l)
 {
 	bool in = !strcmp(l->files_from, "-");
@@ -243,21 +195,25 @@ static int read_files_from(struct scan_lists *l)
 		return 2;
 	}
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	while ((n = getline(&line, &cap, fp)) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		if (!line[0])
-			continue;
-		char *copy = ds_xstrdup(line);
-		ds_push(l->lines, l->nlines, l->linecap, copy);
+	size_t cap = 0, len, lineno = 0;
+	const char *why = NULL;
+	int r;
+	while ((r = ds_read_line(fp, &line, &cap, &len, FILES_FROM_LINE_MAX, &why)) > 0) {
+		lineno++;
+		if (len)
+			ds_push(l->lines, l->nlines, l->linecap, ds_xstrdup(line));
 	}
+	int e = errno;
 	free(line);
-	int err = ferror(fp);
 	if (!in)
 		fclose(fp);
-	if (err) {
-		ds_warn("--files-from %s: read error", l->files_from);
+	if (r == -2) {
+		ds_warn("--files-from %s: line %zu %s (a path a line, at most %u KiB): not a list "
+		        "of paths", l->files_from, lineno + 1, why, FILES_FROM_LINE_MAX >> 10);
+		return 2;
+	}
+	if (r < 0) {
+		ds_warn("--files-from %s: read error: %s", l->files_from, strerror(e));
 		return 2;
 	}
 	return 0;
@@ -315,12 +271,19 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 		o->history = l->history;
 		break;
 	case OPT_SHARD: {
-		unsigned k, n;
-		char end;
-		if (sscanf(optarg, "%u/%u%c", &k, &n, &end) != 2 || n < 1 || n > 1000000 || k < 1 || k > n)
-			return usage_error("--shard takes K/N, 1 <= K <= N (shard K of N), not '%s'", optarg);
-		o->shard_k = k;
-		o->shard_n = n;
+		/* digits only, each number in range before it is narrowed: sscanf's
+		 * %u took 4294967297 for 1 and a sign for a number */
+		char *slash, *end;
+		unsigned long k = 0, n = 0;
+		if (isdigit((unsigned char)optarg[0]))
+			k = strtoul(optarg, &slash, 10);
+		if (k && *slash == '/' && isdigit((unsigned char)slash[1]))
+			n = strtoul(slash + 1, &end, 10);
+		if (!n || *end || n > DS_SHARD_MAX || k > n)
+			return usage_error("--shard takes K/N, 1 <= K <= N <= %u (shard K of N), not '%s'",
+			                   DS_SHARD_MAX, optarg);
+		o->shard_k = (unsigned)k;
+		o->shard_n = (unsigned)n;
 		break;
 	}
 	case OPT_REPORT_DIR: o->report_dir = optarg; break;

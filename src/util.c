@@ -1,9 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <stdint.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "distsec/util.h"
 
@@ -256,4 +264,88 @@ void ds_list_free(char **v)
 	for (size_t i = 0; v && v[i]; i++)
 		free(v[i]);
 	free(v);
+}
+
+void ds_sig_hold(int sig, sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void ds_sig_release(int sig, const sigset_t *old, bool raised)
+{
+	if (raised) {
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, sig);
+		/* a signal a call raised is pending on this thread: taken at once */
+		const struct timespec now = { 0, 0 };
+		while (sigtimedwait(&set, NULL, &now) < 0 && errno == EINTR)
+			;
+	}
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, const char **why)
+{
+	size_t n = 0;
+	int c, rc = 1;
+	flockfile(fp);
+	while ((c = getc_unlocked(fp)) != EOF && c != '\n') {
+		if (c == '\0' || n >= max) {
+			*why = c ? "is longer than the limit" : "holds a NUL byte";
+			rc = -2;
+			break;
+		}
+		ds_grow(*line, n + 2, *cap);
+		(*line)[n++] = (char)c;
+	}
+	if (c == EOF && ferror(fp))
+		rc = -1;
+	else if (c == EOF && n == 0)
+		rc = 0;
+	funlockfile(fp);
+	ds_grow(*line, n + 1, *cap);
+	(*line)[n] = '\0';
+	*len = n;
+	return rc;
+}
+
+int ds_mktemp_registered(char *path, bool dir, int (*add)(const char *path, int is_dir),
+                         void (*done)(int slot), int *slot)
+{
+	static const char chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	size_t n = strlen(path);
+	*slot = -1;
+	if (n < 6 || strcmp(path + n - 6, "XXXXXX")) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+			struct timespec t;
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			uint64_t x = (uint64_t)t.tv_nsec * 0x9e3779b97f4a7c15u ^ (uint64_t)getpid() ^
+			             (uint64_t)tries << 32;
+			memcpy(r, &x, sizeof r);
+		}
+		for (size_t i = 0; i < 6; i++)
+			path[n - 6 + i] = chars[r[i] % (sizeof chars - 1)];
+		*slot = add ? add(path, dir) : -1;
+		int fd = dir ? mkdir(path, 0700)
+		             : open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			return fd;
+		int e = errno;
+		if (done)
+			done(*slot);
+		*slot = -1;
+		errno = e;
+		if (e != EEXIST)
+			return -1;
+	}
+	return -1;
 }

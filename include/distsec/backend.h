@@ -171,7 +171,7 @@ typedef const struct ds_backend *(*ds_backend_entry_fn)(void);
  * function named DS_BACKEND_HOST receives this once, right after loading. */
 #define DS_BACKEND_HOST "distsec_backend_host"
 struct ds_host {
-	/* Removes path if the run is killed by SIGINT, SIGTERM or SIGHUP (a
+	/* Removes path if a signal the program can catch ends the run (a
 	 * directory with the files directly in it when is_dir); returns a
 	 * slot, -1 when none is free.  cleanup_done(slot) once the caller has
 	 * removed the path itself. */

@@ -79,6 +79,9 @@ struct ds_file {
 	int data_state;          /* 0 not tried, 1 ok, -1 failed */
 	int fd_state;            /* 0 not tried, 1 open, -1 failed */
 	ino_t ino;               /* from the O_PATH fstat, to check the reopen */
+	unsigned char *shell;    /* the script without its NUL bytes, when it has some */
+	size_t shell_len, nuls;
+	int shell_state;         /* 0 not made, 1 made (shell NULL: no NUL byte) */
 	struct ds_elfview *elf;
 	int elf_state;
 	char *magic;
@@ -94,6 +97,11 @@ const unsigned char *ds_file_data(struct ds_file *f, size_t limit, size_t *len);
 /* A script's contents (up to DS_SCRIPT_MAX): a bigger one is reported
  * scan-unreadable once, whichever script check asks first. */
 const unsigned char *ds_file_script(struct ds_file *f, size_t *len);
+/* A shell script's text as the shell reads it: dash and bash drop NUL
+ * bytes, so ">/tm\0p/x" writes /tmp/x; the script checks read this, not
+ * the bytes.  NULL as ds_file_script; *nuls (may be NULL) is how many
+ * NUL bytes were dropped. */
+const unsigned char *ds_file_shell_text(struct ds_file *f, size_t *len, size_t *nuls);
 /* The ELF view, or NULL when the file is not a well-formed ELF (a
  * scan-unreadable finding is then reported once by the core). */
 const struct ds_elfview *ds_file_elf(struct ds_file *f);

@@ -6,7 +6,9 @@
 #ifndef DISTSEC_UTIL_H
 #define DISTSEC_UTIL_H
 
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,6 +98,34 @@ char *ds_path_join(const char *dir, const char *name);
  * dropped); ds_list_free frees it. */
 char **ds_split_list(const char *s);
 void ds_list_free(char **v);
+
+/* One line of fp, without its newline, into *line (grown as needed,
+ * *cap its size): 1 a line (the last may lack its newline), 0 the end of
+ * the file, -1 a read error (errno set), -2 a line longer than max bytes
+ * or holding a NUL byte (*why says which): neither is taken for the end,
+ * and what is held never grows past max.  *len is the line's length. */
+int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, const char **why);
+
+/* A signal a system call raises in the thread that makes it -- SIGPIPE
+ * for a write to a pipe whose reader has gone, SIGXFSZ for a write past
+ * RLIMIT_FSIZE -- held around the call, so that its error return (EPIPE,
+ * EFBIG) is handled instead of the signal's default action ending the
+ * whole run.  ds_sig_hold blocks sig in the calling thread, its mask saved
+ * in *old; ds_sig_release takes the instance the held calls raised when
+ * raised is true (they failed with that signal's error), then restores
+ * *old, so that one sent from outside meanwhile is delivered as usual. */
+void ds_sig_hold(int sig, sigset_t *old);
+void ds_sig_release(int sig, const sigset_t *old, bool raised);
+
+/* Creates path, whose name ends in "XXXXXX", under a random name as a new
+ * directory (0700) or file (0600), registered with add() (the signal
+ * cleanup's, struct ds_host; NULL: none) before it exists, so that no
+ * signal finds it created but not registered, as one could between
+ * mkdtemp() and the registration.  Returns the file's fd, 0 for a
+ * directory, or -1 (errno set); *slot is add()'s slot (-1 if none), which
+ * done() frees when path is removed. */
+int ds_mktemp_registered(char *path, bool dir, int (*add)(const char *path, int is_dir),
+                         void (*done)(int slot), int *slot);
 
 #define DS_SEARCH_DIRS 4
 /* Directories loadable modules are searched in, in order: only

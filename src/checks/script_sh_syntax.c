@@ -392,7 +392,7 @@ static void run(struct ds_file *f, void *state)
 	if (shell_index(f->interp) < 0)
 		return;
 	size_t len;
-	const unsigned char *data = ds_file_script(f, &len);
+	const unsigned char *data = ds_file_shell_text(f, &len, NULL);
 	if (!data)
 		return;
 	/* without "#!" the name and content say which shell it is written

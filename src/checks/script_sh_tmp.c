@@ -162,7 +162,7 @@ static void run(struct ds_file *f, void *state)
 {
 	(void)state;
 	size_t len;
-	const unsigned char *data = ds_file_script(f, &len);
+	const unsigned char *data = ds_file_shell_text(f, &len, NULL);
 	if (!data || !memmem(data, len, "/tmp/", 5))
 		return;
 	unsigned lines[MAX_LINES];
