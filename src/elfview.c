@@ -33,6 +33,87 @@ static bool over_cap(struct ds_elfview *v, const char *what, GElf_Xword size, GE
 	return true;
 }
 
+/* libelf's elf_begin allocates ~280 bytes per section the header claims
+ * before anything else is read: a sparse file claiming 16M headers through
+ * extended numbering (the count in section 0's sh_size) took 4.5 GB, and
+ * its size check cannot help when the hole makes the claim fit.  The
+ * largest real tables are relocatable objects built with
+ * -ffunction-sections (tens of thousands); a program or library has tens.
+ * The kernel reads at most 64 KiB of program headers (~1,170 entries);
+ * only core dumps use PN_XNUM for more. */
+#define SHNUM_MAX ((uint64_t)1 << 18)
+#define PHNUM_MAX ((uint64_t)1 << 16)
+
+/* The integer of `len` bytes at p in the file's byte order. */
+static uint64_t uint_at(const unsigned char *p, size_t len, bool msb)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < len; i++)
+		v |= (uint64_t)p[msb ? i : len - 1 - i] << (8 * (len - 1 - i));
+	return v;
+}
+
+static bool read_exact(int fd, const unsigned char *mem, size_t size, uint64_t off,
+                       unsigned char *buf, size_t len)
+{
+	if (off > size || size - off < len)
+		return false;
+	if (mem) {
+		memcpy(buf, mem + off, len);
+		return true;
+	}
+	for (size_t got = 0; got < len; ) {
+		ssize_t r = pread(fd, buf + got, len - got, (off_t)(off + got));
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+static bool table_fits(uint64_t off, uint64_t n, size_t entsize, size_t size)
+{
+	return off <= size && n <= (size - off) / entsize;
+}
+
+const char *ds_elf_headers_check(int fd, const unsigned char *mem, size_t size)
+{
+	unsigned char eh[64], sh0[64];
+	if (!read_exact(fd, mem, size, 0, eh, EI_NIDENT) || memcmp(eh, ELFMAG, SELFMAG) != 0 ||
+	    (eh[EI_CLASS] != ELFCLASS32 && eh[EI_CLASS] != ELFCLASS64))
+		return NULL;
+	bool is64 = eh[EI_CLASS] == ELFCLASS64, msb = eh[EI_DATA] == ELFDATA2MSB;
+	size_t ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	if (!read_exact(fd, mem, size, 0, eh, ehsize))
+		return NULL;
+	size_t word = is64 ? 8 : 4, half = is64 ? 0x36 : 0x2a;
+	uint64_t phoff = uint_at(eh + 0x1c + (is64 ? 4 : 0), word, msb);
+	uint64_t shoff = uint_at(eh + 0x20 + (is64 ? 8 : 0), word, msb);
+	uint64_t phnum = uint_at(eh + half + 2, 2, msb);
+	uint64_t shnum = uint_at(eh + half + 6, 2, msb);
+	size_t shsize = is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	size_t phsize = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	if (shoff && (shnum == 0 || phnum == PN_XNUM)) {
+		/* extended numbering: the counts are in section 0 */
+		if (!read_exact(fd, mem, size, shoff, sh0, shsize))
+			return "the section header table runs past the end of the file";
+		if (shnum == 0)
+			shnum = uint_at(sh0 + (is64 ? 0x20 : 0x14), word, msb);
+		if (phnum == PN_XNUM)
+			phnum = uint_at(sh0 + (is64 ? 0x2c : 0x1c), 4, msb);
+	}
+	if (phnum > PHNUM_MAX)
+		return "the program header table is over 65536 entries";
+	if (phnum && !table_fits(phoff, phnum, phsize, size))
+		return "program headers are truncated or out of bounds";
+	if (shoff && shnum > SHNUM_MAX)
+		return "the section header table is over 262144 entries";
+	if (shoff && !table_fits(shoff, shnum, shsize, size))
+		return "the section header table runs past the end of the file";
+	return NULL;
+}
+
+
 /* The size libelf would read for the string table strndx. */
 static GElf_Xword section_size(Elf *elf, size_t ndx)
 {

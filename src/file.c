@@ -167,16 +167,23 @@ const struct ds_elfview *ds_file_elf(struct ds_file *f)
 	f->elf_state = -1;
 	if (!f->mem && ds_file_fd(f) < 0)
 		return NULL;
-	Elf *e = f->mem ? elf_memory((char *)f->mem, (size_t)f->size)
-	                : elf_begin(f->fd, ELF_C_READ, NULL);
-	const char *why = NULL;
-	if (!e) {
-		ds_report_unreadable(f, "cannot read ELF", elf_errmsg(-1));
-		return NULL;
+	const char *what = "malformed ELF";
+	const char *why = ds_elf_headers_check(f->fd, f->mem, (size_t)f->size);
+	Elf *e = why ? NULL
+	             : f->mem ? elf_memory((char *)f->mem, (size_t)f->size)
+	                      : elf_begin(f->fd, ELF_C_READ, NULL);
+	if (!e && !why) {
+		what = "cannot read ELF";
+		why = elf_errmsg(-1);
 	}
-	f->elf = ds_elfview_new(e, f->mem ? -1 : f->fd, (size_t)f->size, &why);
+	f->elf = e ? ds_elfview_new(e, f->mem ? -1 : f->fd, (size_t)f->size, &why) : NULL;
 	if (!f->elf) {
-		ds_report_unreadable(f, "malformed ELF", why);
+		/* The kernel runs a program by its program headers alone: a
+		 * setuid one whose other headers are broken still runs, and
+		 * must not pass a gate unjudged (its class needs no ELF view:
+		 * daemon, set[ug]id, capabilities). */
+		enum ds_class cls = ds_file_class(f);
+		report_unreadable(f, ds_class_important(cls) ? DS_SEV_ERROR : DS_SEV_INFO, what, why);
 		return NULL;
 	}
 	if (f->elf->skipped)   /* judged on the rest, and said what was not read */

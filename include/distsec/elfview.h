@@ -52,6 +52,12 @@ enum ds_elf_relro { DS_RELRO_NONE, DS_RELRO_PARTIAL, DS_RELRO_FULL };
  * Pascal, gcc -static) or static-pie (ET_DYN with DF_1_PIE). */
 enum ds_elf_link { DS_LINK_DYNAMIC, DS_LINK_STATIC, DS_LINK_STATIC_PIE };
 
+/* Run before libelf opens a file of size bytes (read through fd, or at mem
+ * when not NULL), which allocates for every section the header claims at
+ * once: NULL when the section and program header tables fit in the file
+ * and under their caps (or when it has no ELF header: libelf says what it
+ * is), else why not. */
+const char *ds_elf_headers_check(int fd, const unsigned char *mem, size_t size);
 /* Builds the view of an Elf handle of a file_size-byte file (taking
  * ownership of the handle); fd is the file it reads (not owned), or -1
  * when the handle is over memory (elf_memory).  NULL with a reason in why when the file is

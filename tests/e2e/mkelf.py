@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """A hostile copy of an ELF64 for the end-to-end tests: one section's
 header claims SIZE bytes and the file is extended (a hole, sparse on disk)
-so the claim is within its bounds, as libelf checks.
+so the claim is within its bounds, as libelf checks.  shnum: the header
+claims SIZE sections through extended numbering (e_shnum 0, the count in
+section 0's sh_size), the file extended to hold them all.
 
-mkelf.py IN dynsym|dynstr|note|rodata|dynamic SIZE OUT...
+mkelf.py IN dynsym|dynstr|note|rodata|dynamic|shnum SIZE OUT...
 """
 import os, shutil, struct, sys
 
@@ -16,6 +18,13 @@ def hostile_copy(src, out, what, size):
         shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
         def shdr(i):
             return struct.unpack_from('<IIQQQQIIQQ', data, shoff + i * shentsize)
+        if what == 'shnum':
+            f.seek(0x3c)
+            f.write(struct.pack('<H', 0))
+            f.seek(shoff + 0x20)
+            f.write(struct.pack('<Q', size))
+            f.truncate(shoff + size * shentsize)
+            return
         names = shdr(shstrndx)[4]
         def name(i):
             off = names + shdr(i)[0]

@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	int fd = fuzz_memfd(data, size, path, sizeof path);
 	const char *why = NULL;
-	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+	Elf *e = ds_elf_headers_check(fd, NULL, size) ? NULL : elf_begin(fd, ELF_C_READ, NULL);
 	struct ds_elfview *v = e ? ds_elfview_new(e, fd, size, &why) : NULL;
 	if (v) {
 		size_t total = 0;

@@ -127,6 +127,67 @@ static void test_malformed(void **state)
 	free(buf);
 }
 
+/* A sparse temporary copy of buf, size bytes long (a hole after buf). */
+static int sparse_copy(const unsigned char *buf, size_t n, size_t size)
+{
+	char path[] = "/tmp/distsec-elfview-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(write(fd, buf, n), (ssize_t)n);
+	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	return fd;
+}
+
+/* Header claims libelf would allocate for before reading anything: refused
+ * by the count, or because the table is not in the file. */
+static void test_header_claims(void **state)
+{
+	(void)state;
+	size_t n;
+	unsigned char *buf = slurp(fixture("pie-full"), &n);
+	assert_null(ds_elf_headers_check(-1, buf, n));
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	Elf64_Shdr *sh0 = (Elf64_Shdr *)(buf + eh->e_shoff);
+	/* extended numbering: e_shnum 0, the count in section 0's sh_size;
+	 * 16M headers fit in a 1 GiB sparse file */
+	eh->e_shnum = 0;
+	sh0->sh_size = 1u << 24;
+	int fd = sparse_copy(buf, n, eh->e_shoff + ((size_t)1 << 30));
+	assert_string_equal(ds_elf_headers_check(fd, NULL, eh->e_shoff + ((size_t)1 << 30)),
+	                    "the section header table is over 262144 entries");
+	close(fd);
+	/* under the cap, but past the end of the file */
+	sh0->sh_size = 1000;
+	assert_string_equal(ds_elf_headers_check(-1, buf, n),
+	                    "the section header table runs past the end of the file");
+	/* the program header count of PN_XNUM is in section 0's sh_info */
+	sh0->sh_size = 0;
+	eh->e_shnum = 1;
+	eh->e_phnum = PN_XNUM;
+	sh0->sh_info = 70000;
+	assert_string_equal(ds_elf_headers_check(-1, buf, n),
+	                    "the program header table is over 65536 entries");
+	sh0->sh_info = 60000;
+	assert_string_equal(ds_elf_headers_check(-1, buf, n),
+	                    "program headers are truncated or out of bounds");
+	free(buf);
+
+	/* ELF32, big-endian: section 0 right after the header */
+	unsigned char be[sizeof(Elf32_Ehdr) + sizeof(Elf32_Shdr)] = { 0x7f, 'E', 'L', 'F',
+	                                                             ELFCLASS32, ELFDATA2MSB, 1 };
+	be[0x23] = sizeof(Elf32_Ehdr);   /* e_shoff */
+	be[sizeof(Elf32_Ehdr) + 0x14] = 0x01;   /* sh_size 0x01000000 */
+	assert_string_equal(ds_elf_headers_check(-1, be, sizeof be),
+	                    "the section header table is over 262144 entries");
+	be[sizeof(Elf32_Ehdr) + 0x14] = 0;
+	be[sizeof(Elf32_Ehdr) + 0x17] = 2;   /* 2 sections: 40 bytes past the end */
+	assert_string_equal(ds_elf_headers_check(-1, be, sizeof be),
+	                    "the section header table runs past the end of the file");
+	be[sizeof(Elf32_Ehdr) + 0x17] = 1;
+	assert_null(ds_elf_headers_check(-1, be, sizeof be));
+}
+
 struct seen { size_t n; char last[64]; bool ordered; };
 
 static int count_tmp(const char *s, size_t len, void *ctx)
@@ -177,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_shared_library),
 		cmocka_unit_test(test_no_gnu_stack),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_header_claims),
 		cmocka_unit_test(test_strings_chunked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
