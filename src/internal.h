@@ -104,6 +104,9 @@ struct ds_job {
 	char *path;
 	unsigned char type;     /* d_type from readdir, DT_UNKNOWN if none, DS_JOB_PKGFILE */
 	struct ds_expect *expect; /* for a package file a .changes lists, else NULL */
+	int fd;                 /* the walked entry's own, opened from its directory's
+	                         * (the job owns it), or -1: opened by path */
+	bool fd_reads;          /* fd is open for reading (else O_PATH) */
 };
 /* Not a d_type (those are < 16): a host package file, read as one job. */
 #define DS_JOB_PKGFILE 0xF0
@@ -156,8 +159,10 @@ struct ds_pool {
 void ds_pool_start(struct ds_scan *s, struct ds_jobs *j, struct ds_pool *p);
 /* After ds_jobs_close: waits for them, merges their findings and counts. */
 void ds_pool_join(struct ds_scan *s, struct ds_pool *p);
-/* Opens and checks one path inside the root. */
-void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type);
+/* Opens and checks one path inside the root; fd as in struct ds_job
+ * (taken over). */
+void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type, int fd,
+                  bool fd_reads);
 void ds_worker_init(struct ds_worker *w, struct ds_scan *s);
 /* Runs every enabled check that applies to f, then releases f. */
 void ds_scan_file(struct ds_worker *w, struct ds_file *f);

@@ -19,12 +19,16 @@
 
 /* The paths to scan: a bounded ring the walk fills while the workers
  * drain it, so memory does not grow with the tree.  Paths are deduplicated
- * only when several arguments or package lists may name one twice. */
+ * only when several arguments or package lists may name one twice.  A
+ * walked entry comes with its own fd; at most JOB_FDS of those wait in
+ * the ring, well under the usual limit of 1,024 open files. */
 #define JOBS_MAX 4096
+#define JOB_FDS 256
 
 struct ds_jobs {
 	struct ds_job ring[JOBS_MAX];
 	size_t head, count;     /* next to take; queued */
+	size_t fds;             /* queued jobs holding an fd */
 	size_t total;           /* queued so far, for the progress line */
 	struct ds_strmap *seen; /* the walking thread's only; NULL: no dedup */
 	pthread_mutex_t lock;   /* guards everything above but seen */
@@ -35,34 +39,45 @@ struct ds_jobs {
 };
 
 static void push_job(struct ds_jobs *j, const char *path, unsigned char type,
-                     struct ds_expect *e)
+                     struct ds_expect *e, int fd, bool fd_reads)
 {
 	if (j->no_workers) {
-		struct ds_job job = { (char *)path, type, e };
+		struct ds_job job = { (char *)path, type, e, fd, fd_reads };
 		ds_scan_job(j->self, &job);
 		ds_expect_free(e);
 		return;
 	}
 	char *p = ds_xstrdup(path);
 	pthread_mutex_lock(&j->lock);
-	while (j->count == JOBS_MAX)
+	while (j->count == JOBS_MAX || (fd >= 0 && j->fds == JOB_FDS))
 		pthread_cond_wait(&j->not_full, &j->lock);
-	j->ring[(j->head + j->count) % JOBS_MAX] = (struct ds_job){ p, type, e };
+	j->ring[(j->head + j->count) % JOBS_MAX] = (struct ds_job){ p, type, e, fd, fd_reads };
 	j->count++;
+	j->fds += fd >= 0;
 	j->total++;
 	pthread_cond_signal(&j->not_empty);
 	pthread_mutex_unlock(&j->lock);
 }
 
-static void add_job(struct ds_jobs *j, const char *path, unsigned char type)
+/* fd: the entry's own (the ring takes it), or -1 */
+static void add_job_fd(struct ds_jobs *j, const char *path, unsigned char type, int fd,
+                       bool fd_reads)
 {
 	if (j->seen) {
 		uintptr_t *v = ds_strmap_put(j->seen, path);
-		if (*v)
+		if (*v) {
+			if (fd >= 0)
+				close(fd);
 			return;
+		}
 		*v = 1;
 	}
-	push_job(j, path, type, NULL);
+	push_job(j, path, type, NULL, fd, fd_reads);
+}
+
+static void add_job(struct ds_jobs *j, const char *path, unsigned char type)
+{
+	add_job_fd(j, path, type, -1, false);
 }
 
 /* Package files are host paths: deduplicated apart from the root's. */
@@ -78,7 +93,7 @@ void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *
 		}
 		*v = 1;
 	}
-	push_job(j, path, DS_JOB_PKGFILE, e);
+	push_job(j, path, DS_JOB_PKGFILE, e, -1, false);
 }
 
 void ds_jobs_add_context(struct ds_jobs *j, const char *path)
@@ -89,7 +104,7 @@ void ds_jobs_add_context(struct ds_jobs *j, const char *path)
 			return;
 		*v = 1;
 	}
-	push_job(j, path, DS_JOB_PKGCTX, NULL);
+	push_job(j, path, DS_JOB_PKGCTX, NULL, -1, false);
 }
 
 void ds_jobs_close(struct ds_jobs *j)
@@ -113,6 +128,7 @@ bool ds_jobs_take(struct ds_jobs *j, struct ds_job *out, size_t *total)
 		*out = j->ring[j->head];
 		j->head = (j->head + 1) % JOBS_MAX;
 		j->count--;
+		j->fds -= out->fd >= 0;
 		pthread_cond_signal(&j->not_full);
 	}
 	*total = j->total;
@@ -144,54 +160,213 @@ static void unreadable(struct ds_scan *s, const char *path, const char *what, in
 	ds_detail_str(d, "reason", strerror(err));
 }
 
+/* One directory on the walk's current path: the path buffer up to len
+ * spells it; the names of its subdirectories not yet walked are
+ * subdirs[next..nsub). */
+struct frame {
+	size_t len;
+	int fd;                  /* -1 once closed to bound the walk's fds */
+	dev_t dev;
+	ino_t ino;
+	char **subdirs;
+	size_t next, nsub, cap;
+};
+
+/* A chain 10,000 directories deep needs no 10,000 fds: only the deepest
+ * directories keep theirs; a shallower one is reopened through ".." of
+ * its child when the walk climbs back to it. */
+#define WALK_FDS 32
+
+struct walk {
+	struct ds_scan *s;
+	struct ds_jobs *j;
+	dev_t dev;               /* the file system walked (unless --cross-mounts) */
+	bool whole_root;
+	char *path;              /* NUL-terminated at len */
+	size_t len, cap;
+	struct frame *frames;
+	size_t n, fcap;
+	size_t low, nopen;       /* frames below low hold no fd; nopen hold one */
+};
+
+static void path_cut(struct walk *w, size_t len)
+{
+	w->len = len;
+	w->path[len] = '\0';
+}
+
+static void path_append(struct walk *w, const char *name)
+{
+	size_t n = strlen(name);
+	ds_grow(w->path, w->len + n + 2, w->cap);
+	w->path[w->len++] = '/';
+	memcpy(w->path + w->len, name, n + 1);
+	w->len += n;
+}
+
+/* The walk's path: "" (the root's spelling in the buffer) is "/". */
+static const char *path_of(const struct walk *w)
+{
+	return w->len ? w->path : "/";
+}
+
+/* The entry's own fd for its job, opened from its directory's: a read fd
+ * for a file readdir calls regular when its contents will be read (never
+ * one for a device: O_NONBLOCK, no controlling terminal, and the worker
+ * fstat()s it before reading), else O_PATH.  -1: the worker opens the
+ * path itself and says why it could not. */
+static int open_entry(struct walk *w, int dfd, const char *name, unsigned char type, bool *reads)
+{
+	*reads = type == DT_REG && w->s->priv->classify;
+	int fd = -1;
+	if (*reads)
+		fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		*reads = false;
+		fd = openat(dfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	}
+	return fd;
+}
+
+/* Queues every entry of the directory fr (the path buffer spells it) and
+ * keeps the names of its subdirectories to walk. */
+static void list_dir(struct walk *w, struct frame *fr)
+{
+	int lfd = dup(fr->fd);
+	DIR *d = lfd >= 0 ? fdopendir(lfd) : NULL;
+	if (!d) {
+		unreadable(w->s, path_of(w), "cannot read directory", errno);
+		if (lfd >= 0)
+			close(lfd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		unsigned char type = e->d_type;
+		if (type == DT_UNKNOWN) { /* a file system without d_type */
+			struct stat cs;
+			if (fstatat(fr->fd, e->d_name, &cs, AT_SYMLINK_NOFOLLOW) == 0)
+				type = IFTODT(cs.st_mode);
+		}
+		path_append(w, e->d_name);
+		bool reads;
+		int fd = open_entry(w, fr->fd, e->d_name, type, &reads);
+		add_job_fd(w->j, w->path, type, fd, reads);
+		if (type == DT_DIR &&
+		    !(w->whole_root && is_pseudo_fs_mount(fr->fd, e->d_name, w->path, fr->dev)))
+			ds_push(fr->subdirs, fr->nsub, fr->cap, ds_xstrdup(e->d_name));
+		path_cut(w, fr->len);
+	}
+	closedir(d);
+}
+
+/* Enters the directory opened as fd (-1: the open failed with errno),
+ * which the path buffer spells: checked, listed, walked next. */
+static void enter(struct walk *w, int fd)
+{
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		unreadable(w->s, path_of(w), "cannot read directory", errno);
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	if (st.st_dev != w->dev && !w->s->opt->cross_mounts) {
+		close(fd);
+		return;
+	}
+	ds_grow(w->frames, w->n + 1, w->fcap);
+	struct frame *fr = &w->frames[w->n++];
+	*fr = (struct frame){ .len = w->len, .fd = fd, .dev = st.st_dev, .ino = st.st_ino };
+	for (w->nopen++; w->nopen > WALK_FDS; w->low++) {
+		if (w->frames[w->low].fd >= 0) {
+			close(w->frames[w->low].fd);
+			w->frames[w->low].fd = -1;
+			w->nopen--;
+		}
+	}
+	list_dir(w, fr);
+}
+
+/* The fd of fr, closed to bound the walk's fds, again: ".." of its child
+ * (childfd) when that is still fr's inode, else by path inside the root
+ * (the tree changed under the walk). */
+static int reopen(struct walk *w, struct frame *fr, int childfd)
+{
+	struct stat st;
+	int fd = childfd >= 0 ? openat(childfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == fr->dev && st.st_ino == fr->ino)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	path_cut(w, fr->len);
+	fd = ds_open_beneath(w->s->rootfd, path_of(w), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0 || st.st_dev != fr->dev || st.st_ino != fr->ino) {
+		unreadable(w->s, path_of(w), "cannot read directory", fd < 0 ? errno : ESTALE);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void leave(struct walk *w)
+{
+	struct frame *fr = &w->frames[--w->n];
+	for (size_t i = fr->next; i < fr->nsub; i++)
+		free(fr->subdirs[i]);
+	free(fr->subdirs);
+	/* (reopened even with nothing left to walk: its own parent may need
+	 * its ".." in turn) */
+	struct frame *parent = w->n ? &w->frames[w->n - 1] : NULL;
+	if (parent && parent->fd < 0) {
+		parent->fd = reopen(w, parent, fr->fd);
+		if (parent->fd >= 0)
+			w->nopen++;
+		w->low = w->n - 1;
+	}
+	if (fr->fd >= 0) {
+		close(fr->fd);
+		w->nopen--;
+	}
+	if (w->low > w->n)
+		w->low = w->n;
+}
+
 /* Walks the directory tree at start (already a job) without following
- * symlinks and without crossing into other file systems. */
+ * symlinks and without crossing into other file systems.  Each directory
+ * and each entry is opened from its parent's fd: the cost of a level does
+ * not grow with its depth (by path, every open resolved the whole path
+ * again, one openat per component beyond PATH_MAX: 149 s for a chain
+ * 10,000 deep). */
 static void walk(struct ds_scan *s, struct ds_jobs *j, const char *start, dev_t dev,
                  bool whole_root)
 {
-	char **stack = NULL;
-	size_t n = 0, cap = 0;
-	char *first = ds_xstrdup(start);
-	ds_push(stack, n, cap, first);
-	while (n) {
-		char *dir = stack[--n];
-		int dfd = ds_open_beneath(s->rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		struct stat st;
-		DIR *d = NULL;
-		if (dfd < 0 || fstat(dfd, &st) != 0 || !(d = fdopendir(dfd))) {
-			unreadable(s, dir, "cannot read directory", errno);
-			if (dfd >= 0)
-				close(dfd);
-			free(dir);
+	struct walk w = { .s = s, .j = j, .dev = dev, .whole_root = whole_root };
+	w.len = strlen(start);
+	while (w.len && start[w.len - 1] == '/')
+		w.len--;
+	ds_grow(w.path, w.len + 1, w.cap);
+	memcpy(w.path, start, w.len);
+	path_cut(&w, w.len);
+	enter(&w, ds_open_beneath(s->rootfd, start, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+	while (w.n) {
+		struct frame *top = &w.frames[w.n - 1];
+		if (top->next == top->nsub || top->fd < 0) {
+			leave(&w);
 			continue;
 		}
-		if (st.st_dev != dev && !s->opt->cross_mounts) {
-			closedir(d);
-			free(dir);
-			continue;
-		}
-		struct dirent *e;
-		while ((e = readdir(d)) != NULL) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *child = ds_path_join(dir, e->d_name);
-			unsigned char type = e->d_type;
-			if (type == DT_UNKNOWN) { /* a file system without d_type */
-				struct stat cs;
-				if (fstatat(dirfd(d), e->d_name, &cs, AT_SYMLINK_NOFOLLOW) == 0)
-					type = IFTODT(cs.st_mode);
-			}
-			add_job(j, child, type);
-			if (type == DT_DIR &&
-			    !(whole_root && is_pseudo_fs_mount(dirfd(d), e->d_name, child, st.st_dev)))
-				ds_push(stack, n, cap, child);
-			else
-				free(child);
-		}
-		closedir(d);
-		free(dir);
+		char *name = top->subdirs[top->next++];
+		path_cut(&w, top->len);
+		path_append(&w, name);
+		int fd = openat(top->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		free(name);
+		enter(&w, fd);
 	}
-	free(stack);
+	free(w.frames);
+	free(w.path);
 }
 
 /* A user-named path: resolved inside the root, walked if a directory. */
@@ -290,8 +465,11 @@ void ds_jobs_scan_inline(struct ds_jobs *j, struct ds_worker *w)
 void ds_jobs_free(struct ds_jobs *j)
 {
 	for (size_t i = 0; i < j->count; i++) {
-		free(j->ring[(j->head + i) % JOBS_MAX].path);
-		ds_expect_free(j->ring[(j->head + i) % JOBS_MAX].expect);
+		struct ds_job *job = &j->ring[(j->head + i) % JOBS_MAX];
+		free(job->path);
+		ds_expect_free(job->expect);
+		if (job->fd >= 0)
+			close(job->fd);
 	}
 	ds_strmap_free(j->seen);
 	pthread_mutex_destroy(&j->lock);

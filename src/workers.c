@@ -107,11 +107,13 @@ void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 /* A file readdir called regular, when its contents will be read: opened
  * for reading at once (O_NONBLOCK, no controlling terminal) and confirmed
  * with fstat, two syscalls fewer than the O_PATH way.  If something else
- * took its place it is closed unread; -1 then, and for any error. */
-static int open_regular(struct ds_scan *s, const char *path, struct stat *st)
+ * took its place it is closed unread; -1 then, and for any error.  fd:
+ * the walk's read fd of it, or -1 to open the path. */
+static int open_regular(struct ds_scan *s, const char *path, int fd, struct stat *st)
 {
-	int fd = ds_open_beneath(s->rootfd, path,
-	                         O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		fd = ds_open_beneath(s->rootfd, path,
+		                     O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd >= 0 && (fstat(fd, st) != 0 || !S_ISREG(st->st_mode))) {
 		close(fd);
 		fd = -1;
@@ -119,17 +121,20 @@ static int open_regular(struct ds_scan *s, const char *path, struct stat *st)
 	return fd;
 }
 
-void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type)
+void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type, int fd,
+                  bool fd_reads)
 {
 	struct ds_scan *s = w->scan;
 	struct ds_file f = { .path = path, .fd = -1, .pfd = -1, .worker = w };
 	struct stat st;
-	if (type == DT_REG && s->priv->classify && (f.fd = open_regular(s, path, &st)) >= 0) {
+	bool reads = type == DT_REG && s->priv->classify && (fd < 0 || fd_reads);
+	if (reads && (f.fd = open_regular(s, path, fd, &st)) >= 0) {
 		f.fd_state = 1;
 	} else {
 		/* Anything else is opened O_PATH: a device node is never opened,
 		 * a read fd is made from it only once fstat says regular. */
-		f.pfd = ds_open_beneath(s->rootfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		f.pfd = fd >= 0 && !reads ? fd
+		      : ds_open_beneath(s->rootfd, path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 		if (f.pfd < 0 || fstat(f.pfd, &st) != 0) {
 			int err = errno;
 			if (f.pfd >= 0)
@@ -157,7 +162,7 @@ void ds_scan_job(struct ds_worker *w, const struct ds_job *job)
 	else if (job->type == DS_JOB_PKGCTX)
 		ds_pkgfile_context_job(w, job->path);
 	else
-		ds_scan_path(w, job->path, job->type);
+		ds_scan_path(w, job->path, job->type, job->fd, job->fd_reads);
 }
 
 /* One line on stderr, rewritten at most five times a second by the first
