@@ -168,6 +168,16 @@ void ds_expect_free(struct ds_expect *e)
 	free(e);
 }
 
+struct ds_expect *ds_expect_dup(const struct ds_expect *e)
+{
+	if (!e)
+		return NULL;
+	struct ds_expect *c = ds_xmalloc(sizeof *c);
+	*c = *e;
+	c->via = e->via ? ds_xstrdup(e->via) : NULL;
+	return c;
+}
+
 void ds_args_free(struct ds_args *a)
 {
 	for (size_t i = 0; i < a->n; i++) {

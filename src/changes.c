@@ -3,7 +3,10 @@
  * A Debian upload's .changes (or a .buildinfo) stands for the binary
  * package files it lists in Checksums-Sha256 (.deb, .udeb, .ddeb), found
  * beside it.  Each is scanned as a package file whose size and sha256 must
- * be the listed ones (pkgfile.c reports a mismatch as an error).  An
+ * be the listed ones (pkgfile.c reports a mismatch as an error, compares
+ * the sizes before it hashes, and opens the file below the directory of
+ * the .changes: a symlink leading out of it, or anything but a regular
+ * file, is an error).  An
  * OpenPGP clear-signed file is read the same way; the signature is not
  * verified (dput and dak do that).
  *

@@ -120,6 +120,7 @@ struct ds_expect {
 	char *via;              /* the .changes / .buildinfo */
 };
 void ds_expect_free(struct ds_expect *e);
+struct ds_expect *ds_expect_dup(const struct ds_expect *e);
 struct ds_jobs;
 /* dedup: several arguments or package lists may name a path twice. */
 struct ds_jobs *ds_jobs_new(bool dedup);
@@ -137,7 +138,8 @@ int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg);
 int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j);
 /* A host package file for the workers; the ring takes e (may be NULL). */
 void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *e);
-void ds_jobs_add_context(struct ds_jobs *j, const char *path);
+/* e: what a .changes says of it (the ring takes it), or NULL */
+void ds_jobs_add_context(struct ds_jobs *j, const char *path, struct ds_expect *e);
 /* Scans one job (a path inside the root or a package file) on w. */
 void ds_scan_job(struct ds_worker *w, const struct ds_job *job);
 
@@ -265,7 +267,7 @@ struct ds_waivers *ds_waivers_unused_only(const char *const *where, size_t n);
 int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_expect *e);
 /* The context pass: the package file's units and init scripts into the
  * scan's unit set; nothing reported (the scan proper says what is wrong). */
-void ds_pkgfile_context_job(struct ds_worker *w, const char *path);
+void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct ds_expect *e);
 /* The same on the main worker (fuzz targets). */
 int ds_scan_package_file(struct ds_scan *s, const char *path);
 /* Scans one in-memory file (a package member, a fuzz input) on the main

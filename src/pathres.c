@@ -85,6 +85,24 @@ int ds_open_beneath(int rootfd, const char *path, int flags)
 	return open_walk(rootfd, path, flags);
 }
 
+int ds_open_inside(int dirfd, const char *path, int flags)
+{
+	if (have_openat2 != 0) {
+		struct open_how how = {
+			.flags = (unsigned long long)flags,
+			.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+		};
+		long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM)) {
+			have_openat2 = 1;
+			return (int)fd;
+		}
+		have_openat2 = 0;
+	}
+	/* without openat2 nothing says where a symlink leads: none is followed */
+	return openat(dirfd, path, flags | O_NOFOLLOW);
+}
+
 char *ds_path_normalize(const char *path)
 {
 	size_t n = strlen(path);

@@ -263,19 +263,65 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 	return 0;
 }
 
+/* The package file of a job, open for reading once fstat says regular;
+ * -1 with why.  One a .changes lists (e) is opened below the directory of
+ * the .changes, first O_PATH (a device node is never opened): a symlink
+ * may lead to another file of the upload, never out of it (x.deb ->
+ * /etc/shadow had its size and sha256 printed in the mismatch error). */
+static int open_pkgfile(const char *path, const struct ds_expect *e, struct stat *st,
+                        char *why, size_t len)
+{
+	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	const char *slash = strrchr(path, '/');
+	const char *name = slash ? slash + 1 : path;
+	char *dir = slash ? ds_xstrndup(path, (size_t)(slash - path) + 1) : ds_xstrdup(".");
+	int dfd = e && e->via ? open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : AT_FDCWD;
+	int fd = -1;
+	struct stat ps;
+	if (dfd == AT_FDCWD)
+		fd = open(path, flags);
+	else if (dfd >= 0 && (fd = ds_open_inside(dfd, name, O_PATH | O_CLOEXEC)) >= 0 &&
+	         fstat(fd, &ps) == 0 && S_ISREG(ps.st_mode)) {
+		close(fd);
+		fd = ds_open_inside(dfd, name, flags);
+		/* the same file as the O_PATH look, not one put there since */
+		if (fd >= 0 && fstat(fd, st) == 0 && (st->st_dev != ps.st_dev || st->st_ino != ps.st_ino)) {
+			close(fd);
+			fd = -1;
+			errno = ESTALE;
+		}
+	}
+	int err = errno;
+	if (fd >= 0 && (fstat(fd, st) != 0 || !S_ISREG(st->st_mode))) {
+		close(fd);
+		fd = -1;
+		snprintf(why, len, "not a regular file (a FIFO, device, directory or symlink)");
+	} else if (fd < 0) {
+		snprintf(why, len, "%s", err == EXDEV ? "a symlink leading out of the directory of the .changes"
+		                                      : strerror(err));
+	}
+	if (dfd >= 0 && dfd != AT_FDCWD)
+		close(dfd);
+	free(dir);
+	return fd;
+}
+
 static int context_wants(const char *path, void *ctx)
 {
 	(void)ctx;
 	return ds_unitset_wants(path);
 }
 
-void ds_pkgfile_context_job(struct ds_worker *w, const char *path)
+void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct ds_expect *e)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		if (fd >= 0)
-			close(fd);
+	char why[128];
+	/* (what is wrong with it is said when it is scanned) */
+	int fd = open_pkgfile(path, e, &st, why, sizeof why);
+	if (fd < 0)
+		return;
+	if (e && st.st_size != e->size) {
+		close(fd);
 		return;
 	}
 	char via[64];
@@ -316,12 +362,19 @@ static bool expected(struct ds_worker *w, const char *path, const struct ds_inpu
 
 int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_expect *e)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		ds_report_input_error(w, path, "%s", fd < 0 ? strerror(errno) : "not a regular file");
-		if (fd >= 0)
-			close(fd);
+	char why[256];
+	int fd = open_pkgfile(path, e, &st, why, sizeof why);
+	if (fd < 0) {
+		ds_report_input_error(w, path, "%s", why);
+		return -1;
+	}
+	/* sizes first: a listed 10-byte .deb beside an 8 GiB file is not
+	 * hashed (28-45 s) to find they differ */
+	if (e && st.st_size != e->size) {
+		ds_report_input_error(w, path, "size %lld, %s lists %lld", (long long)st.st_size,
+		                      e->via, e->size);
+		close(fd);
 		return -1;
 	}
 	/* The backends read the very file opened here, not whatever the name
@@ -331,7 +384,6 @@ int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_e
 	if (access(via, R_OK) != 0)
 		snprintf(via, sizeof via, "%s", "");
 	struct ds_input in = { .path = ds_xstrdup(path), .via = e && e->via ? ds_xstrdup(e->via) : NULL };
-	char why[256];
 	int r = -1;
 	if (hash_file(fd, &in, why, sizeof why) != 0)
 		ds_report_input_error(w, path, "%s", why);

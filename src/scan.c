@@ -634,7 +634,7 @@ static void package_context(struct ds_scan *s)
 	ds_pool_start(s, j, &pool);
 	for (size_t i = 0; i < args->n; i++)
 		if (args->v[i].kind == DS_ARG_PKGFILE)
-			ds_jobs_add_context(j, args->v[i].path);
+			ds_jobs_add_context(j, args->v[i].path, ds_expect_dup(args->v[i].expect));
 	ds_jobs_close(j);
 	ds_pool_join(s, &pool);
 	ds_jobs_free(j);

@@ -96,15 +96,17 @@ void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *
 	push_job(j, path, DS_JOB_PKGFILE, e, -1, false);
 }
 
-void ds_jobs_add_context(struct ds_jobs *j, const char *path)
+void ds_jobs_add_context(struct ds_jobs *j, const char *path, struct ds_expect *e)
 {
 	if (j->seen) {
 		uintptr_t *v = ds_strmap_put(j->seen, path);
-		if (*v)
+		if (*v) {
+			ds_expect_free(e);
 			return;
+		}
 		*v = 1;
 	}
-	push_job(j, path, DS_JOB_PKGCTX, NULL, -1, false);
+	push_job(j, path, DS_JOB_PKGCTX, e, -1, false);
 }
 
 void ds_jobs_close(struct ds_jobs *j)

@@ -160,7 +160,7 @@ void ds_scan_job(struct ds_worker *w, const struct ds_job *job)
 	if (job->type == DS_JOB_PKGFILE)
 		ds_scan_pkgfile_job(w, job->path, job->expect);
 	else if (job->type == DS_JOB_PKGCTX)
-		ds_pkgfile_context_job(w, job->path);
+		ds_pkgfile_context_job(w, job->path, job->expect);
 	else
 		ds_scan_path(w, job->path, job->type, job->fd, job->fd_reads);
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Size and depth limits (issue #32), each attack built here at test time:
 # (1) ELF headers claiming millions of sections (sparse files), (2) a chain
-# of directories 10,000 deep.  Each time: the exact findings, a bounded
+# of directories 10,000 deep, (3) a .changes listing a symlink to a
+# secret, an 8 GiB file and a FIFO.  Each time: the exact findings, a bounded
 # time (`timeout`) and, where /usr/bin/time is there, a peak RSS under
 # 256 MiB.
 . "$(dirname "$0")/lib.sh"
@@ -81,5 +82,44 @@ expect_rc 1
 [ -z "$cpu_ms" ] || [ "$cpu_ms" -lt 15000 ] || fail "$desc: $cpu_ms ms of CPU"
 [ "$(wc -l <"$work/want")" = 11 ] || fail "$desc: the tree was not built"
 expect_findings
+
+# 3. A .changes lists x.deb, a symlink to a secret outside the upload
+# directory (its size and sha256 were printed in the mismatch error),
+# rel.deb, the same through "..", big.deb, 10 bytes listed beside an
+# 8 GiB sparse file (hashed whole before the sizes were compared: 28-45 s),
+# a FIFO and a directory; in.deb, a symlink to pool/real.deb inside the
+# upload, is scanned.
+up="$work/up"
+mkdir -p "$up/pool" "$up/dir.deb"
+printf 'root:$6$secret-hash:19000:0:99999:7:::\n' >"$work/shadow"
+secret_sha=$(sha256sum "$work/shadow" | cut -d' ' -f1)
+secret_size=$(stat -c %s "$work/shadow")
+ln -s "$work/shadow" "$up/x.deb"
+ln -s ../shadow "$up/rel.deb"
+truncate -s 8G "$up/big.deb"
+mkfifo "$up/fifo.deb"
+python3 "$SRCDIR/e2e/mkdeb.py" "$up/pool/real.deb" "usr/bin/su:4755:$FIXTURES/nopie-norelro"
+ln -s pool/real.deb "$up/in.deb"
+real_sha=$(sha256sum "$up/pool/real.deb" | cut -d' ' -f1)
+real_size=$(stat -c %s "$up/pool/real.deb")
+zero=0000000000000000000000000000000000000000000000000000000000000000
+{
+	printf 'Format: 1.8\nSource: up\nVersion: 1.0-1\nChecksums-Sha256:\n'
+	printf ' %s %s %s\n' $zero 10 x.deb $zero 10 rel.deb $zero 10 big.deb $zero 10 fifo.deb \
+		$zero 10 dir.deb "$real_sha" "$real_size" in.deb
+} >"$up/up.changes"
+desc=".changes: a symlink out, an 8 GiB file, a FIFO"
+measured "$desc" "$DISTSEC" scan --backend none --format json --check elf-pie,scan-unreadable "$up/up.changes"
+expect_rc 1
+out="error scan-unreadable $up/%s package file unreadable: a symlink leading out of the directory of the .changes"
+notreg="error scan-unreadable $up/%s package file unreadable: not a regular file (a FIFO, device, directory or symlink)"
+# shellcheck disable=SC2059
+expect_findings "$(printf "$out" x.deb)" "$(printf "$out" rel.deb)" \
+	"error scan-unreadable $up/big.deb package file unreadable: size 8589934592, $up/up.changes lists 10" \
+	"$(printf "$notreg" fifo.deb)" "$(printf "$notreg" dir.deb)" \
+	"error elf-pie /usr/bin/su not built as a position-independent executable (PIE): ASLR cannot move its code"
+if grep -q -e "$secret_sha" -e "size $secret_size" "$work/out" "$work/err"; then
+	fail "$desc: the secret's size or sha256 printed"
+fi
 
 echo "limits: ok"
