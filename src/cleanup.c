@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Temporary files and directories that must not outlive a run killed by a
- * signal it can catch: -o's temporary report, the rpm backend's database
- * copy.  Registration may happen on any thread; the handler only
+ * signal it can catch: -o's temporary report, the rpm and pacman backends'
+ * database copies.  Registration may happen on any thread; the handler only
  * reads fixed slots and calls async-signal-safe system calls (open,
  * getdents64, unlinkat, rmdir), then lets the signal kill the process as it
  * would have, so the exit status still tells the shell what happened.
@@ -28,26 +28,41 @@ static struct slot {
 	char path[4096];
 } slots[SLOTS];
 
-/* A directory and the files directly in it: what a copy or a database
- * library creates there.  Twice, in case a file appeared meanwhile. */
+/* Empties the directory fd: files, and directories down to depth more
+ * levels (the pacman backend's copy holds local/NAME/desc). */
+static void empty_dir(int fd, int depth)
+{
+	char buf[4096];
+	long n;
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
+		for (long off = 0; off < n;) {
+			/* struct linux_dirent64: ino, off, reclen, type, name */
+			unsigned short reclen;
+			memcpy(&reclen, buf + off + 16, sizeof reclen);
+			const char *name = buf + off + 19;
+			if (strcmp(name, ".") && strcmp(name, "..") && unlinkat(fd, name, 0) != 0 &&
+			    errno == EISDIR && depth > 0) {
+				int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (sub >= 0) {
+					empty_dir(sub, depth - 1);
+					close(sub);
+				}
+				unlinkat(fd, name, AT_REMOVEDIR);
+			}
+			off += reclen;
+		}
+}
+
+/* A directory and what a copy or a database library creates in it (two
+ * levels of directories at most).  Twice, in case a file appeared
+ * meanwhile. */
 static void remove_dir(const char *path)
 {
 	for (int pass = 0; pass < 2 && rmdir(path) != 0 && errno == ENOTEMPTY; pass++) {
 		int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return;
-		char buf[4096];
-		long n;
-		while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0)
-			for (long off = 0; off < n;) {
-				/* struct linux_dirent64: ino, off, reclen, type, name */
-				unsigned short reclen;
-				memcpy(&reclen, buf + off + 16, sizeof reclen);
-				const char *name = buf + off + 19;
-				if (strcmp(name, ".") && strcmp(name, ".."))
-					unlinkat(fd, name, 0);
-				off += reclen;
-			}
+		empty_dir(fd, 2);
 		close(fd);
 	}
 }

@@ -65,6 +65,29 @@ grep -q "cannot read var/lib/pacman/local/appd-1.2-1/desc" "$work/err" || { cat 
 rm "$d/desc"
 mv "$work/desc" "$d/desc"
 
+# a signal while the copy exists removes it, its package directories too
+# (2,000 packages, so the copy lasts long enough to be caught)
+local="$root/var/lib/pacman/local"
+i=0
+while [ $i -lt 2000 ]; do
+	mkdir "$local/fill$i-1-1"
+	printf '%%NAME%%\nfill%s\n\n%%VERSION%%\n1-1\n\n%%ARCH%%\nx86_64\n\n' $i >"$local/fill$i-1-1/desc"
+	printf '%%FILES%%\nusr/share/fill%s\n\n' $i >"$local/fill$i-1-1/files"
+	i=$((i + 1))
+done
+mkdir -p "$work/tmp"
+for sig in TERM USR1; do
+	for attempt in 1 2 3 4 5 6 7 8; do
+		TMPDIR="$work/tmp" python3 "$SRCDIR/e2e/sigwindow.py" "$work/tmp" distsec-pacmandb- $sig \
+			"$DISTSEC" scan --root "$root" --backend pacman -q --check elf-pie /usr/sbin >"$work/sw" 2>/dev/null
+		read -r how status num <"$work/sw"
+		[ "$how" = hit ] && break
+	done
+	[ "$how" = hit ] || fail "SIG$sig never came while the pacman database copy existed"
+	[ "$status $num" = "signal SIG$sig" ] || fail "SIG$sig during the copy: ended with $status $num"
+	[ -z "$(ls "$work/tmp")" ] || fail "SIG$sig during the copy left $(ls "$work/tmp")"
+done
+
 # 3. package files, zstd and xz: metadata, the .INSTALL scriptlets, the payload
 for ext in zst xz; do
 	run_distsec scan --check elf-pie,script-sh-syntax --fail-on warning "$work/appd-1.2-1-x86_64.pkg.tar.$ext"
