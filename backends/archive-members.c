@@ -221,16 +221,139 @@ static bool has_caps(struct archive_entry *e)
 	return false;
 }
 
+/* A tar hard link handed out without the data (a context reading that
+ * does not want it, a link to something other than a regular file). */
+static void link_no_data(struct ds_payload *p, struct ds_member *m, char *target)
+{
+	free(p->link_path);
+	p->link_path = target;
+	m->hardlink = target;
+}
+
+static int cmp_link(const void *a, const void *b)
+{
+	const struct ds_tar_link *x = a, *y = b;
+	return x->data_at < y->data_at ? -1 : x->data_at > y->data_at;
+}
+
+/* A tar hard link ('h', no data of its own): kept for the second reading
+ * when its data is wanted; 1 when handed out at once in m. */
+static int tar_link(struct ds_payload *p, struct archive_entry *e, struct ds_member *m)
+{
+	char *target = member_path(archive_entry_hardlink(e));
+	uintptr_t *at = ds_strmap_get(p->data_at, target);
+	/* the link is the file it names: libarchive gives no file type */
+	if (at && *at == UINTPTR_MAX) {
+		link_no_data(p, m, target);
+		return 1;
+	}
+	m->mode = S_IFREG | (m->mode & 07777);
+	if (p->want && !p->want(p->path, p->want_ctx)) {
+		link_no_data(p, m, target);
+		return 1;
+	}
+	struct ds_tar_link l = {
+		ds_xstrdup(p->path), target, p->user ? ds_xstrdup(p->user) : NULL,
+		p->group ? ds_xstrdup(p->group) : NULL, m->mode, m->uid, m->gid, m->has_caps,
+		at ? *at : 0,
+	};
+	/* a link to this name later gets the same data (tar links name the
+	 * first name of a set, but a hostile one may chain them) */
+	*ds_strmap_put(p->data_at, p->path) = l.data_at;
+	ds_push(p->links, p->nlinks, p->links_cap, l);
+	return 0;
+}
+
+/* The link l handed out without data: why. */
+static void link_unreadable(struct ds_payload *p, const struct ds_tar_link *l, struct ds_member *m,
+                            const char *why)
+{
+	if (l->data_at)
+		snprintf(p->why, sizeof p->why, "hard link to %s: %s", l->target, why);
+	else
+		snprintf(p->why, sizeof p->why,
+		         "hard link to %s, which no earlier member of the archive is: dpkg cannot "
+		         "install it", l->target);
+	m->unreadable = p->why;
+}
+
+/* The second reading: each kept link with its target's data, read once
+ * per target from the archive reopened. */
+static int next_tar_link(struct ds_payload *p, struct ds_member *m)
+{
+	for (;;) {
+		if (p->next_link == p->nlinks) {
+			p->pass = 2;
+			return 0;
+		}
+		const struct ds_tar_link *l = &p->links[p->next_link];
+		*m = (struct ds_member){ .path = l->path, .mode = l->mode, .uid = l->uid, .gid = l->gid,
+		                         .user = l->user, .group = l->group, .has_caps = l->has_caps,
+		                         .hardlink = l->target, .fd = -1 };
+		if (!l->data_at || !p->a) {
+			link_unreadable(p, l, m, "the archive could not be read a second time");
+			p->next_link++;
+			return 1;
+		}
+		if (p->have_last && p->entry == l->data_at) {
+			m->data = p->last.data;
+			m->size = p->last.size;
+			m->in_file = p->last.in_file;
+			m->fd = p->last.fd;
+			m->unreadable = p->last.unreadable;
+			p->next_link++;
+			return 1;
+		}
+		p->have_last = false;
+		struct archive_entry *e;
+		int r = ARCHIVE_OK;
+		while (p->entry < l->data_at && (r = archive_read_next_header(p->a, &e)) >= ARCHIVE_WARN)
+			p->entry++;
+		if (p->entry != l->data_at) {
+			archive_read_free(p->a);
+			p->a = NULL;   /* every link left gets the reason */
+			continue;
+		}
+		p->last = (struct ds_member){ .fd = -1 };
+		const struct ds_member_source src = {
+			archive_source_read, archive_source_skip, archive_source_why, p->a,
+		};
+		if (ds_member_read(p, &p->last, archive_entry_size(e), &src) != 0) {
+			archive_read_free(p->a);
+			p->a = NULL;
+		}
+		p->have_last = true;
+	}
+}
+
+/* After the first reading: the kept links, if any, from a second. */
+static int start_tar_links(struct ds_payload *p, struct ds_member *m)
+{
+	if (p->pass == 0) {
+		p->pass = 1;
+		p->have_last = false;
+		p->entry = 0;
+		archive_read_free(p->a);
+		p->a = p->nlinks && p->reopen && !p->failed ? p->reopen(p->reopen_ctx) : NULL;
+		qsort(p->links, p->nlinks, sizeof *p->links, cmp_link);
+	}
+	return p->pass == 1 ? next_tar_link(p, m) : 0;
+}
+
 int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t errlen)
 {
+	if (p->pass)
+		return start_tar_links(p, m);
 	if (p->have_last && next_link_name(p, m))
 		return 1;
 	p->have_last = false;
 	if (p->failed)
-		return 0;
+		return flush_pending(p, m) ? 1 : start_tar_links(p, m);
+	if (!p->data_at)
+		p->data_at = ds_strmap_new();
 	struct archive_entry *e;
-	int r;
 	for (;;) {
+		int r;
 		if (p->peeked) {
 			e = p->peeked;
 			p->peeked = NULL;
@@ -239,37 +362,45 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 			r = archive_read_next_header(p->a, &e);
 		}
 		if (r == ARCHIVE_EOF)
-			return flush_pending(p, m);
+			return flush_pending(p, m) ? 1 : start_tar_links(p, m);
 		if (r < ARCHIVE_WARN) {
 			snprintf(err, errlen, "%s", ds_archive_why(p->a));
 			return -1;
 		}
-		if (!S_ISREG(archive_entry_mode(e)) || !is_waiting_link(e))
+		p->entry++;
+		if (S_ISREG(archive_entry_mode(e)) && is_waiting_link(e)) {
+			struct ds_link_name l = {
+				member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : ""),
+				archive_entry_mode(e), (unsigned)archive_entry_uid(e),
+				(unsigned)archive_entry_gid(e), archive_entry_dev(e), archive_entry_ino64(e),
+			};
+			ds_push(p->pending, p->npending, p->pending_cap, l);
+			continue;
+		}
+		free(p->path);
+		p->path = member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : "");
+		/* the archive's owner names (a .deb's tar: Debian's static ids
+		 * have fixed names), judged against the root's accounts, never
+		 * the host's name for the number */
+		free(p->user);
+		free(p->group);
+		p->user = ds_field_dup(archive_entry_uname(e));
+		p->group = ds_field_dup(archive_entry_gname(e));
+		*m = (struct ds_member){ .path = p->path, .mode = archive_entry_mode(e),
+		                         .uid = (unsigned)archive_entry_uid(e),
+		                         .gid = (unsigned)archive_entry_gid(e), .fd = -1,
+		                         .user = p->user, .group = p->group,
+		                         .has_caps = has_caps(e), .symlink = archive_entry_symlink(e) };
+		/* A tar hard link (size 0) names an earlier member: handed out
+		 * with that member's data after the first reading.  A cpio one
+		 * carries the group's data (size > 0). */
+		if (!archive_entry_hardlink(e) || archive_entry_size(e) != 0)
 			break;
-		struct ds_link_name l = {
-			member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : ""),
-			archive_entry_mode(e), (unsigned)archive_entry_uid(e),
-			(unsigned)archive_entry_gid(e), archive_entry_dev(e), archive_entry_ino64(e),
-		};
-		ds_push(p->pending, p->npending, p->pending_cap, l);
+		if (tar_link(p, e, m))
+			return 1;
 	}
-	free(p->path);
-	p->path = member_path(archive_entry_pathname(e) ? archive_entry_pathname(e) : "");
-	/* the archive's owner names (a .deb's tar: Debian's static ids have
-	 * fixed names), judged against the root's accounts, never the host's
-	 * name for the number */
-	free(p->user);
-	free(p->group);
-	p->user = ds_field_dup(archive_entry_uname(e));
-	p->group = ds_field_dup(archive_entry_gname(e));
-	*m = (struct ds_member){ .path = p->path, .mode = archive_entry_mode(e),
-	                         .uid = (unsigned)archive_entry_uid(e),
-	                         .gid = (unsigned)archive_entry_gid(e), .fd = -1,
-	                         .user = p->user, .group = p->group,
-	                         .has_caps = has_caps(e) };
-	/* A tar hard link (size 0) names an earlier member, scanned under
-	 * that name; a cpio one carries the group's data (size > 0). */
-	if (!S_ISREG(m->mode) || (archive_entry_hardlink(e) && archive_entry_size(e) == 0))
+	*ds_strmap_put(p->data_at, p->path) = S_ISREG(m->mode) ? p->entry : UINTPTR_MAX;
+	if (!S_ISREG(m->mode))
 		return 1;
 	if (p->want && !p->want(p->path, p->want_ctx))
 		return 1;   /* libarchive skips the data at the next header */
@@ -296,6 +427,15 @@ void ds_payload_free(struct ds_payload *p)
 	for (size_t i = 0; i < p->npending; i++)
 		free(p->pending[i].path);
 	free(p->pending);
+	for (size_t i = 0; i < p->nlinks; i++) {
+		free(p->links[i].path);
+		free(p->links[i].target);
+		free(p->links[i].user);
+		free(p->links[i].group);
+	}
+	free(p->links);
+	ds_strmap_free(p->data_at);
+	free(p->link_path);
 	free(p->path);
 	free(p->user);
 	free(p->group);

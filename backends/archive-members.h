@@ -25,6 +25,16 @@ struct ds_link_name {
 	int64_t ino;
 };
 
+/* A tar hard link ('h' entry: a name, no data) waiting for a second
+ * reading of the archive to get its target's data. */
+struct ds_tar_link {
+	char *path, *target;       /* the link's name; the name it links to */
+	char *user, *group;
+	unsigned mode, uid, gid;
+	bool has_caps;
+	size_t data_at;            /* the entry holding the data (1-based); 0: none before it */
+};
+
 struct ds_payload {
 	struct archive *a;
 	char *path;                /* "/" + the member's name, normalised */
@@ -49,6 +59,18 @@ struct ds_payload {
 	 * backend (an .apk's control members come first in the same tar and
 	 * the backend reads up to the first payload member). */
 	struct archive_entry *peeked;
+	/* Tar hard links: each is handed out with its target's data, read
+	 * again from the archive reopen() gives (the same payload from its
+	 * start) after the first reading ends.  Without reopen, or when it
+	 * fails, they come unreadable. */
+	struct archive *(*reopen)(void *ctx);
+	void *reopen_ctx;
+	struct ds_strmap *data_at; /* a name -> the last entry with its data (1-based) */
+	size_t entry;              /* entries read in this reading */
+	struct ds_tar_link *links; /* sorted by data_at for the second reading */
+	size_t nlinks, links_cap, next_link;
+	int pass;                  /* 0: first reading, 1: second, 2: done */
+	char *link_path;           /* the current link's target, kept for m->hardlink */
 };
 
 /* With p->a set and everything else zero: fills m from the next member of p->a (members that are not regular

@@ -729,8 +729,7 @@ struct deb_file {
 	} scripts[NSCRIPTS];
 	size_t next_script;        /* the next to hand out */
 	bool payload_only;         /* pkgfile_want: no scripts */
-	char *md5sums, *conffiles; /* the control member's lists of the package's files */
-	long want_left;            /* pkgfile_want: wanted files not yet read; -1 unknown */
+	char *path;                /* the .deb, for reading the data member again */
 	char buf[65536];
 };
 
@@ -833,13 +832,6 @@ static int parse_control(struct deb_file *df, char *err, size_t errlen)
 			for (size_t i = 0; i < NSCRIPTS; i++)
 				if (!strcmp(name, maint_scripts[i]))
 					read_script(df, t, e, i);
-		char why[120];
-		size_t len;
-		char **list = !name || !S_ISREG(archive_entry_mode(e)) ? NULL
-		            : !strcmp(name, "md5sums") ? &df->md5sums
-		            : !strcmp(name, "conffiles") ? &df->conffiles : NULL;
-		if (list && !*list)   /* too large to hold: the payload is read whole */
-			*list = (char *)control_text(t, e, &len, why, sizeof why);
 		if (!name || strcmp(name, "control") || have_control)
 			continue;
 		have_control = true;
@@ -875,19 +867,61 @@ static int parse_control(struct deb_file *df, char *err, size_t errlen)
 
 static void free_deb(struct deb_file *df)
 {
-	if (df->payload.a) {
-		ds_payload_free(&df->payload);
-	}
+	ds_payload_free(&df->payload);
 	if (df->ar)
 		archive_read_free(df->ar);
 	ds_pkg_free(&df->pkg);
-	free(df->md5sums);
-	free(df->conffiles);
+	free(df->path);
 	for (size_t i = 0; i < NSCRIPTS; i++) {
 		free(df->scripts[i].path);
 		free(df->scripts[i].text);
 	}
 	free(df);
+}
+
+/* The .deb's ar archive opened (again) up to its data member: the data
+ * tar, or NULL with err set.  The control member is parsed the first time
+ * only. */
+static struct archive *open_ar(struct deb_file *df, char *err, size_t errlen, bool control)
+{
+	if (df->ar)
+		archive_read_free(df->ar);
+	df->ar = archive_read_new();
+	archive_read_support_format_ar(df->ar);
+	if (archive_read_open_filename(df->ar, df->path, 65536) != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s", ds_archive_why(df->ar));
+		return NULL;
+	}
+	struct archive_entry *e;
+	int have_control = 0, r;
+	while ((r = archive_read_next_header(df->ar, &e)) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e);
+		if (name && !strncmp(name, "control.tar", 11)) {
+			if (have_control) {   /* dpkg-deb refuses this too */
+				snprintf(err, errlen, "more than one control member");
+				return NULL;
+			}
+			if (control && parse_control(df, err, errlen) != 0)
+				return NULL;
+			have_control = 1;
+		} else if (name && !strncmp(name, "data.tar", 8) && have_control) {
+			struct archive *t = inner_tar(df);
+			if (!t)
+				snprintf(err, errlen, "data member is not a readable tar archive");
+			return t;
+		}
+	}
+	snprintf(err, errlen, "%s", r == ARCHIVE_EOF ? "no control or data member (truncated?)"
+	                                            : ds_archive_why(df->ar));
+	return NULL;
+}
+
+/* The payload again from its start, for the data of its tar hard links
+ * (archive-members.h). */
+static struct archive *reopen_data(void *ctx)
+{
+	char err[256];
+	return open_ar(ctx, err, sizeof err, false);
 }
 
 /* An ar archive whose first member is debian-binary. */
@@ -907,41 +941,16 @@ static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	if (!dpkg_pkgfile_sniff(magic, n))
 		return NULL;
 	struct deb_file *df = ds_xcalloc(1, sizeof *df);
-	df->want_left = -1;
-	df->ar = archive_read_new();
-	archive_read_support_format_ar(df->ar);
-	if (archive_read_open_filename(df->ar, path, 65536) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s", ds_archive_why(df->ar));
+	df->path = ds_xstrdup(path);
+	df->payload.reopen = reopen_data;
+	df->payload.reopen_ctx = df;
+	df->payload.a = open_ar(df, err, errlen, true);
+	if (!df->payload.a) {
 		free_deb(df);
 		return NULL;
 	}
-	struct archive_entry *e;
-	int have_control = 0, r;
-	while ((r = archive_read_next_header(df->ar, &e)) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(e);
-		if (name && !strncmp(name, "control.tar", 11)) {
-			if (have_control) {   /* dpkg-deb refuses this too */
-				snprintf(err, errlen, "more than one control member");
-				break;
-			}
-			if (parse_control(df, err, errlen) != 0)
-				break;
-			have_control = 1;
-		} else if (name && !strncmp(name, "data.tar", 8) && have_control) {
-			df->payload.a = inner_tar(df);
-			if (df->payload.a) {
-				*pkg = &df->pkg;
-				return df;
-			}
-			snprintf(err, errlen, "data member is not a readable tar archive");
-			break;
-		}
-	}
-	if (r != ARCHIVE_OK)
-		snprintf(err, errlen, "%s", r == ARCHIVE_EOF ? "no control or data member (truncated?)"
-		                                             : ds_archive_why(df->ar));
-	free_deb(df);
-	return NULL;
+	*pkg = &df->pkg;
+	return df;
 }
 
 /* The maintainer scripts first, then the payload. */
@@ -958,56 +967,18 @@ static int dpkg_pkgfile_next(void *h, struct ds_member *m, char *err, size_t err
 		                         .unreadable = df->scripts[i].text ? NULL : df->scripts[i].why };
 		return 1;
 	}
-	if (df->want_left == 0)
-		return 0;   /* every wanted file read: the rest of the payload is not */
-	int r = ds_payload_next(&df->payload, m, err, errlen);
-	if (r == 1 && df->want_left > 0 && S_ISREG(m->mode) &&
-	    df->payload.want(m->path, df->payload.want_ctx))
-		df->want_left--;
-	return r;
+	return ds_payload_next(&df->payload, m, err, errlen);
 }
 
-/* Wanted files among the lines of md5sums ("MD5  usr/bin/x") or
- * conffiles ("/etc/x", after flags such as remove-on-upgrade). */
-static long count_wanted(const char *list, bool md5, int (*want)(const char *path, void *ctx),
-                         void *ctx)
-{
-	long n = 0;
-	for (const char *line = list; *line;) {
-		size_t len = strcspn(line, "\n");
-		const char *end = line + len, *p = line;
-		if (md5) {   /* the path after the sum and its spaces, relative */
-			while (p < end && *p != ' ')
-				p++;
-			while (p + 1 < end && p[1] == ' ')
-				p++;
-		} else {
-			p = memchr(line, '/', len);
-		}
-		if (p && p + 1 < end) {
-			char *path = ds_xstrndup(p, (size_t)(end - p));
-			path[0] = '/';   /* md5sums: the last space becomes the leading slash */
-			n += want(path, ctx) ? 1 : 0;
-			free(path);
-		}
-		line = *end ? end + 1 : end;
-	}
-	return n;
-}
-
-/* With the control member's file lists (debhelper writes md5sums for every
- * regular file but conffiles, which conffiles lists), a package with no
- * wanted file is not decompressed, and one with some only up to its last;
- * without md5sums the payload is read whole. */
+/* The whole payload is read: only the archive says what dpkg installs
+ * (dpkg never checks md5sums against it), so a package's own file lists
+ * never decide what is read. */
 static void dpkg_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), void *ctx)
 {
 	struct deb_file *df = h;
 	df->payload_only = true;
 	df->payload.want = want;
 	df->payload.want_ctx = ctx;
-	df->want_left = !df->md5sums ? -1
-	              : count_wanted(df->md5sums, true, want, ctx) +
-	                (df->conffiles ? count_wanted(df->conffiles, false, want, ctx) : 0);
 }
 
 static void dpkg_pkgfile_close(void *h)

@@ -618,6 +618,7 @@ struct rpm_file {
 	struct ds_member last;   /* the last member read with content, for hard links */
 	int last_fx;             /* its file index; -1 none */
 	char *user, *group;      /* the current member's owner names, capped */
+	char *hardlink;          /* the current member's other name, if any */
 };
 
 static void rpm_file_free(struct rpm_file *pf)
@@ -637,6 +638,7 @@ static void rpm_file_free(struct rpm_file *pf)
 	ds_payload_free(&pf->pl);
 	free(pf->user);
 	free(pf->group);
+	free(pf->hardlink);
 	free(pf);
 }
 
@@ -842,6 +844,18 @@ static int shares_last(struct rpm_file *pf)
 	return 0;
 }
 
+/* Another name of the current member's hard-link set (the header's), or
+ * NULL. */
+static char *other_name(struct rpm_file *pf)
+{
+	const int *links = NULL;
+	uint32_t n = rpmfiFLinks(pf->fi, &links);
+	for (uint32_t i = 0; links && i < n; i++)
+		if (links[i] != rpmfiFX(pf->fi))
+			return rpmfilesFN(pf->files, links[i]);
+	return NULL;
+}
+
 /* rpm's archive reader as a member source (archive-members.h): it skips
  * unread data itself when the next member is asked for. */
 static ssize_t rpm_source_read(void *fi, void *buf, size_t len)
@@ -853,6 +867,20 @@ static const char *rpm_source_why(void *fi)
 {
 	(void)fi; /* rpmio decompressors fail with -1 and no message */
 	return "corrupt or truncated payload";
+}
+
+/* A member of the payload the want pass must see: a wanted regular file,
+ * a name of a hard-link set, a symbolic link (ds_backend.pkgfile_want). */
+static bool visited(rpmfiles files, int i, int (*want)(const char *path, void *ctx), void *ctx)
+{
+	mode_t mode = rpmfilesFMode(files, i);
+	if ((rpmfilesFFlags(files, i) & RPMFILE_GHOST) || (!S_ISREG(mode) && !S_ISLNK(mode)))
+		return false;
+	char *fn = rpmfilesFN(files, i);
+	bool yes = fn && !skip_path(fn) &&
+	           (S_ISLNK(mode) || rpmfilesFNlink(files, i) > 1 || want(fn, ctx));
+	free(fn);
+	return yes;
 }
 
 static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
@@ -891,9 +919,15 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 		free(pf->group);
 		pf->user = ds_field_dup(rpmfiFUser(pf->fi));
 		pf->group = ds_field_dup(rpmfiFGroup(pf->fi));
+		free(pf->hardlink);
+		pf->hardlink = rpmfiFNlink(pf->fi) > 1 ? other_name(pf) : NULL;
+		const char *target = rpmfiFLink(pf->fi);
 		*m = (struct ds_member){ .path = pf->pl.path, .mode = rpmfiFMode(pf->fi), .fd = -1,
 		                         .user = pf->user, .group = pf->group,
-		                         .has_caps = caps && *caps };
+		                         .has_caps = caps && *caps, .hardlink = pf->hardlink,
+		                         .symlink = target && *target ? target : NULL };
+		if (pf->want && visited(pf->files, rpmfiFX(pf->fi), pf->want, pf->want_ctx))
+			pf->want_left--;
 		if (!S_ISREG(m->mode))
 			return 1;
 		if (!rpmfiArchiveHasContent(pf->fi)) {
@@ -910,8 +944,6 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 		pf->last_fx = -1;
 		if (pf->want && !pf->want(m->path, pf->want_ctx))
 			return 1;   /* rpm's reader skips unread data itself */
-		if (pf->want)
-			pf->want_left--;
 		const struct ds_member_source src = {
 			rpm_source_read, NULL, rpm_source_why, pf->fi,
 		};
@@ -932,7 +964,7 @@ static void rpm_pkgfile_close(void *h)
 	rpm_file_free(h);
 }
 
-/* The header lists every path: a package with none wanted is not
+/* The header lists every path: a package with none to see is not
  * decompressed at all, one with some only up to the last (the payload
  * is in path order).  %ghost files are not in the payload. */
 static void rpm_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), void *ctx)
@@ -942,13 +974,8 @@ static void rpm_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), 
 	pf->want = want;
 	pf->want_ctx = ctx;
 	pf->want_left = 0;
-	for (int i = 0; i < (int)rpmfilesFC(pf->files); i++) {
-		char *fn = rpmfilesFN(pf->files, i);
-		if (fn && !skip_path(fn) && S_ISREG(rpmfilesFMode(pf->files, i)) &&
-		    !(rpmfilesFFlags(pf->files, i) & RPMFILE_GHOST) && want(fn, ctx))
-			pf->want_left++;
-		free(fn);
-	}
+	for (int i = 0; i < (int)rpmfilesFC(pf->files); i++)
+		pf->want_left += visited(pf->files, i, want, ctx);
 }
 
 static const struct ds_backend rpm_backend = {

@@ -5,8 +5,9 @@
  * machine, class and byte order are one of the system's architectures.
  * Guile .go bytecode (EM_NONE), firmware of other machines, objects, core
  * files, separate debug files and ELF data under /usr/share (Go's test
- * data; lintian's arch-dependent-file-in-usr-share) are not programs of
- * the system, and a
+ * data; lintian's arch-dependent-file-in-usr-share: but never a set-id
+ * file there, nor an executable one a unit, an init script or a PATH
+ * link names) are not programs of the system, and a
  * finding about their "missing RELRO" would be noise.
  *
  * The system's architectures: the backend's list when it has one (dpkg:
@@ -262,6 +263,20 @@ static bool boot_payload(const char *path)
 	       strncmp(path, "/usr/lib/syslinux/", 18) == 0;
 }
 
+/* A file in a data directory that runs all the same: set-id (its mode
+ * alone makes it a privileged program wherever it sits), or executable
+ * and started by a unit or an init script, or named by a PATH
+ * directory's symbolic link. */
+static bool run_from_data_dir(const struct ds_file *f)
+{
+	if (f->mode & (S_ISUID | S_ISGID))
+		return true;
+	if (!(f->mode & 0111))
+		return false;
+	const uintptr_t *v = ds_strmap_get(f->worker->scan->priv->daemons, f->path);
+	return (v && (*v & DS_NAMED_PATH)) || ds_file_daemon(f);
+}
+
 const char *ds_elf_not_judged(struct ds_file *f, char *buf, size_t len)
 {
 	const struct ds_elfview *v = ds_file_elf(f);
@@ -284,7 +299,7 @@ const char *ds_elf_not_judged(struct ds_file *f, char *buf, size_t len)
 		         n ? ds_machine_name(list[0], b2, sizeof b2) : "?");
 		return buf;
 	}
-	if (strncmp(f->path, "/usr/share/", 11) == 0)
+	if (ds_in_data_dir(f->path) && !run_from_data_dir(f))
 		return "under /usr/share, architecture-independent data (test data, firmware)";
 	if (v->debug_only)
 		return "separate debug information (its code sections are NOBITS)";

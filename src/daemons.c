@@ -121,7 +121,7 @@ static void root_add(const struct source *src, struct ds_strmap *m, const char *
 	char *canon = NULL;
 	if (prog[0] == '/') {
 		canon = ds_resolve_in_root(rootfd, prog);
-		*ds_strmap_put(m, canon ? canon : prog) = 1;
+		*ds_strmap_put(m, canon ? canon : prog) |= DS_NAMED_DAEMON;
 	} else if (!strchr(prog, '/')) { /* a bare name: systemd's fixed search path */
 		for (size_t i = 0; !canon && ds_unit_search_path[i]; i++) {
 			char *p = ds_xasprintf("%s/%s", ds_unit_search_path[i], prog);
@@ -129,7 +129,7 @@ static void root_add(const struct source *src, struct ds_strmap *m, const char *
 			free(p);
 		}
 		if (canon)
-			*ds_strmap_put(m, canon) = 1;
+			*ds_strmap_put(m, canon) |= DS_NAMED_DAEMON;
 	}
 	free(canon);
 }
@@ -298,11 +298,92 @@ static void load_all(const struct source *src, struct ds_strmap *m)
 	load_init_scripts(src, m, "/etc/rc.d/init.d");
 }
 
+/* The directories of root's PATH (Debian's and Fedora's default), where a
+ * symbolic link makes a command of a program kept in a data directory. */
+static const char *const path_dirs[] = {
+	"/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin", NULL,
+};
+
+#define PATH_LINKS_MAX 65536u /* symbolic links of the PATH directories looked at */
+
+bool ds_in_data_dir(const char *path)
+{
+	return !strncmp(path, "/usr/share/", 11) && path[11];
+}
+
+/* Programs in data directories the root's PATH directories link to. */
+static void root_path_links(int rootfd, struct ds_strmap *m)
+{
+	struct ds_strmap *dirs = ds_strmap_new();
+	size_t links = 0;
+	for (size_t i = 0; path_dirs[i]; i++) {
+		char *dir = ds_resolve_in_root(rootfd, path_dirs[i]);
+		uintptr_t *seen = dir ? ds_strmap_put(dirs, dir) : NULL;
+		int dfd = seen && !*seen ? ds_open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+		                         : -1;
+		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (seen)
+			*seen = 1;   /* merged /usr: /bin is /usr/bin, read once */
+		if (!d && dfd >= 0)
+			close(dfd);
+		struct dirent *e;
+		while (d && links < PATH_LINKS_MAX && (e = readdir(d)) != NULL) {
+			struct stat st;
+			if (e->d_type != DT_LNK && (e->d_type != DT_UNKNOWN ||
+			    fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(st.st_mode)))
+				continue;
+			links++;
+			char *link = ds_path_join(dir, e->d_name);
+			char *target = ds_resolve_in_root(rootfd, link);
+			if (target && ds_in_data_dir(target))
+				*ds_strmap_put(m, target) |= DS_NAMED_PATH;
+			free(target);
+			free(link);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	ds_strmap_free(dirs);
+}
+
+/* "ino:DEV:INO" of a daemon with other hard-linked names: any of them is
+ * the daemon (ds_daemon_inode_key). */
+static void root_daemon_inodes(int rootfd, struct ds_strmap *m)
+{
+	char **keys = NULL;
+	size_t n = 0, cap = 0, pos = 0;
+	uintptr_t v;
+	const char *k;
+	while ((k = ds_strmap_next(m, &pos, &v)) != NULL) {
+		if (!(v & DS_NAMED_DAEMON) || k[0] != '/')
+			continue;
+		struct stat st;
+		int fd = ds_open_beneath(rootfd, k, O_PATH | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink > 1) {
+			char *key = ds_daemon_inode_key(st.st_dev, st.st_ino);
+			ds_push(keys, n, cap, key);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	for (size_t i = 0; i < n; i++)   /* not while iterating the map */
+		*ds_strmap_put(m, keys[i]) |= DS_NAMED_DAEMON;
+	free_names(keys, n);
+}
+
+char *ds_daemon_inode_key(dev_t dev, ino_t ino)
+{
+	return ds_xasprintf("ino:%ju:%ju", (uintmax_t)dev, (uintmax_t)ino);
+}
+
 struct ds_strmap *ds_daemons_load(int rootfd)
 {
 	struct ds_strmap *m = ds_strmap_new();
 	const struct source src = { root_list, root_read, root_add, rootfd, NULL };
 	load_all(&src, m);
+	root_daemon_inodes(rootfd, m);
+	root_path_links(rootfd, m);
 	return m;
 }
 
@@ -314,12 +395,20 @@ struct set_text {
 	size_t len;
 };
 
+/* Two names of one file: a hard link, or a PATH symbolic link and its
+ * target. */
+struct set_pair {
+	char *a, *b;
+};
+
 struct ds_unitset {
 	pthread_mutex_t lock;
 	struct set_text *v;
 	size_t n, cap;
 	size_t bytes;
 	bool sorted;
+	struct set_pair *hard, *sym;
+	size_t nhard, hard_cap, nsym, sym_cap;
 };
 
 struct ds_unitset *ds_unitset_new(void)
@@ -329,11 +418,22 @@ struct ds_unitset *ds_unitset_new(void)
 	return u;
 }
 
+static void free_pairs(struct set_pair *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].a);
+		free(v[i].b);
+	}
+	free(v);
+}
+
 void ds_unitset_free(struct ds_unitset *u)
 {
 	for (size_t i = 0; i < u->n; i++)
 		free(u->v[i].path);
 	free(u->v);
+	free_pairs(u->hard, u->nhard);
+	free_pairs(u->sym, u->nsym);
 	pthread_mutex_destroy(&u->lock);
 	free(u);
 }
@@ -369,6 +469,33 @@ void ds_unitset_add(struct ds_unitset *u, const char *path, const unsigned char 
 		ds_push(u->v, u->n, u->cap, t);
 	}
 	pthread_mutex_unlock(&u->lock);
+}
+
+/* A pair kept while the set's bytes stay under SET_MAX. */
+static void add_pair(struct ds_unitset *u, struct set_pair **v, size_t *n, size_t *cap,
+                     const char *a, const char *b)
+{
+	size_t len = strlen(a) + strlen(b);
+	pthread_mutex_lock(&u->lock);
+	if (u->bytes + len <= SET_MAX) {
+		struct set_pair p = { ds_xstrdup(a), ds_xstrdup(b) };
+		u->bytes += len;
+		ds_push(*v, *n, *cap, p);
+	}
+	pthread_mutex_unlock(&u->lock);
+}
+
+void ds_unitset_link(struct ds_unitset *u, const char *path, const char *hardlink, const char *symlink)
+{
+	if (hardlink)
+		add_pair(u, &u->hard, &u->nhard, &u->hard_cap, path, hardlink);
+	const char *slash = strrchr(path, '/');
+	bool in_path = false;
+	for (size_t i = 0; slash && path_dirs[i]; i++)
+		in_path |= strlen(path_dirs[i]) == (size_t)(slash - path) &&
+		           !strncmp(path, path_dirs[i], (size_t)(slash - path));
+	if (symlink && *symlink && in_path)
+		add_pair(u, &u->sym, &u->nsym, &u->sym_cap, path, symlink);
 }
 
 static int cmp_text(const void *a, const void *b)
@@ -423,13 +550,13 @@ static char *usr_twin(const char *p)
 	return NULL;
 }
 
-static void set_put(struct ds_strmap *m, const char *prog)
+static void set_put(struct ds_strmap *m, const char *prog, uintptr_t flag)
 {
 	char *norm = ds_path_normalize(prog);
-	*ds_strmap_put(m, norm) = 1;
+	*ds_strmap_put(m, norm) |= flag;
 	char *twin = usr_twin(norm);
 	if (twin)
-		*ds_strmap_put(m, twin) = 1;
+		*ds_strmap_put(m, twin) |= flag;
 	free(twin);
 	free(norm);
 }
@@ -438,23 +565,99 @@ static void set_add(const struct source *src, struct ds_strmap *m, const char *p
 {
 	(void)src;
 	if (prog[0] == '/') {
-		set_put(m, prog);
+		set_put(m, prog, DS_NAMED_DAEMON);
 	} else if (!strchr(prog, '/')) {
 		/* which of the search path's places holds it is the installed
 		 * system's business: each is a daemon here */
 		for (size_t i = 0; ds_unit_search_path[i]; i++) {
 			char *p = ds_xasprintf("%s/%s", ds_unit_search_path[i], prog);
-			set_put(m, p);
+			set_put(m, p, DS_NAMED_DAEMON);
 			free(p);
 		}
 	}
 }
 
+static bool set_daemon(const struct ds_strmap *m, const char *path)
+{
+	char *norm = ds_path_normalize(path);
+	uintptr_t *v = ds_strmap_get(m, norm);
+	free(norm);
+	return v && (*v & DS_NAMED_DAEMON);
+}
+
+/* Union-find over the hard-link pairs' names. */
+static size_t find_root(size_t *parent, size_t i)
+{
+	while (parent[i] != i)
+		i = parent[i] = parent[parent[i]];
+	return i;
+}
+
+/* Every name of a hard-linked daemon is the daemon: one program, whichever
+ * name a unit runs. */
+static void daemon_links(struct ds_strmap *m, const struct ds_unitset *u)
+{
+	struct ds_strmap *index = ds_strmap_new();
+	const char **names = NULL;
+	size_t n = 0, cap = 0, *parent = NULL, pcap = 0;
+	for (size_t i = 0; i < u->nhard; i++) {
+		size_t ends[2];
+		for (int k = 0; k < 2; k++) {
+			const char *name = k ? u->hard[i].b : u->hard[i].a;
+			uintptr_t *slot = ds_strmap_put(index, name);
+			if (!*slot) {
+				*slot = n + 1;
+				ds_push(names, n, cap, name);
+				ds_grow(parent, n, pcap);
+				parent[n - 1] = n - 1;
+			}
+			ends[k] = *slot - 1;
+		}
+		parent[find_root(parent, ends[0])] = find_root(parent, ends[1]);
+	}
+	bool *daemon = ds_xcalloc(n ? n : 1, sizeof *daemon);
+	for (size_t i = 0; i < n; i++)
+		if (set_daemon(m, names[i]))
+			daemon[find_root(parent, i)] = true;
+	for (size_t i = 0; i < n; i++)
+		if (daemon[find_root(parent, i)])
+			set_put(m, names[i], DS_NAMED_DAEMON);
+	free(daemon);
+	free(parent);
+	free(names);
+	ds_strmap_free(index);
+}
+
+/* Programs in data directories a PATH directory's symbolic link names
+ * (/usr/bin/x -> ../share/x/x), spelled as the link's package does and
+ * through merged /usr. */
+static void path_links(struct ds_strmap *m, const struct ds_unitset *u)
+{
+	for (size_t i = 0; i < u->nsym; i++) {
+		const char *link = u->sym[i].a, *to = u->sym[i].b;
+		char *twin = usr_twin(link);
+		const char *from[2] = { link, twin };
+		for (int k = 0; k < 2 && from[k]; k++) {
+			const char *slash = strrchr(from[k], '/');
+			char *joined = to[0] == '/' ? ds_xstrdup(to)
+			             : ds_xasprintf("%.*s/%s", (int)(slash - from[k]), from[k], to);
+			char *norm = ds_path_normalize(joined);
+			if (ds_in_data_dir(norm))
+				set_put(m, norm, DS_NAMED_PATH);
+			free(norm);
+			free(joined);
+		}
+		free(twin);
+	}
+}
+
 void ds_daemons_add_set(struct ds_strmap *m, struct ds_unitset *u)
 {
-	if (!u->n)
-		return;
-	qsort(u->v, u->n, sizeof *u->v, cmp_text);
-	const struct source src = { set_list, set_read, set_add, -1, u };
-	load_all(&src, m);
+	if (u->n) {
+		qsort(u->v, u->n, sizeof *u->v, cmp_text);
+		const struct source src = { set_list, set_read, set_add, -1, u };
+		load_all(&src, m);
+	}
+	daemon_links(m, u);
+	path_links(m, u);
 }

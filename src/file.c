@@ -298,14 +298,31 @@ static const char *const resolver_calls[] = {
 	"getservbyname", "getservbyname_r", "getservbyport", "getservbyport_r", NULL,
 };
 
+/* A unit or init script starts it, under this name or (a hard link in
+ * the root) another. */
+bool ds_file_daemon(const struct ds_file *f)
+{
+	const struct ds_strmap *daemons = f->worker->scan->priv->daemons;
+	if (!daemons)
+		return false;
+	uintptr_t *v = ds_strmap_get(daemons, f->path);
+	if (v && (*v & DS_NAMED_DAEMON))
+		return true;
+	if (f->nlink < 2)
+		return false;
+	char *key = ds_daemon_inode_key(f->dev, f->ino);
+	v = ds_strmap_get(daemons, key);
+	free(key);
+	return v && (*v & DS_NAMED_DAEMON);
+}
+
 enum ds_class ds_file_class(struct ds_file *f)
 {
 	if (f->cls != DS_CLASS_NONE)
 		return f->cls;
 	const struct ds_elfview *v = ds_file_elf(f);
-	const struct ds_strmap *daemons = f->worker->scan->priv->daemons;
 	bool lib = v && ds_elf_pie(v) == DS_ELF_SHLIB;
-	if (daemons && ds_strmap_get(daemons, f->path))
+	if (ds_file_daemon(f))
 		f->cls = DS_CLASS_DAEMON;
 	else if (f->mode & S_ISUID)
 		f->cls = DS_CLASS_SETUID;

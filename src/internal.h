@@ -223,8 +223,17 @@ int ds_cleanup_add(const char *path, int is_dir);
 void ds_cleanup_done(int slot);
 extern const struct ds_host ds_host;
 
-/* daemons.c: which programs systemd units / init scripts start */
+/* daemons.c: which programs systemd units / init scripts start (the
+ * map's value has DS_NAMED_DAEMON), and which programs in data
+ * directories a PATH directory's symbolic link names (DS_NAMED_PATH) */
+#define DS_NAMED_DAEMON 1u
+#define DS_NAMED_PATH 2u
 struct ds_strmap *ds_daemons_load(int rootfd);
+/* The map's key standing for every name of a hard-linked daemon. */
+char *ds_daemon_inode_key(dev_t dev, ino_t ino);
+bool ds_file_daemon(const struct ds_file *f);
+/* /usr/share: where ELF files are data unless something runs them. */
+bool ds_in_data_dir(const char *path);
 /* The units and init scripts of a set of package files, gathered from
  * several workers (locked) before the set is scanned. */
 struct ds_unitset;
@@ -234,6 +243,10 @@ void ds_unitset_free(struct ds_unitset *u);
  * an init script directory)? */
 bool ds_unitset_wants(const char *path);
 void ds_unitset_add(struct ds_unitset *u, const char *path, const unsigned char *data, size_t len);
+/* A member's other name (ds_member.hardlink) and, in a PATH directory, a
+ * symbolic link's target: every name of a daemon is the daemon, a program
+ * in a data directory that a PATH link names is run. */
+void ds_unitset_link(struct ds_unitset *u, const char *path, const char *hardlink, const char *symlink);
 /* Adds the programs the set's services and init scripts start to m. */
 void ds_daemons_add_set(struct ds_strmap *m, struct ds_unitset *u);
 

@@ -335,10 +335,15 @@ void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct 
 		if (b->pkgfile_want)
 			b->pkgfile_want(pf, context_wants, NULL);
 		struct ds_member m;
-		while (b->pkgfile_next(pf, &m, err, sizeof err) == 1)
-			if (!m.script && S_ISREG(m.mode) && m.data && !m.unreadable &&
-			    ds_unitset_wants(m.path))
+		while (b->pkgfile_next(pf, &m, err, sizeof err) == 1) {
+			if (m.script)
+				continue;
+			if (S_ISREG(m.mode) && m.data && !m.unreadable && ds_unitset_wants(m.path))
 				ds_unitset_add(w->scan->priv->unitset, m.path, m.data, m.size);
+			if (m.hardlink || (S_ISLNK(m.mode) && m.symlink))
+				ds_unitset_link(w->scan->priv->unitset, m.path, m.hardlink,
+				                S_ISLNK(m.mode) ? m.symlink : NULL);
+		}
 		b->pkgfile_close(pf);
 	}
 	close(fd);

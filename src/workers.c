@@ -152,6 +152,8 @@ void ds_scan_path(struct ds_worker *w, const char *path, unsigned char type, int
 	f.size = st.st_size;
 	f.kind = kind_of_mode(st.st_mode);
 	f.ino = st.st_ino;
+	f.dev = st.st_dev;
+	f.nlink = st.st_nlink;
 	ds_scan_file(w, &f);
 }
 

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 5
+#define DS_BACKEND_ABI 6
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -85,6 +85,12 @@ struct ds_member {
 	const char *interpreter;     /* what runs it: a path ("/bin/sh", "/usr/bin/python3"),
 	                              * "<lua>" (rpm's built-in Lua), or NULL: the script's
 	                              * own #! line */
+	/* Another name of the same file when the archive holds it as a hard
+	 * link (absolute, as path): a tar link's target, the name of an rpm
+	 * hard-link set carrying the data; NULL otherwise.  Each name of a
+	 * set comes as its own member with the data and its own mode. */
+	const char *hardlink;
+	const char *symlink;         /* a symbolic link's target as stored, else NULL */
 };
 
 typedef int (*ds_path_cb)(const char *path, void *ctx);
@@ -158,8 +164,10 @@ struct ds_backend {
 	int (*pkgfile_sniff)(const unsigned char *head, size_t len);
 	/* Optional, right after pkgfile_open: only payload members for which
 	 * want(path, ctx) is true are read; the others come back without
-	 * contents (data NULL, in_file false), or not at all, and scripts are
-	 * not handed out.  The core uses it to read a package set's systemd
+	 * contents (data NULL, in_file false), and scripts are not handed
+	 * out.  Members that are neither wanted, nor hard links, nor symbolic
+	 * links may also not come back at all (a backend whose package
+	 * manager installs from a file list stops after the last wanted).  The core uses it to read a package set's systemd
 	 * units and init scripts before scanning it.  Without it, every member
 	 * is read. */
 	void (*pkgfile_want)(void *pf, int (*want)(const char *path, void *ctx), void *ctx);

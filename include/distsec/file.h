@@ -79,6 +79,8 @@ struct ds_file {
 	int data_state;          /* 0 not tried, 1 ok, -1 failed */
 	int fd_state;            /* 0 not tried, 1 open, -1 failed */
 	ino_t ino;               /* from the O_PATH fstat, to check the reopen */
+	dev_t dev;               /* ... and, with nlink, to know its other names */
+	nlink_t nlink;
 	unsigned char *shell;    /* the script without its NUL bytes, when it has some */
 	size_t shell_len, nuls;
 	int shell_state;         /* 0 not made, 1 made (shell NULL: no NUL byte) */

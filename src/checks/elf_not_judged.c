@@ -14,8 +14,10 @@ const struct ds_check ds_check_elf_not_judged = {
 	.summary = "an ELF file the scanned system would not run, so not judged (passes, with -v)",
 	.help = {
 		.what = "An ELF file the scanned system would not run (another architecture's code, "
-		  "bytecode, an object file, a separate debug file) gets no hardening verdict: "
-		  "its flags say nothing about what runs.",
+		  "bytecode, an object file, a separate debug file, data under /usr/share) gets no "
+		  "hardening verdict: its flags say nothing about what runs. A set-id file under "
+		  "/usr/share, or an executable one a unit, an init script or a PATH link runs, "
+		  "is judged.",
 		.detect = "The core compares the file's machine and type with the architectures of "
 		  "the scanned system (the package database's, else the root's /bin/sh; a "
 		  "package file's own), each with what its kernel runs beside it: i386 and x32 "

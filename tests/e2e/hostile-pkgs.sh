@@ -11,50 +11,16 @@ mkdeb="$SRCDIR/e2e/mkdeb.py"
 prog="$FIXTURES/nopie-norelro"
 ran=0
 
-# findings FILE: "severity check path" per line, sorted
-findings() {
-	python3 -c '
-import json, sys
-for f in json.load(open(sys.argv[1]))["findings"]:
-    if f["check"] in ("elf-pie", "scan-unreadable"):
-        print(f["severity"], f["check"], f["path"])' "$1" | LC_ALL=C sort
-}
-
-expect_findings() {
-	findings "$work/out" >"$work/got"
-	printf '%s\n' "$@" | LC_ALL=C sort >"$work/want"
-	cmp -s "$work/got" "$work/want" || { diff "$work/want" "$work/got" >&2; fail "$desc: findings"; }
-}
-
 # 1. hard links in an rpm: every name scanned with the data of the last
 if command -v rpmbuild >/dev/null; then
-	top="$work/rpmbuild"
-	mkdir -p "$top/SOURCES" "$top/SPECS"
-	cp "$prog" "$top/SOURCES/tool"
-	cat >"$top/SPECS/links.spec" <<'SPEC'
-Name: links
-Version: 1.0
-Release: 1
-Summary: distsec test fixture
-License: GPL-2.0-or-later
-Source0: tool
-%description
-distsec test fixture
-%install
-mkdir -p %{buildroot}/usr/bin
+	fixture_rpm links 'mkdir -p %{buildroot}/usr/bin
 install -m 4755 %{SOURCE0} %{buildroot}/usr/bin/tool-a
-ln %{buildroot}/usr/bin/tool-a %{buildroot}/usr/bin/tool-b
-%files
-/usr/bin/tool-a
-/usr/bin/tool-b
-SPEC
-	rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
-		--define "debug_package %{nil}" -bb "$top/SPECS/links.spec" >"$work/rpmbuild.log" 2>&1 ||
-		{ cat "$work/rpmbuild.log"; fail "rpmbuild failed"; }
+ln %{buildroot}/usr/bin/tool-a %{buildroot}/usr/bin/tool-b' '/usr/bin/tool-a
+/usr/bin/tool-b'
 	desc="rpm hard links"
-	measured "$desc" "$DISTSEC" scan --backend none --format json "$top"/RPMS/*/links-1.0-1.*.rpm
+	measured "$desc" "$DISTSEC" scan --backend none --format json "$rpm_file"
 	expect_rc 1
-	expect_findings "error elf-pie /usr/bin/tool-a" "error elf-pie /usr/bin/tool-b"
+	expect_pie_findings "error elf-pie /usr/bin/tool-a" "error elf-pie /usr/bin/tool-b"
 	ran=$((ran + 1))
 else
 	echo "SKIP (part): rpmbuild not installed, rpm hard links not tested"
@@ -68,7 +34,7 @@ python3 "$mkdeb" "$work/good.deb" usr/bin/good:755:"$FIXTURES/pie-full"
 desc="1.1 GiB member"
 measured "$desc" "$DISTSEC" scan --backend none --format json --fail-on error "$work/big.deb" "$work/good.deb"
 expect_rc 1
-expect_findings "error scan-unreadable /usr/share/big" "error elf-pie /usr/bin/suid"
+expect_pie_findings "error scan-unreadable /usr/share/big" "error elf-pie /usr/bin/suid"
 grep -q 'over the 1024 MiB limit' "$work/out" || fail "$desc: the reason"
 
 # 3. a 1000 MiB script member: streamed to a temporary file, not held whole
@@ -80,7 +46,7 @@ expect_rc 1
 # the script checks read a script of at most 8 MiB: a package's larger one
 # is not read, and that is an error (a gate must not pass what it did not
 # read), as for a member over the member cap; the member after it is scanned
-expect_findings "error elf-pie /usr/bin/suid" "error scan-unreadable /usr/lib/python3/dist-packages/big.py"
+expect_pie_findings "error elf-pie /usr/bin/suid" "error scan-unreadable /usr/lib/python3/dist-packages/big.py"
 grep -q 'over the 8 MiB a check reads' "$work/out" || fail "$desc: the reason"
 
 # 4. a 466-byte .deb claiming a 1023 MiB member: no allocation sized by the
@@ -92,7 +58,7 @@ if (ulimit -v 300000 && "$DISTSEC" --version) >/dev/null 2>&1; then
 	(ulimit -v 300000 && exec timeout 60 "$DISTSEC" scan --backend none --format json "$work/claim.deb") \
 		>"$work/out" 2>"$work/err" || rc=$?
 	expect_rc 1
-	expect_findings "error scan-unreadable /usr/bin/x"
+	expect_pie_findings "error scan-unreadable /usr/bin/x"
 	ran=$((ran + 1))
 else
 	echo "SKIP (part): this build cannot start under ulimit -v 300000 (a sanitizer?)"
@@ -103,7 +69,7 @@ python3 "$mkdeb" "$work/maint.deb" --maintainer-bytes 1000000 usr/bin/suid:4755:
 desc="1 MB Maintainer"
 measured "$desc" "$DISTSEC" scan --backend none --format json "$work/maint.deb"
 expect_rc 1
-expect_findings "error elf-pie /usr/bin/suid"
+expect_pie_findings "error elf-pie /usr/bin/suid"
 size=$(wc -c <"$work/out")
 [ "$size" -lt 65536 ] || fail "$desc: $size bytes of JSON"
 python3 -c '
@@ -118,5 +84,5 @@ python3 "$mkdeb" "$work/control.deb" --control-pad 1200000 usr/bin/suid:4755:"$p
 desc="1.2 MiB control file"
 measured "$desc" "$DISTSEC" scan --backend none --format json "$work/control.deb"
 expect_rc 1
-expect_findings "error elf-pie /usr/bin/suid"
+expect_pie_findings "error elf-pie /usr/bin/suid"
 echo "hostile-pkgs: ok ($ran optional parts ran)"

@@ -86,3 +86,36 @@ EOF
 	# GNU time reports a status it did not give as "Command exited with..."
 	case $rc in 0|1) ;; *) cat "$work/err" >&2; fail "$desc: exit status $rc" ;; esac
 }
+
+# pie_findings FILE: "severity check path" of a JSON report's elf-pie and
+# scan-unreadable findings, sorted
+pie_findings() {
+	python3 -c '
+import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    if f["check"] in ("elf-pie", "scan-unreadable"):
+        print(f["severity"], f["check"], f["path"])' "$1" | LC_ALL=C sort
+}
+
+# expect_pie_findings LINE...: $work/out has exactly these ($desc: the case)
+expect_pie_findings() {
+	pie_findings "$work/out" >"$work/got"
+	printf '%s\n' "$@" | LC_ALL=C sort >"$work/want"
+	cmp -s "$work/got" "$work/want" || { diff "$work/want" "$work/got" >&2; fail "$desc: findings"; }
+}
+
+# fixture_rpm NAME INSTALL FILES: NAME-1.0-1 built by rpmbuild in
+# $work/rpmbuild, Source0 the fixture nopie-norelro ("tool"), INSTALL the
+# %install script, FILES the %files list; sets rpm_file
+fixture_rpm() {
+	top="$work/rpmbuild"
+	mkdir -p "$top/SOURCES" "$top/SPECS"
+	cp "$FIXTURES/nopie-norelro" "$top/SOURCES/tool"
+	printf '%s\n' "Name: $1" "Version: 1.0" "Release: 1" "Summary: distsec test fixture" \
+		"License: GPL-2.0-or-later" "Source0: tool" "%description" "distsec test fixture" \
+		"%install" "$2" "%files" "$3" >"$top/SPECS/$1.spec"
+	rpmbuild --define "_topdir $top" --define "__os_install_post %{nil}" \
+		--define "debug_package %{nil}" -bb "$top/SPECS/$1.spec" >"$work/rpmbuild.log" 2>&1 ||
+		{ cat "$work/rpmbuild.log" >&2; fail "rpmbuild failed"; }
+	rpm_file=$(echo "$top"/RPMS/*/"$1"-1.0-1.*.rpm)
+}

@@ -4,9 +4,11 @@ members may be sparse (a size with no data behind it), the data member may
 claim more than the file holds, control fields may be huge.
 
 mkdeb.py OUT [--maintainer-bytes N] [--control-pad N] [--cut-after-header]
-             [--control FILE] PATH:MODE:SOURCE ...
-SOURCE = a file, zeros:SIZE, python:SIZE; --control: the control file's
-bytes as given (any bytes: escapes, invalid UTF-8).
+             [--control FILE] [--md5sums PATH,...] PATH:MODE:SOURCE ...
+SOURCE = a file, zeros:SIZE, python:SIZE, link:TARGET (a tar hard link to an
+earlier member), symlink:TARGET; --control: the control file's bytes as
+given (any bytes: escapes, invalid UTF-8); --md5sums: a control md5sums
+listing these paths only.
 """
 import argparse, gzip, io, os, tarfile
 
@@ -17,6 +19,7 @@ ap.add_argument('--control-pad', type=int, default=0)
 ap.add_argument('--cut-after-header', action='store_true',
                 help='end the file 100 bytes into the last member: its size is a claim only')
 ap.add_argument('--control', help='the control file, as its bytes')
+ap.add_argument('--md5sums', help='a control md5sums listing these paths only (dpkg never checks it)')
 ap.add_argument('members', nargs='*')
 a = ap.parse_intermixed_args()
 
@@ -31,6 +34,12 @@ with tarfile.open(fileobj=cbuf, mode='w:gz') as t:
     ti = tarfile.TarInfo('./control')
     ti.size = len(data)
     t.addfile(ti, io.BytesIO(data))
+    if a.md5sums is not None:
+        data = ''.join('%s  %s\n' % ('0' * 32, p.lstrip('/'))
+                       for p in a.md5sums.split(',') if p).encode()
+        ti = tarfile.TarInfo('./md5sums')
+        ti.size = len(data)
+        t.addfile(ti, io.BytesIO(data))
 control_tgz = cbuf.getvalue()
 
 # data.tar, uncompressed: (header bytes, content source, size) per member
@@ -39,7 +48,12 @@ for spec in a.members:
     path, mode, src = spec.split(':', 2)
     ti = tarfile.TarInfo('./' + path.lstrip('/'))
     ti.mode = int(mode, 8)
-    if src.startswith(('zeros:', 'python:')):
+    if src.startswith(('link:', 'symlink:')):
+        kind, target = src.split(':', 1)
+        ti.type = tarfile.LNKTYPE if kind == 'link' else tarfile.SYMTYPE
+        ti.linkname = target if kind == 'symlink' else './' + target.lstrip('/')
+        parts.append((ti.tobuf(format=tarfile.GNU_FORMAT), b'', 0))
+    elif src.startswith(('zeros:', 'python:')):
         # a hole; "python:" begins with a script line, so it is judged as one
         kind, size = src.split(':')
         ti.size = int(size)
