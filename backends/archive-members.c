@@ -334,7 +334,13 @@ static int start_tar_links(struct ds_payload *p, struct ds_member *m)
 		p->have_last = false;
 		p->entry = 0;
 		archive_read_free(p->a);
-		p->a = p->nlinks && p->reopen && !p->failed ? p->reopen(p->reopen_ctx) : NULL;
+		p->a = NULL;
+		if (!p->nlinks) {
+			p->pass = 2;
+			return 0;
+		}
+		if (p->reopen && !p->failed)
+			p->a = p->reopen(p->reopen_ctx);
 		qsort(p->links, p->nlinks, sizeof *p->links, cmp_link);
 	}
 	return p->pass == 1 ? next_tar_link(p, m) : 0;
