@@ -281,6 +281,7 @@ struct apk_file {
 	bool scripts_done;
 	bool payload_only;
 	bool have_payload;   /* a payload member follows the control part */
+	char *path;          /* the .apk, for reading the payload again */
 };
 
 /* A gzip stream whose tar's first member is .SIGN.* or .PKGINFO: the head
@@ -364,6 +365,7 @@ static void free_apk(struct apk_file *af)
 	af->payload.a = NULL;
 	ds_payload_free(&af->payload);
 	ds_pkg_free(&af->pkg);
+	free(af->path);
 	for (size_t i = 0; i < NSCRIPTS; i++)
 		free(af->scripts[i].text);
 	free(af);
@@ -432,6 +434,36 @@ static int read_control(struct apk_file *af, char *err, size_t errlen)
 	return 0;   /* a package with no files (a meta package) */
 }
 
+/* The .apk read as a tar of its concatenated gzip streams. */
+static struct archive *open_apk(const char *path)
+{
+	struct archive *a = archive_read_new();
+	archive_read_support_filter_gzip(a);
+	archive_read_support_format_tar(a);
+	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+		archive_read_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* The payload again from its first member (peeked), for the data of its
+ * tar hard links (archive-members.h). */
+static struct archive *reopen_payload(void *ctx)
+{
+	struct apk_file *af = ctx;
+	struct archive *a = open_apk(af->path);
+	struct archive_entry *e;
+	while (a && archive_read_next_header(a, &e) == ARCHIVE_OK)
+		if (!control_member(archive_entry_pathname(e) ? archive_entry_pathname(e) : "")) {
+			af->payload.peeked = e;
+			return a;
+		}
+	if (a)
+		archive_read_free(a);
+	return NULL;
+}
+
 static void *apk_pkgfile_open(const char *path, const struct ds_pkg **pkg, char *err, size_t errlen)
 {
 	unsigned char magic[512];
@@ -442,10 +474,10 @@ static void *apk_pkgfile_open(const char *path, const struct ds_pkg **pkg, char 
 	if (!apk_pkgfile_sniff(magic, n))
 		return NULL;
 	struct apk_file *af = ds_xcalloc(1, sizeof *af);
-	af->payload.a = archive_read_new();
-	archive_read_support_filter_gzip(af->payload.a);
-	archive_read_support_format_tar(af->payload.a);
-	if (archive_read_open_filename(af->payload.a, path, 65536) != ARCHIVE_OK) {
+	af->path = ds_xstrdup(path);
+	af->payload.reopen = reopen_payload;
+	af->payload.reopen_ctx = af;
+	if (!(af->payload.a = open_apk(path))) {
 		free_apk(af);
 		return NULL;   /* not a tar inside: another backend's, or plain data */
 	}

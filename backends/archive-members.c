@@ -221,6 +221,16 @@ static bool has_caps(struct archive_entry *e)
 	return false;
 }
 
+/* The next member's header: the one the backend peeked at first. */
+static int next_header(struct ds_payload *p, struct archive_entry **e)
+{
+	if (!p->peeked)
+		return archive_read_next_header(p->a, e);
+	*e = p->peeked;
+	p->peeked = NULL;
+	return ARCHIVE_OK;
+}
+
 /* A tar hard link handed out without the data (a context reading that
  * does not want it, a link to something other than a regular file). */
 static void link_no_data(struct ds_payload *p, struct ds_member *m, char *target)
@@ -306,8 +316,7 @@ static int next_tar_link(struct ds_payload *p, struct ds_member *m)
 		}
 		p->have_last = false;
 		struct archive_entry *e;
-		int r = ARCHIVE_OK;
-		while (p->entry < l->data_at && (r = archive_read_next_header(p->a, &e)) >= ARCHIVE_WARN)
+		while (p->entry < l->data_at && next_header(p, &e) >= ARCHIVE_WARN)
 			p->entry++;
 		if (p->entry != l->data_at) {
 			archive_read_free(p->a);
@@ -359,14 +368,7 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 		p->data_at = ds_strmap_new();
 	struct archive_entry *e;
 	for (;;) {
-		int r;
-		if (p->peeked) {
-			e = p->peeked;
-			p->peeked = NULL;
-			r = ARCHIVE_OK;
-		} else {
-			r = archive_read_next_header(p->a, &e);
-		}
+		int r = next_header(p, &e);
 		if (r == ARCHIVE_EOF)
 			return flush_pending(p, m) ? 1 : start_tar_links(p, m);
 		if (r < ARCHIVE_WARN) {

@@ -31,6 +31,13 @@ scan "setuid tar hard link" --backend none "$work/hlsu.deb"
 expect_rc 1
 expect_pie_findings "error elf-pie /usr/bin/hlsu"
 
+# the same in an Alpine package (the payload after the control streams)
+python3 "$SRCDIR/e2e/mkapk.py" "$work/hlsu.apk" hlsu 1.0-r0 x86_64 \
+	"usr/share/hl/payload=$nopie:0644" "usr/bin/hlsu=link:usr/share/hl/payload:4755"
+scan "setuid tar hard link (.apk)" --backend none "$work/hlsu.apk"
+expect_rc 1
+expect_pie_findings "error elf-pie /usr/bin/hlsu"
+
 # 2. openntpd's layout: the unit runs /usr/sbin/ntpd, a hard link to ntpctl;
 #    both names are the daemon (one program), and so when the unit names
 #    the member carrying the data and the link comes after it
