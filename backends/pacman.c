@@ -332,6 +332,7 @@ struct pacman_file {
 	size_t install_len;
 	const char *install_why;
 	bool install_done, payload_only, have_payload;
+	char *path;             /* the package file, for reading the payload again */
 };
 
 /* The members makepkg puts before the payload (in C collation order, so
@@ -375,6 +376,7 @@ static void free_pacman_file(struct pacman_file *pf)
 	ds_payload_free(&pf->payload);
 	ds_pkg_free(&pf->pkg);
 	free(pf->install);
+	free(pf->path);
 	free(pf);
 }
 
@@ -441,6 +443,40 @@ static int read_dot_members(struct pacman_file *pf, struct archive_entry *e, cha
 	return pkginfo ? 0 : 1;
 }
 
+/* The package file as a tar, its first header read: NULL when that is
+ * not one of makepkg's dot-members. */
+static struct archive *open_pkg(const char *path, struct archive_entry **e)
+{
+	struct archive *a = archive_read_new();
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK ||
+	    archive_read_next_header(a, e) != ARCHIVE_OK || !archive_entry_pathname(*e) ||
+	    !dot_member(archive_entry_pathname(*e))) {
+		archive_read_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* The payload again from its first member (peeked), for the data of its
+ * tar hard links (archive-members.h). */
+static struct archive *reopen_payload(void *ctx)
+{
+	struct pacman_file *pf = ctx;
+	struct archive_entry *e;
+	struct archive *a = open_pkg(pf->path, &e);
+	int r = a ? ARCHIVE_OK : ARCHIVE_FATAL;
+	for (; r == ARCHIVE_OK; r = archive_read_next_header(a, &e))
+		if (!archive_entry_pathname(e) || !dot_member(archive_entry_pathname(e))) {
+			pf->payload.peeked = e;
+			return a;
+		}
+	if (a)
+		archive_read_free(a);
+	return NULL;
+}
+
 static void *pacman_pkgfile_open(const char *path, const struct ds_pkg **pkg, char *err, size_t errlen)
 {
 	unsigned char head[512];
@@ -452,13 +488,11 @@ static void *pacman_pkgfile_open(const char *path, const struct ds_pkg **pkg, ch
 	               head[0] == '.'))
 		return NULL;
 	struct pacman_file *pf = ds_xcalloc(1, sizeof *pf);
-	pf->payload.a = archive_read_new();
-	archive_read_support_filter_all(pf->payload.a);
-	archive_read_support_format_tar(pf->payload.a);
+	pf->path = ds_xstrdup(path);
+	pf->payload.reopen = reopen_payload;
+	pf->payload.reopen_ctx = pf;
 	struct archive_entry *e;
-	if (archive_read_open_filename(pf->payload.a, path, 65536) != ARCHIVE_OK ||
-	    archive_read_next_header(pf->payload.a, &e) != ARCHIVE_OK || !archive_entry_pathname(e) ||
-	    !dot_member(archive_entry_pathname(e))) {
+	if (!(pf->payload.a = open_pkg(path, &e))) {
 		free_pacman_file(pf);
 		return NULL;   /* not a pacman package: another backend's, or plain data */
 	}

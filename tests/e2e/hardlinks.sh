@@ -38,6 +38,34 @@ scan "setuid tar hard link (.apk)" --backend none "$work/hlsu.apk"
 expect_rc 1
 expect_pie_findings "error elf-pie /usr/bin/hlsu"
 
+# and in an Arch package (the payload after makepkg's dot-members)
+if distsec backends | grep -q '^  pacman '; then
+	python3 - "$work/hlsu-1.0-1-x86_64.pkg.tar.gz" "$nopie" <<'PY'
+import io, sys, tarfile
+out, prog = sys.argv[1:]
+info = b"pkgname = hlsu\npkgver = 1.0-1\narch = x86_64\nsize = 1\n"
+with tarfile.open(out, "w:gz", format=tarfile.GNU_FORMAT) as t:
+    ti = tarfile.TarInfo(".BUILDINFO")   # first, as makepkg sorts them
+    t.addfile(ti, io.BytesIO(b""))
+    ti = tarfile.TarInfo(".PKGINFO")
+    ti.size = len(info)
+    t.addfile(ti, io.BytesIO(info))
+    data = open(prog, "rb").read()
+    ti = tarfile.TarInfo("usr/share/hl/payload")
+    ti.size, ti.mode = len(data), 0o644
+    t.addfile(ti, io.BytesIO(data))
+    ti = tarfile.TarInfo("usr/bin/hlsu")
+    ti.type, ti.linkname, ti.mode = tarfile.LNKTYPE, "usr/share/hl/payload", 0o4755
+    t.addfile(ti)
+PY
+	scan "setuid tar hard link (pacman)" --backend none "$work/hlsu-1.0-1-x86_64.pkg.tar.gz"
+	expect_rc 1
+	expect_pie_findings "error elf-pie /usr/bin/hlsu"
+	ran=$((ran + 1))
+else
+	echo "SKIP (part): built without the pacman backend"
+fi
+
 # 2. openntpd's layout: the unit runs /usr/sbin/ntpd, a hard link to ntpctl;
 #    both names are the daemon (one program), and so when the unit names
 #    the member carrying the data and the link comes after it
