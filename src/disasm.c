@@ -59,7 +59,7 @@ const char *dis_slot_name(const struct dis_slot *v, size_t n, uint64_t addr)
 }
 
 /* Reads len bytes of the file at off (pread, or the in-memory image). */
-static bool read_at(const struct ds_code *c, uint64_t off, void *buf, size_t len)
+bool dis_read_at(const struct ds_code *c, uint64_t off, void *buf, size_t len)
 {
 	const struct ds_elfview *v = c->v;
 	if (off > v->file_size || len > v->file_size - off)
@@ -82,7 +82,7 @@ static bool read_at(const struct ds_code *c, uint64_t off, void *buf, size_t len
 	return true;
 }
 
-static const struct dis_span *span_of(const struct ds_code *c, uint64_t addr)
+const struct dis_span *dis_span_of(const struct ds_code *c, uint64_t addr)
 {
 	for (size_t i = 0; i < c->nspans; i++)
 		if (addr >= c->spans[i].addr && addr - c->spans[i].addr < c->spans[i].size)
@@ -109,11 +109,17 @@ static bool table_ok(struct ds_code *c, const GElf_Shdr *sh, bool linked_strings
 	return false;
 }
 
-static void add_start(struct ds_code *c, uint64_t a, size_t *cap)
+void dis_add_start(struct ds_code *c, uint64_t a, size_t *cap)
 {
-	if (c->nstarts >= STARTS_MAX || !span_of(c, a))
+	if (c->nstarts >= STARTS_MAX || !dis_span_of(c, a))
 		return;
 	ds_push(c->starts, c->nstarts, *cap, a);
+}
+
+void dis_add_stub(struct ds_code *c, uint64_t at, const char *name, size_t *cap)
+{
+	if (c->nstubs < SLOTS_MAX)
+		ds_push(c->stubs, c->nstubs, *cap, ((struct dis_slot){ at, name }));
 }
 
 static void add_slot(struct ds_code *c, uint64_t addr, const char *name, size_t *cap)
@@ -124,15 +130,21 @@ static void add_slot(struct ds_code *c, uint64_t addr, const char *name, size_t 
 }
 
 /* Function starts from a symbol table (function symbols in code). */
-static void starts_from_symtab(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap)
+static void starts_from_symtab(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t *cap,
+                               size_t *alt_cap)
 {
 	Elf_Data *d = sh->sh_entsize && table_ok(c, sh, false) ? elf_getdata(scn, NULL) : NULL;
 	size_t n = d ? sh->sh_size / sh->sh_entsize : 0;
 	for (size_t i = 1; i < n && i < STARTS_MAX; i++) {
 		GElf_Sym s;
-		if (gelf_getsym(d, (int)i, &s) && GELF_ST_TYPE(s.st_info) == STT_FUNC &&
-		    s.st_shndx != SHN_UNDEF && s.st_value)
-			add_start(c, s.st_value, cap);
+		if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_FUNC ||
+		    s.st_shndx == SHN_UNDEF || !s.st_value)
+			continue;
+		if (c->arch->mode_bit && (s.st_value & 1) && c->nalt < STARTS_MAX)
+			ds_push(c->alt, c->nalt, alt_cap[0], s.st_value & ~1ull);
+		else if (c->arch->mode_bit && c->nalt_not < STARTS_MAX)
+			ds_push(c->alt_not, c->nalt_not, alt_cap[1], s.st_value);
+		dis_add_start(c, c->arch->mode_bit ? s.st_value & ~1ull : s.st_value, cap);
 	}
 }
 
@@ -142,32 +154,23 @@ static void starts_from_symtab(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr 
 static void starts_from_eh_frame_hdr(struct ds_code *c, const GElf_Shdr *sh, size_t *cap)
 {
 	unsigned char h[12];
-	if (sh->sh_size < 12 || !read_at(c, sh->sh_offset, h, sizeof h) || h[0] != 1 ||
+	if (sh->sh_size < 12 || !dis_read_at(c, sh->sh_offset, h, sizeof h) || h[0] != 1 ||
 	    h[2] != 0x03 || h[3] != 0x3b || (h[1] & 0x0f) != 0x0b)
 		return;
-	uint32_t count;
-	memcpy(&count, h + 8, 4);
+	bool be = c->v->data == ELFDATA2MSB;
+	uint32_t count = be ? dis_be32(h + 8) : dis_le32(h + 8);
 	if (count > STARTS_MAX || (uint64_t)count * 8 > sh->sh_size - 12)
 		return;
-	int32_t pair[2 * 512];
+	unsigned char pair[8 * 512];
 	for (uint32_t done = 0; done < count; ) {
 		uint32_t k = count - done < 512 ? count - done : 512;
-		if (!read_at(c, sh->sh_offset + 12 + (uint64_t)done * 8, pair, (size_t)k * 8))
+		if (!dis_read_at(c, sh->sh_offset + 12 + (uint64_t)done * 8, pair, (size_t)k * 8))
 			return;
 		for (uint32_t j = 0; j < k; j++)
-			add_start(c, sh->sh_addr + (uint64_t)(int64_t)pair[2 * j], cap);
+			dis_add_start(c, sh->sh_addr + (uint64_t)(int64_t)(int32_t)(be ? dis_be32(pair + 8 * j)
+			                                                          : dis_le32(pair + 8 * j)), cap);
 		done += k;
 	}
-}
-
-static bool is_relative(const struct ds_code *c, uint64_t type)
-{
-	switch (c->arch) {
-	case DIS_X64: return type == R_X86_64_RELATIVE;
-	case DIS_X86: return type == R_386_RELATIVE;
-	case DIS_A64: return type == R_AARCH64_RELATIVE;
-	}
-	return false;
 }
 
 /* A relative relocation: a slot the loader fills with a local address
@@ -198,13 +201,10 @@ static void keep_got_locals(struct ds_code *c, const struct dis_span *got, size_
 			 * byte by byte: the rest are left out (not followed) */
 			if (reads++ >= LOCAL_READS)
 				continue;
-			uint32_t v32;
-			uint64_t v64;
-			bool wide = c->arch != DIS_X86;
-			if (wide ? !read_at(c, g->off + (l.addr - g->addr), &v64, 8)
-			         : !read_at(c, g->off + (l.addr - g->addr), &v32, 4))
+			unsigned char w[8];
+			if (!dis_read_at(c, g->off + (l.addr - g->addr), w, c->arch->word))
 				continue;
-			l.target = wide ? v64 : v32;
+			l.target = dis_word(c, w);
 		}
 		if (l.target)
 			c->locals[w++] = l;
@@ -253,7 +253,7 @@ static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh,
 			continue;
 		size_t si = GELF_R_SYM(r.r_info);   /* gelf widens ELF32 r_info */
 		GElf_Sym s;
-		if (!si && is_relative(c, GELF_R_TYPE(r.r_info)))
+		if (!si && GELF_R_TYPE(r.r_info) == c->arch->rel_relative)
 			add_local(c, r.r_offset, sh->sh_type == SHT_RELA ? (uint64_t)r.r_addend : 0, lcap);
 		if (!si || !gelf_getsym(syms, (int)si, &s))
 			continue;
@@ -303,7 +303,7 @@ static void sort_u64(uint64_t *v, size_t n)
 static void read_sections(struct ds_code *c)
 {
 	Elf *elf = c->v->elf;
-	size_t shstrndx = 0, scap = 0, ncap = 0, spcap = 0, lcap = 0, ngot = 0;
+	size_t shstrndx = 0, scap = 0, ncap = 0, spcap = 0, lcap = 0, ngot = 0, acap[2] = { 0, 0 };
 	struct dis_span got[4];
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0 || section_size(elf, shstrndx) > TABLE_MAX)
 		return;
@@ -338,13 +338,19 @@ static void read_sections(struct ds_code *c)
 			continue;
 		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM)
-			starts_from_symtab(c, scn, &sh, &ncap);
+			starts_from_symtab(c, scn, &sh, &ncap, acap);
 		else if (name && strcmp(name, ".eh_frame_hdr") == 0)
 			starts_from_eh_frame_hdr(c, &sh, &ncap);
 	}
 	for (size_t i = 0; i < c->nspans; i++)
 		if (c->spans[i].plt)
-			add_start(c, c->spans[i].addr, &ncap);
+			dis_add_start(c, c->spans[i].addr, &ncap);
+	if (c->arch->starts)
+		c->arch->starts(c, &ncap);
+	if (c->nalt)
+		qsort(c->alt, c->nalt, sizeof *c->alt, cmp_u64);
+	if (c->nalt_not)
+		qsort(c->alt_not, c->nalt_not, sizeof *c->alt_not, cmp_u64);
 	if (c->nslots)
 		qsort(c->slots, c->nslots, sizeof *c->slots, cmp_slot);
 	if (c->nstarts) {
@@ -357,6 +363,12 @@ static void read_sections(struct ds_code *c)
 	}
 }
 
+/* One file per architecture (disasm_int.h); the first that reads the
+ * file's machine, class and byte order decodes it. */
+static const struct dis_arch *const arches[] = {
+	&dis_x86_64, &dis_i386, &dis_aarch64, &dis_s390x, &dis_ppc64le, &dis_arm,
+};
+
 /* capstone 4 builds some of its tables on first use without a lock: cs_open
  * fills the architecture table, and the x86 Intel printer sorts its
  * implicit-register table (qsort on a global) the first time an instruction
@@ -365,55 +377,48 @@ static void read_sections(struct ds_code *c)
  * first decoder of the process decodes a few instructions of each
  * architecture once, under pthread_once; every later one finds the tables
  * built. */
-static void warm_up(cs_arch arch, cs_mode mode, const uint8_t *code, size_t len)
-{
-	csh h;
-	cs_insn *insn = NULL;
-	if (cs_open(arch, mode, &h) != CS_ERR_OK)
-		return;
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	size_t n = cs_disasm(h, code, len, 0x1000, 0, &insn);
-	if (n)
-		cs_free(insn, n);
-	cs_close(&h);
-}
-
 static void warm_up_all(void)
 {
-	/* add eax, 1; in al, dx; nop; call .+5 */
-	static const uint8_t x86[] = { 0x05, 1, 0, 0, 0, 0xec, 0x90, 0xe8, 0, 0, 0, 0 };
-	/* nop; ret */
-	static const uint8_t a64[] = { 0x1f, 0x20, 0x03, 0xd5, 0xc0, 0x03, 0x5f, 0xd6 };
-	warm_up(CS_ARCH_X86, CS_MODE_64, x86, sizeof x86);
-	warm_up(CS_ARCH_X86, CS_MODE_32, x86, sizeof x86);
-	warm_up(CS_ARCH_ARM64, CS_MODE_ARM, a64, sizeof a64);
+	for (size_t i = 0; i < sizeof arches / sizeof arches[0]; i++) {
+		const struct dis_arch *a = arches[i];
+		csh h;
+		cs_insn *insn = NULL;
+		if (cs_open(a->cs, a->mode, &h) != CS_ERR_OK)
+			continue;
+		cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+		size_t n = cs_disasm(h, a->warm, a->nwarm, 0x1000, 0, &insn);
+		if (n)
+			cs_free(insn, n);
+		cs_close(&h);
+	}
+}
+
+static const struct dis_arch *arch_of(const struct ds_elfview *v)
+{
+	for (size_t i = 0; i < sizeof arches / sizeof arches[0]; i++) {
+		const struct dis_arch *a = arches[i];
+		if (a->machine == v->machine && a->data == v->data &&
+		    (a->elfclass == ELFCLASSNONE || a->elfclass == v->elfclass))
+			return a;
+	}
+	return NULL;
 }
 
 struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why)
 {
-	cs_arch arch;
-	cs_mode mode;
-	enum dis_arch da;
-	if (v->machine == EM_X86_64) {
-		arch = CS_ARCH_X86; mode = CS_MODE_64; da = DIS_X64;
-	} else if (v->machine == EM_386 && v->elfclass == ELFCLASS32) {
-		arch = CS_ARCH_X86; mode = CS_MODE_32; da = DIS_X86;
-	} else if (v->machine == EM_AARCH64 && v->elfclass == ELFCLASS64) {
-		arch = CS_ARCH_ARM64; mode = CS_MODE_ARM; da = DIS_A64;
-	} else {
+	const struct dis_arch *arch = arch_of(v);
+	if (!arch) {
 		*why = "no decoder for this machine";
-		return NULL;
-	}
-	if (elf_getident(v->elf, NULL)[EI_DATA] != ELFDATA2LSB) {
-		*why = "no decoder for big-endian code";
 		return NULL;
 	}
 	static pthread_once_t warmed = PTHREAD_ONCE_INIT;
 	pthread_once(&warmed, warm_up_all);
 	struct ds_code *c = ds_xcalloc(1, sizeof *c);
 	c->v = v;
-	c->arch = da;
-	if (cs_open(arch, mode, &c->cs) != CS_ERR_OK) {
+	c->arch = arch;
+	c->mode_now = arch->mode;
+	c->unit = arch->unit;
+	if (cs_open(arch->cs, arch->mode, &c->cs) != CS_ERR_OK) {
 		free(c);
 		*why = "capstone cannot open a decoder for this machine";
 		return NULL;
@@ -441,6 +446,8 @@ void ds_code_free(struct ds_code *c)
 	free(c->stubs);
 	free(c->starts);
 	free(c->locals);
+	free(c->alt);
+	free(c->alt_not);
 	free(c);
 }
 
@@ -452,7 +459,7 @@ bool ds_code_capped(const struct ds_code *c)
 /* Decodes [start, end) into f (bounded); false when nothing could be. */
 static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_func *f)
 {
-	const struct dis_span *sp = span_of(c, start);
+	const struct dis_span *sp = dis_span_of(c, start);
 	if (!sp)
 		return false;
 	if (end > sp->addr + sp->size)
@@ -463,11 +470,13 @@ static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_f
 		return false;
 	}
 	unsigned char *buf = ds_xmalloc(len ? len : 1);
-	if (!read_at(c, sp->off + (start - sp->addr), buf, len)) {
+	if (!dis_read_at(c, sp->off + (start - sp->addr), buf, len)) {
 		free(buf);
 		return false;
 	}
 	c->decoded += len;
+	if (c->arch->enter)
+		c->arch->enter(c, start);
 	*f = (struct dis_func){ start, end, NULL, 0 };
 	size_t cap = 0;
 	const uint8_t *p = buf;
@@ -485,7 +494,7 @@ static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_f
 		}
 		if (!cs_disasm_iter(c->cs, &p, &left, &addr, c->ci)) {
 			/* data or padding inside the code: skip a unit and go on */
-			size_t skip = c->arch == DIS_A64 ? 4 : 1;
+			size_t skip = c->unit;
 			skip = skip < left ? skip : left;
 			p += skip;
 			left -= skip;
@@ -516,35 +525,27 @@ static void find_stubs(struct ds_code *c)
 			if (in->kind != K_JMP || !in->callee || in->target == 0)
 				continue;
 			uint64_t at = in->target;
-			if (c->arch != DIS_A64 && i > 0 && f.in[i - 1].kind == K_OTHER &&
+			if (c->arch->stub_endbr && i > 0 && f.in[i - 1].kind == K_OTHER &&
 			    in->addr - f.in[i - 1].addr == 4)
 				at = f.in[i - 1].addr;   /* endbr64 / endbr32 */
 			ds_push(c->stubs, c->nstubs, cap, ((struct dis_slot){ at, in->callee }));
-			if (at != in->addr && c->arch != DIS_A64)
+			if (at != in->addr && c->arch->stub_endbr)
 				ds_push(c->stubs, c->nstubs, cap, ((struct dis_slot){ in->addr, in->callee }));
 		}
 		free(f.in);
 	}
+	if (c->arch->stubs)
+		c->arch->stubs(c, &cap);
 	if (c->nstubs)
 		qsort(c->stubs, c->nstubs, sizeof *c->stubs, cmp_slot);
 }
 
-struct wanted {
-	uint64_t *stubs, *slots;
-	size_t nstubs, nslots;
-	const struct ds_range *refs;
-	size_t nrefs;
-	uint64_t ref_lo, ref_hi;   /* bounds of all refs: most bytes stop there */
-	bool abs_refs;             /* position-dependent code: imm32 addresses */
-	uint64_t mem_lo, mem_hi;   /* dis_funcs_naming: any reference to [lo, hi) */
-};
-
-static bool in_list(const uint64_t *v, size_t n, uint64_t a)
+bool dis_in_list(const uint64_t *v, size_t n, uint64_t a)
 {
 	return n && bsearch(&a, v, n, sizeof *v, cmp_u64);
 }
 
-static bool in_refs(const struct wanted *w, uint64_t a)
+bool dis_in_refs(const struct dis_wanted *w, uint64_t a)
 {
 	if (a < w->ref_lo || a >= w->ref_hi)
 		return false;
@@ -554,7 +555,7 @@ static bool in_refs(const struct wanted *w, uint64_t a)
 	return false;
 }
 
-static size_t func_of(const struct ds_code *c, uint64_t a)
+size_t dis_func_of(const struct ds_code *c, uint64_t a)
 {
 	size_t lo = 0, hi = c->nstarts;
 	while (lo < hi) {
@@ -567,7 +568,7 @@ static size_t func_of(const struct ds_code *c, uint64_t a)
 	return lo ? lo - 1 : (size_t)-1;
 }
 
-struct cands {
+struct dis_cands {
 	size_t *call, *ref;   /* function indexes */
 	size_t ncall, nref, capc, capr;
 	struct dis_hit *hit;  /* dis_funcs_naming: the patterns */
@@ -577,7 +578,7 @@ struct cands {
 
 static void add_cand(struct ds_code *c, size_t **v, size_t *n, size_t *cap, uint64_t a)
 {
-	size_t fi = func_of(c, a);
+	size_t fi = dis_func_of(c, a);
 	if (fi == (size_t)-1 || (*n && (*v)[*n - 1] == fi))
 		return;
 	if (*n >= CANDS_MAX) {
@@ -587,123 +588,45 @@ static void add_cand(struct ds_code *c, size_t **v, size_t *n, size_t *cap, uint
 	ds_push(*v, *n, *cap, fi);
 }
 
-static uint32_t le32(const unsigned char *p)
+uint32_t dis_le32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* scan_x86 at b[i], a picked opcode (i + 6 <= len). */
-static inline void x86_at(struct ds_code *c, const struct wanted *w, const unsigned char *b,
-                          size_t len, size_t i, uint64_t addr, bool x64, struct cands *k)
+uint32_t dis_be32(const unsigned char *p)
 {
-	uint64_t at = addr + i;
-	if (b[i] == 0xe8 || b[i] == 0xe9) {
-		uint64_t t = at + 5 + (uint64_t)(int64_t)(int32_t)le32(b + i + 1);
-		if (!x64)
-			t &= 0xffffffffu;
-		if (in_list(w->stubs, w->nstubs, t))
-			add_cand(c, &k->call, &k->ncall, &k->capc, at);
-	} else if (b[i] == 0xff && (b[i + 1] == 0x15 || b[i + 1] == 0x25 ||
-	           (!x64 && (b[i + 1] == 0x93 || b[i + 1] == 0xa3)))) {
-		uint64_t d = (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
-		uint64_t slot = x64 ? at + 6 + d : ((b[i + 1] & 0x80) ? c->gotbase + d : d) & 0xffffffffu;
-		if (in_list(w->slots, w->nslots, slot))
-			add_cand(c, &k->call, &k->ncall, &k->capc, at);
-	}
-	if (!w->nrefs)
-		return;
-	uint64_t ref = 0;
-	if (x64 && b[i] == 0x8d && (b[i + 1] & 0xc7) == 0x05 && i + 6 <= len)
-		ref = at + 6 + (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
-	else if (!x64 && b[i] == 0x8d && (b[i + 1] & 0xc0) == 0x80 && (b[i + 1] & 7) != 4)
-		ref = (c->gotbase + (uint64_t)(int64_t)(int32_t)le32(b + i + 2)) & 0xffffffffu;
-	else if (w->abs_refs && (b[i] == 0x68 || (b[i] >= 0xb8 && b[i] <= 0xbf)))
-		ref = le32(b + i + 1);
-	else if (w->abs_refs && b[i] == 0xc7)
-		ref = le32(b + i + 2);
-	if (ref && in_refs(w, ref))
-		add_cand(c, &k->ref, &k->nref, &k->capr, at);
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
-/* x86: call/jmp rel32 to a stub, call/jmp through a slot; references to
- * the wanted strings (lea rip-relative, i386 lea off the GOT, imm32). */
-static void scan_x86(struct ds_code *c, const struct wanted *w, const unsigned char *b,
-                     size_t len, uint64_t addr, struct cands *k)
+uint16_t dis_be16(const unsigned char *p)
 {
-	bool x64 = c->arch == DIS_X64;
-	/* the opcodes looked at; every other byte is skipped */
-	unsigned char pick[256] = { 0 };
-	pick[0xe8] = pick[0xe9] = pick[0xff] = 1;
-	if (w->nrefs) {
-		pick[0x8d] = 1;
-		if (w->abs_refs) {
-			pick[0x68] = pick[0xc7] = 1;
-			memset(pick + 0xb8, 1, 8);
-		}
-	}
-	size_t i = 0;
-#ifdef __SSE2__
-	/* 16 bytes compared with each picked opcode at once, then only the
-	 * hits visited, in order: the same places as the loop below, without
-	 * a branch per byte (most of a /usr scan's pattern pass) */
-	__m128i want[16];
-	size_t nwant = 0;
-	for (unsigned v = 0; v < 256; v++)
-		if (pick[v])
-			want[nwant++] = _mm_set1_epi8((char)v);
-	for (; i + 16 + 5 <= len; i += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-		__m128i m = _mm_cmpeq_epi8(x, want[0]);
-		for (size_t n = 1; n < nwant; n++)
-			m = _mm_or_si128(m, _mm_cmpeq_epi8(x, want[n]));
-		for (unsigned bits = (unsigned)_mm_movemask_epi8(m); bits; bits &= bits - 1)
-			x86_at(c, w, b, len, i + (size_t)__builtin_ctz(bits), addr, x64, k);
-	}
-#endif
-	for (; i + 6 <= len; i++)
-		if (pick[b[i]])
-			x86_at(c, w, b, len, i, addr, x64, k);
+	return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-/* aarch64: bl/b to a stub; adrp followed by ldr of a wanted slot or by an
- * add giving a wanted string's address. */
-static void scan_a64(struct ds_code *c, const struct wanted *w, const unsigned char *b,
-                     size_t len, uint64_t addr, struct cands *k)
+uint64_t dis_word(const struct ds_code *c, const unsigned char *p)
 {
-	for (size_t i = 0; i + 4 <= len; i += 4) {
-		uint32_t x = le32(b + i);
-		uint64_t at = addr + i;
-		if ((x & 0x7c000000) == 0x14000000) {           /* b, bl */
-			int64_t off = (int64_t)((int32_t)(x << 6) >> 6) * 4;
-			if (in_list(w->stubs, w->nstubs, at + (uint64_t)off))
-				add_cand(c, &k->call, &k->ncall, &k->capc, at);
-			continue;
-		}
-		if ((x & 0x9f000000) != 0x90000000)             /* adrp */
-			continue;
-		int64_t imm = (int64_t)((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3));
-		imm = (imm << 43) >> 43;
-		uint64_t page = (at & ~0xfffull) + (uint64_t)(imm << 12);
-		unsigned rd = x & 31;
-		for (size_t j = i + 4; j + 4 <= len && j <= i + 16; j += 4) {
-			uint32_t y = le32(b + j);
-			if (((y >> 5) & 31) != rd)
-				continue;
-			if ((y & 0xffc00000) == 0xf9400000 &&        /* ldr x, [xn, #imm] */
-			    in_list(w->slots, w->nslots, page + ((y >> 10) & 0xfff) * 8))
-				add_cand(c, &k->call, &k->ncall, &k->capc, at);
-			else if ((y & 0xff800000) == 0x91000000 && w->nrefs &&
-			         in_refs(w, page + (((y >> 10) & 0xfff) << (((y >> 22) & 1) * 12))))
-				add_cand(c, &k->ref, &k->nref, &k->capr, at);
-		}
-	}
+	bool be = c->v->data == ELFDATA2MSB;
+	if (c->arch->word == 4)
+		return be ? dis_be32(p) : dis_le32(p);
+	uint64_t hi = be ? dis_be32(p) : dis_le32(p + 4), lo = be ? dis_be32(p + 4) : dis_le32(p);
+	return hi << 32 | lo;
+}
+
+void dis_cand_call(struct ds_code *c, struct dis_cands *k, uint64_t at)
+{
+	add_cand(c, &k->call, &k->ncall, &k->capc, at);
+}
+
+void dis_cand_ref(struct ds_code *c, struct dis_cands *k, uint64_t at)
+{
+	add_cand(c, &k->ref, &k->nref, &k->capr, at);
 }
 
 /* A reference to [mem_lo, mem_hi) at a, in the code at `at`: its function
  * is a candidate and the place is kept for dis_funcs_naming's caller. */
-static void add_hit(struct ds_code *c, struct cands *k, uint64_t at, uint64_t to)
+void dis_cand_mem(struct ds_code *c, struct dis_cands *k, uint64_t at, uint64_t to)
 {
-	if (func_of(c, at) == (size_t)-1)
+	if (dis_func_of(c, at) == (size_t)-1)
 		k->outside = true;
 	else
 		add_cand(c, &k->ref, &k->nref, &k->capr, at);
@@ -713,47 +636,10 @@ static void add_hit(struct ds_code *c, struct cands *k, uint64_t at, uint64_t to
 		c->capped = true;
 }
 
-/* x86: every 4 bytes read as a displacement -- rip-relative (the
- * instruction may end up to 4 immediate bytes after it), absolute, or off
- * the i386 GOT pointer -- that names an address in [mem_lo, mem_hi). */
-static void scan_x86_mem(struct ds_code *c, const struct wanted *w, const unsigned char *b,
-                         size_t len, uint64_t addr, struct cands *k)
+static int scan_code(struct ds_code *c, const struct dis_wanted *w, struct dis_cands *k)
 {
-	bool x64 = c->arch == DIS_X64;
-	uint64_t lo = w->mem_lo, span = w->mem_hi - w->mem_lo;
-	for (size_t i = 0; i + 4 <= len; i++) {
-		uint64_t d = (uint64_t)(int64_t)(int32_t)le32(b + i), at = addr + i;
-		uint64_t got = (c->gotbase + d) & 0xffffffffu;
-		if (x64 && at + 4 + d + 4 - lo < span + 4)
-			add_hit(c, k, at, at + 4 + d);
-		else if (x64 ? w->abs_refs && d - lo < span : (d & 0xffffffffu) - lo < span)
-			add_hit(c, k, at, x64 ? d : d & 0xffffffffu);
-		else if (!x64 && c->gotbase && got - lo < span)
-			add_hit(c, k, at, got);
-	}
-}
-
-/* aarch64: an adrp of a page an access to [mem_lo, mem_hi) may start from
- * (the page itself, or up to 16 KiB below it: GCC's section anchors). */
-static void scan_a64_mem(struct ds_code *c, const struct wanted *w, const unsigned char *b,
-                         size_t len, uint64_t addr, struct cands *k)
-{
-	uint64_t first = (w->mem_lo > 0x4000 ? w->mem_lo - 0x4000 : 0) & ~0xfffull;
-	uint64_t last = (w->mem_hi - 1) & ~0xfffull;
-	for (size_t i = 0; i + 4 <= len; i += 4) {
-		uint32_t x = le32(b + i);
-		if ((x & 0x9f000000) != 0x90000000)             /* adrp */
-			continue;
-		int64_t imm = (int64_t)((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3));
-		imm = (imm << 43) >> 43;
-		uint64_t page = ((addr + i) & ~0xfffull) + (uint64_t)(imm << 12);
-		if (page >= first && page <= last)
-			add_hit(c, k, addr + i, page);
-	}
-}
-
-static int scan_code(struct ds_code *c, const struct wanted *w, struct cands *k)
-{
+	if (w->mem_hi && !c->arch->scan_mem)
+		return -1;   /* references to an address are not recognised here */
 	unsigned char *buf = ds_xmalloc(CHUNK + 32);
 	for (size_t s = 0; s < c->nspans; s++) {
 		const struct dis_span *sp = &c->spans[s];
@@ -767,19 +653,14 @@ static int scan_code(struct ds_code *c, const struct wanted *w, struct cands *k)
 			}
 			/* chunks overlap so a pattern cut at the end is seen whole */
 			size_t want = sp->size - done < CHUNK + 32 ? (size_t)(sp->size - done) : CHUNK + 32;
-			if (!read_at(c, sp->off + done, buf, want)) {
+			if (!dis_read_at(c, sp->off + done, buf, want)) {
 				free(buf);
 				return -1;
 			}
 			c->scanned += want;
 			size_t keep = want < CHUNK + 32 ? want : CHUNK;
-			if (w->mem_hi)
-				(c->arch == DIS_A64 ? scan_a64_mem : scan_x86_mem)(c, w, buf, want,
-				                                                   sp->addr + done, k);
-			else if (c->arch == DIS_A64)
-				scan_a64(c, w, buf, want, sp->addr + done, k);
-			else
-				scan_x86(c, w, buf, want, sp->addr + done, k);
+			(w->mem_hi ? c->arch->scan_mem : c->arch->scan_calls)(c, w, buf, want,
+			                                                        sp->addr + done, k);
 			/* the overlap is scanned again: drop the duplicate candidate */
 			done += keep;
 		}
@@ -857,7 +738,7 @@ int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
 {
 	if (!c->stubs_done)
 		find_stubs(c);
-	struct wanted w = { .refs = refs, .nrefs = nrefs, .ref_lo = UINT64_MAX,
+	struct dis_wanted w = { .refs = refs, .nrefs = nrefs, .ref_lo = UINT64_MAX,
 	                    .abs_refs = c->v->type == ET_EXEC };
 	for (size_t i = 0; i < nrefs; i++) {
 		w.ref_lo = refs[i].lo < w.ref_lo ? refs[i].lo : w.ref_lo;
@@ -865,7 +746,7 @@ int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
 	}
 	wanted_addrs(c->stubs, c->nstubs, names, &w.stubs, &w.nstubs);
 	wanted_addrs(c->slots, c->nslots, names, &w.slots, &w.nslots);
-	struct cands k = { 0 };
+	struct dis_cands k = { 0 };
 	int rc = 0, nsites = 0;
 	if ((w.nstubs || w.nslots) && scan_code(c, &w, &k) != 0)
 		rc = -1;
@@ -897,13 +778,13 @@ int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void
 {
 	if (!c->stubs_done)
 		find_stubs(c);
-	struct wanted w = { .stubs = &target, .nstubs = 1, .ref_lo = UINT64_MAX };
+	struct dis_wanted w = { .stubs = &target, .nstubs = 1, .ref_lo = UINT64_MAX };
 	/* and the calls through GOT slots that hold it (Rust's) */
 	size_t cap = 0;
 	for (size_t i = 0; i < c->nlocals; i++)
 		if (c->locals[i].target == target)
 			ds_push(w.slots, w.nslots, cap, c->locals[i].addr);
-	struct cands k = { 0 };
+	struct dis_cands k = { 0 };
 	int rc = scan_code(c, &w, &k) != 0 ? -1 : 0, nsites = 0;
 	k.ncall = uniq(k.call, k.ncall);
 	for (size_t i = 0; rc == 0 && i < k.ncall; i++)
@@ -917,17 +798,17 @@ int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void
 
 bool dis_is_local_code(const struct ds_code *c, uint64_t addr)
 {
-	const struct dis_span *sp = span_of(c, addr);
+	const struct dis_span *sp = dis_span_of(c, addr);
 	return sp && !sp->plt;
 }
 
 bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t max_len,
                      struct dis_func *f)
 {
-	size_t fi = func_of(c, start);
+	size_t fi = dis_func_of(c, start);
 	if (fi == (size_t)-1 || c->starts[fi] != start || !dis_is_local_code(c, start))
 		return false;
-	const struct dis_span *sp = span_of(c, start);
+	const struct dis_span *sp = dis_span_of(c, start);
 	uint64_t end = fi + 1 < c->nstarts ? c->starts[fi + 1] : sp->addr + sp->size;
 	if (end > sp->addr + sp->size)
 		end = sp->addr + sp->size;
@@ -995,9 +876,9 @@ int dis_funcs_naming(struct ds_code *c, uint64_t lo, uint64_t hi, size_t **funcs
 {
 	if (!c->stubs_done)
 		find_stubs(c);   /* the decoded calls name their imports */
-	struct wanted w = { .mem_lo = lo, .mem_hi = hi > lo ? hi : lo + 1,
+	struct dis_wanted w = { .mem_lo = lo, .mem_hi = hi > lo ? hi : lo + 1,
 	                    .abs_refs = c->v->type == ET_EXEC };
-	struct cands k = { 0 };
+	struct dis_cands k = { 0 };
 	int rc = scan_code(c, &w, &k) != 0 || k.outside ? -1 : 0;
 	*nfuncs = uniq(k.ref, k.nref);
 	*funcs = k.ref;
@@ -1028,6 +909,6 @@ bool dis_read_vaddr(const struct ds_code *c, uint64_t addr, void *buf, size_t le
 	while ((scn = elf_nextscn(c->v->elf, scn)) != NULL)
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS && (sh.sh_flags & SHF_ALLOC) &&
 		    addr >= sh.sh_addr && addr - sh.sh_addr < sh.sh_size && len <= sh.sh_size - (addr - sh.sh_addr))
-			return read_at(c, sh.sh_offset + (addr - sh.sh_addr), buf, len);
+			return dis_read_at(c, sh.sh_offset + (addr - sh.sh_addr), buf, len);
 	return false;
 }

@@ -160,14 +160,9 @@ uint64_t ds_site_function(const struct ds_site *site)
 	return site->f->start;
 }
 
-static bool caller_saved(enum dis_arch a, unsigned r)
+static bool caller_saved(const struct dis_arch *a, unsigned r)
 {
-	switch (a) {
-	case DIS_X64: return r <= 2 || r == 6 || r == 7 || (r >= 8 && r <= 11);
-	case DIS_X86: return r <= 2;
-	case DIS_A64: return r <= 18;
-	}
-	return true;
+	return r >= 64 || (a->caller_saved & DIS_BIT(r));
 }
 
 static bool same_loc(const struct dis_loc *a, const struct dis_loc *b)
@@ -232,14 +227,11 @@ static size_t jumps_to(const struct dis_func *f, uint64_t addr, size_t *from, si
 
 struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n)
 {
-	static const uint8_t x64_args[6] = { 7, 6, 2, 1, 8, 9 };   /* rdi rsi rdx rcx r8 r9 */
-	enum dis_arch arch = site->c->arch;
-	if (n >= 6)
+	const struct dis_arch *a = site->c->arch;
+	if (n >= 6 || (a->nargs && n >= a->nargs))
 		return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
-	if (arch == DIS_X64)
-		return walk_back(site, (struct dis_loc){ L_REG, x64_args[n], 0 });
-	if (arch == DIS_A64)
-		return walk_back(site, (struct dis_loc){ L_REG, (uint8_t)n, 0 });
+	if (a->nargs)
+		return walk_back(site, (struct dis_loc){ L_REG, a->args[n], 0 });
 	return walk_back(site, (struct dis_loc){ L_PUSH, DIS_NOREG, (int32_t)(4 * n) });
 }
 
@@ -318,7 +310,7 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
                                   const char *crossed)
 {
 	const struct dis_func *f = w->site->f;
-	enum dis_arch arch = w->site->c->arch;
+	const struct dis_arch *arch = w->site->c->arch;
 	struct ds_argsrc out = { DS_SRC_UNKNOWN, 0, NULL };
 	while (i > 0 && w->steps++ < WALK_MAX) {
 		const struct dis_insn *in = &f->in[--i];
@@ -332,7 +324,7 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 				crossed = crossed ? crossed : (in->callee ? in->callee : "");
 				continue;
 			}
-			if (want.reg == 0)
+			if (want.reg == arch->ret)
 				return (struct ds_argsrc){ DS_SRC_RESULT, 0, in->callee };
 			if (caller_saved(arch, want.reg))
 				return out;

@@ -64,14 +64,12 @@ static void object_of(const struct ds_code *c, uint64_t addr, uint64_t *lo)
 
 /* Does a dynamic relocation put an address in [lo, hi) in memory (a
  * pointer in the data, a GOT slot)? */
-static bool pointer_type(enum dis_arch a, unsigned t)
+static bool pointer_type(const struct dis_arch *a, unsigned t)
 {
-	switch (a) {
-	case DIS_X64: return t == 1 || t == 6 || t == 8 || t == 10 || t == 11;  /* 64 GLOB_DAT RELATIVE 32 32S */
-	case DIS_X86: return t == 1 || t == 6 || t == 8;                        /* 32 GLOB_DAT RELATIVE */
-	case DIS_A64: return t == 257 || t == 1025 || t == 1027;                /* ABS64 GLOB_DAT RELATIVE */
-	}
-	return true;
+	for (size_t k = 0; k < sizeof a->rel_pointer / sizeof a->rel_pointer[0] && a->rel_pointer[k]; k++)
+		if (a->rel_pointer[k] == t)
+			return true;
+	return false;
 }
 
 static bool pointed_to(const struct ds_code *c, uint64_t lo, uint64_t hi)
@@ -111,7 +109,7 @@ static bool pointed_to(const struct ds_code *c, uint64_t lo, uint64_t hi)
 				to = s.st_value + (uint64_t)r.r_addend;
 			else
 				continue;
-			if (c->arch == DIS_X86)
+			if (c->arch->word == 4)
 				to &= 0xffffffffu;
 			if (to >= lo && to < hi)
 				return true;
@@ -126,12 +124,18 @@ struct query {
 	size_t nhits, next_hit;
 };
 
+/* Imports that read no argument register: an address left in one across
+ * their call (ppc64's `addi r4, r2, off; stw r3, 0(r4); bl getuid`) is
+ * not passed. */
+static const char *const no_args[] = { "getuid", "geteuid", "getgid", "getegid", "getpid",
+	"getppid", NULL };
+
 /* The address of the global's object, computed into register r by
  * instruction i: does it go anywhere but the base of the loads and stores
  * the lift resolved (aarch64 `add x19, x19, :lo12:obj; str w0, [x19, #8]`)
  * before r is redefined?  A call with r an argument, a branch, any other
  * read: yes. */
-static bool escapes(const struct dis_func *f, size_t i, unsigned r, enum dis_arch arch)
+static bool escapes(const struct dis_func *f, size_t i, unsigned r, const struct dis_arch *arch)
 {
 	uint64_t bit = 1ull << r;
 	for (size_t j = i + 1; j < f->n; j++) {
@@ -144,11 +148,17 @@ static bool escapes(const struct dis_func *f, size_t i, unsigned r, enum dis_arc
 		case K_RET:
 			return false;
 		case K_CALL: case K_ICALL:
-			if (dis_arg_reg(arch, r))
+			if (dis_arg_reg(arch, r) && !dis_named(in, no_args))
 				return true;
 			break;
 		case K_OTHER:
 			break;
+		case K_CJMP:
+			/* a conditional return (ARM's popne {.., pc}, s390x's ber
+			 * %r14): the path it takes ends */
+			if (!in->target)
+				break;
+			return true;
 		default:
 			return true;   /* it may be used where the branch goes */
 		}

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inside the disassembly layer (include/distsec/disasm.h): capstone's
- * instructions are lifted into one small machine-neutral record each
- * (disasm_lift.c) so that the walks over a function (disasm_flow.c) and
- * the file-level work (disasm.c) never look at an architecture again.
+ * instructions are lifted into one small machine-neutral record each by
+ * the file of their architecture (struct dis_arch: disasm_x86.c,
+ * disasm_a64.c, disasm_s390x.c, disasm_ppc64.c, disasm_arm.c), so that the
+ * walks over a function (disasm_flow.c) and the file-level work
+ * (disasm.c) never look at an architecture again.
  */
 #ifndef DISTSEC_DISASM_INT_H
 #define DISTSEC_DISASM_INT_H
@@ -16,8 +18,6 @@
 #include <gelf.h>
 
 #include "distsec/disasm.h"
-
-enum dis_arch { DIS_X64, DIS_X86, DIS_A64 };
 
 /* What an instruction does to the control flow. */
 enum dis_kind {
@@ -42,7 +42,8 @@ struct dis_loc {
 /* Where the value an instruction defines comes from. */
 enum dis_src { S_UNKNOWN, S_REG, S_IMM, S_ADDR, S_LOAD, S_STACK };
 
-#define DIS_ZR 32          /* aarch64 wzr/xzr: reads as 0 */
+#define DIS_ZR 32          /* aarch64 wzr/xzr (and what reads as 0 elsewhere) */
+#define DIS_REGS 40        /* register families: bits of a uint64_t mask */
 #define DIS_NOREG 0xff
 
 struct dis_insn {
@@ -104,7 +105,7 @@ struct dis_func {
 struct dis_regs {
 	uint64_t known;        /* bit per family */
 	uint64_t loaded;       /* bit: val holds a GOT slot the reg was loaded from */
-	uint64_t val[33], origin[33];
+	uint64_t val[DIS_REGS], origin[DIS_REGS];
 	uint64_t call_next;    /* after a local call: its return address (i386 thunks) */
 };
 
@@ -115,11 +116,56 @@ struct dis_local {         /* a GOT slot the loader fills with a local address *
 	uint64_t addr, target;
 };
 
+struct dis_wanted;
+struct dis_cands;
+typedef void dis_scan_fn(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
+                         size_t len, uint64_t addr, struct dis_cands *k);
+
+/* One architecture (in the shape of rizin's analysis plug-ins): its
+ * capstone setup, lifter, byte-pattern scanners, ABI and relocations.
+ * Adding one is one file defining one of these, listed in disasm.c. */
+struct dis_arch {
+	const char *name;
+	unsigned machine;          /* e_machine */
+	int elfclass, data;        /* ELFCLASS*, ELFDATA2*: what the decoder reads */
+	cs_arch cs;
+	cs_mode mode;
+	uint8_t unit;              /* bytes skipped over code capstone cannot decode */
+	uint8_t word;              /* bytes of a pointer (a GOT slot) */
+	uint8_t sp, fp, ret;       /* stack and frame pointer, return value (families) */
+	uint8_t nargs;             /* argument registers, in order; 0: all on the stack */
+	uint8_t args[8];
+	uint8_t stack_args;        /* where the caller's stack arguments begin, from the
+	                              entry stack pointer (x86: above the return address) */
+	bool sp_tracked;           /* the lifter gives every stack pointer move (sp_adj) */
+	uint64_t caller_saved;     /* register families a call clobbers */
+	unsigned rel_relative;     /* R_*_RELATIVE: a slot filled with a local address */
+	unsigned rel_pointer[6];   /* relocations storing an address (0 ends the list) */
+	bool stub_endbr;           /* a PLT stub may begin with a 4-byte endbr */
+	bool mode_bit;             /* bit 0 of a function symbol: the other instruction
+	                              set (ARM: Thumb), kept in ds_code.alt */
+	const uint8_t *warm;       /* a few instructions decoded once (see warm_up) */
+	size_t nwarm;
+	void (*lift)(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
+	             struct dis_insn *out);
+	dis_scan_fn *scan_calls;   /* candidate call sites and string references */
+	dis_scan_fn *scan_mem;     /* candidate references to an address range; NULL:
+	                              ds_code_each_store answers -1 */
+	/* optional: more function starts (dis_add_start), before they are sorted */
+	void (*starts)(struct ds_code *c, size_t *cap);
+	/* optional: PLT call stubs outside the PLT sections (dis_add_stub) */
+	void (*stubs)(struct ds_code *c, size_t *cap);
+	/* optional: before the function at start is decoded (an instruction set) */
+	void (*enter)(struct ds_code *c, uint64_t start);
+};
+
+extern const struct dis_arch dis_x86_64, dis_i386, dis_aarch64, dis_s390x, dis_ppc64le, dis_arm;
+
 struct ds_code {
 	const struct ds_elfview *v;
 	csh cs;
 	cs_insn *ci;
-	enum dis_arch arch;
+	const struct dis_arch *arch;
 	struct dis_span *spans;
 	size_t nspans;
 	struct dis_slot *slots, *stubs;  /* sorted by address */
@@ -134,6 +180,13 @@ struct ds_code {
 	size_t deep_decoded;             /* bytes decoded by the deep walks */
 	unsigned deep_callers;           /* ds_site_callers_all queries made */
 	size_t store_scanned;            /* bytes pattern-scanned by ds_code_each_store */
+	uint64_t toc;                    /* ppc64: the TOC pointer (r2) */
+	uint64_t *alt, *alt_not;         /* ARM: function starts in Thumb, in ARM
+	                                    code (their symbols' bit 0), sorted */
+	size_t nalt, nalt_not;
+	bool alt_default;                /* ARM: a start in neither list is Thumb */
+	cs_mode mode_now;                /* the capstone mode last set */
+	uint8_t unit;                    /* arch->unit, or what the mode decodes */
 };
 
 struct ds_site {
@@ -142,9 +195,49 @@ struct ds_site {
 	size_t i;
 };
 
-/* disasm_lift.c */
+/* disasm_lift.c: what every architecture's lifter shares */
 void dis_lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *out);
 void dis_regs_reset(struct dis_regs *rs);
+void dis_set_known(struct dis_regs *rs, unsigned r, uint64_t val, uint64_t origin, bool loaded);
+void dis_forget(struct dis_regs *rs, uint64_t mask);
+/* The register families capstone says the instruction writes, in o->clobber. */
+void dis_clobber_written(struct ds_code *c, const cs_insn *ci, struct dis_insn *o,
+                         unsigned (*family)(unsigned));
+/* A call through the GOT slot at slot (0: unknown): the import it names,
+ * else a direct call of the local function the loader puts there. */
+void dis_via_slot(struct ds_code *c, uint64_t slot, uint64_t origin, struct dis_insn *o,
+                  enum dis_kind known, enum dis_kind unknown);
+#define DIS_BIT(r) (1ull << (r))
+
+/* disasm.c: the byte-pattern pass an architecture's scanners feed */
+struct dis_wanted {
+	uint64_t *stubs, *slots;
+	size_t nstubs, nslots;
+	const struct ds_range *refs;
+	size_t nrefs;
+	uint64_t ref_lo, ref_hi;   /* bounds of all refs: most bytes stop there */
+	bool abs_refs;             /* position-dependent code: absolute addresses */
+	uint64_t mem_lo, mem_hi;   /* dis_funcs_naming: any reference to [lo, hi) */
+};
+bool dis_in_list(const uint64_t *v, size_t n, uint64_t a);
+bool dis_in_refs(const struct dis_wanted *w, uint64_t a);
+/* The function holding a call candidate at `at`, a string reference, and
+ * a reference to [mem_lo, mem_hi) naming `to`. */
+void dis_cand_call(struct ds_code *c, struct dis_cands *k, uint64_t at);
+void dis_cand_ref(struct ds_code *c, struct dis_cands *k, uint64_t at);
+void dis_cand_mem(struct ds_code *c, struct dis_cands *k, uint64_t at, uint64_t to);
+uint32_t dis_le32(const unsigned char *p);
+uint32_t dis_be32(const unsigned char *p);
+uint16_t dis_be16(const unsigned char *p);
+/* A word of the file's own byte order and class, read from p. */
+uint64_t dis_word(const struct ds_code *c, const unsigned char *p);
+void dis_add_start(struct ds_code *c, uint64_t a, size_t *cap);
+void dis_add_stub(struct ds_code *c, uint64_t at, const char *name, size_t *cap);
+/* The index into c->starts of the function holding a, or (size_t)-1. */
+size_t dis_func_of(const struct ds_code *c, uint64_t a);
+bool dis_read_at(const struct ds_code *c, uint64_t off, void *buf, size_t len);
+/* Each executable section, for an architecture's own passes. */
+const struct dis_span *dis_span_of(const struct ds_code *c, uint64_t addr);
 /* disasm.c */
 const char *dis_slot_name(const struct dis_slot *v, size_t n, uint64_t addr);
 /* The local function a GOT slot holds (a relative relocation), or 0. */
@@ -192,6 +285,6 @@ const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *co
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);
 /* disasm_param.c: which argument registers an ABI passes parameters in */
-bool dis_arg_reg(enum dis_arch a, unsigned r);
+bool dis_arg_reg(const struct dis_arch *a, unsigned r);
 
 #endif

@@ -29,17 +29,16 @@ struct taint {
 	size_t nslots;
 	int32_t depth;              /* bytes the stack pointer is below its entry value */
 	int32_t fp_depth;           /* the same for the frame pointer, once set from it */
-	unsigned sp, fp, word;      /* stack and frame pointer families, pointer size */
+	unsigned sp, fp;            /* stack and frame pointer families */
+	int32_t stack_args;         /* the caller's stack arguments, from the entry sp */
 };
 
-bool dis_arg_reg(enum dis_arch a, unsigned r)
+bool dis_arg_reg(const struct dis_arch *a, unsigned r)
 {
-	switch (a) {
-	case DIS_X64: return r == 7 || r == 6 || r == 2 || r == 1 || r == 8 || r == 9;
-	case DIS_X86: return false;   /* cdecl: all on the stack */
-	case DIS_A64: return r <= 7;
-	}
-	return false;
+	for (unsigned k = 0; k < a->nargs; k++)
+		if (a->args[k] == r)
+			return true;
+	return false;   /* none: cdecl passes all on the stack */
 }
 
 /* A frame location as (base, offset from the entry stack pointer) when the
@@ -72,9 +71,9 @@ static bool slot_tainted(const struct taint *t, unsigned base, int32_t disp)
 	int32_t ko;
 	bool rel;
 	frame_key(t, base, disp, &kb, &ko, &rel);
-	/* above the return address (x86) or the entry sp (aarch64): the
-	 * caller's stack arguments */
-	if (rel && ko >= (int32_t)(t->sp == 31 ? 0 : t->word))
+	/* above the return address (x86) or the entry sp: the caller's
+	 * stack arguments */
+	if (rel && ko >= t->stack_args)
 		return true;
 	return find_slot(t, kb, ko) != (size_t)-1;
 }
@@ -138,24 +137,20 @@ static void step(struct taint *t, const struct dis_insn *in)
 bool ds_site_arg_from_caller(const struct ds_site *site, unsigned n)
 {
 	const struct dis_func *f = site->f;
-	enum dis_arch arch = site->c->arch;
-	struct taint t = { .sp = arch == DIS_A64 ? 31 : 4, .fp = arch == DIS_A64 ? 29 : 5,
-	                   .word = arch == DIS_X64 || arch == DIS_A64 ? 8 : 4 };
-	/* aarch64's stack pointer moves are not followed: frame slots keyed raw */
-	t.depth = arch == DIS_A64 ? DEPTH_UNKNOWN : 0;
+	const struct dis_arch *arch = site->c->arch;
+	struct taint t = { .sp = arch->sp, .fp = arch->fp, .stack_args = arch->stack_args };
+	/* where the lifter does not give every stack pointer move, frame
+	 * slots are keyed raw */
+	t.depth = arch->sp_tracked ? 0 : DEPTH_UNKNOWN;
 	t.fp_depth = DEPTH_UNKNOWN;
 	for (unsigned r = 0; r < 64; r++)
 		if (dis_arg_reg(arch, r))
 			t.regs |= 1ull << r;
 	for (size_t i = 0; i < site->i; i++)
 		step(&t, &f->in[i]);
-	static const uint8_t x64_args[6] = { 7, 6, 2, 1, 8, 9 };
-	switch (arch) {
-	case DIS_X64: return n < 6 && reg_tainted(&t, x64_args[n]);
-	case DIS_A64: return n < 8 && reg_tainted(&t, n);
-	case DIS_X86:
-		/* argument n at n*4(%esp) when the call is made */
-		return t.depth != DEPTH_UNKNOWN && find_slot(&t, 4, (int32_t)(4 * n) - t.depth) != (size_t)-1;
-	}
-	return false;
+	if (arch->nargs)
+		return n < arch->nargs && reg_tainted(&t, arch->args[n]);
+	/* cdecl: argument n at n*4(%esp) when the call is made */
+	return t.depth != DEPTH_UNKNOWN &&
+	       find_slot(&t, arch->sp, (int32_t)(4 * n) - t.depth) != (size_t)-1;
 }

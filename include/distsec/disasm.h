@@ -2,14 +2,16 @@
 /*
  * Machine code of an ELF file, read with capstone for the checks whose
  * imports are not enough (elf-chroot-chdir, elf-nodrop-groups,
- * elf-tmp-name).  x86-64 (and x32), i386 and aarch64; other machines, or a
- * build without capstone, get no decoder and the checks judge by imports.
+ * elf-tmp-name).  x86-64 (and x32), i386, aarch64, s390x, ppc64le and
+ * 32-bit ARM (ARM and Thumb-2); other machines, or a build without
+ * capstone, get no decoder and the checks judge by imports.
  *
  * What it finds:
- * - call sites of imported functions: `call`/`bl` to a PLT, .plt.sec or
- *   .plt.got stub, and the -fno-plt forms (`call *slot(%rip)`,
- *   `call *slot(%ebx)`, `adrp; ldr; blr`), the GOT slot named by the
- *   dynamic relocations; tail calls (`jmp`/`b` to a stub) count as calls;
+ * - call sites of imported functions: `call`/`bl`/`brasl`/`blx` to a PLT,
+ *   .plt.sec or .plt.got stub (ppc64: the linker's call stubs in .text),
+ *   and the -fno-plt forms (`call *slot(%rip)`, `call *slot(%ebx)`,
+ *   `adrp; ldr; blr`, `lgrl; basr`), the GOT slot named by the dynamic
+ *   relocations; tail calls (`jmp`/`b`/`jg` to a stub) count as calls;
  * - function boundaries: function symbols (.symtab, .dynsym) and the
  *   .eh_frame_hdr search table (one entry per FDE, so stripped programs
  *   keep their boundaries); a function ends where the next one begins;

@@ -250,12 +250,15 @@ static unsigned args_of(const char *callee, const struct path_call *v, size_t n)
 }
 
 /* open(2)'s O_CREAT, O_EXCL and O_TRUNC on the machines with a decoder:
- * the generic values (asm-generic/fcntl.h) on x86-64, x32, i386 and
- * aarch64.  Elsewhere (alpha, mips, parisc, sparc differ) unknown: every
- * open counts as USE_LOOSE. */
+ * the generic values (asm-generic/fcntl.h) on x86-64, x32, i386, aarch64,
+ * s390x, powerpc and arm (their own fcntl.h changes other flags only).
+ * Elsewhere (alpha, mips, parisc, sparc differ) unknown: every open
+ * counts as USE_LOOSE. */
 static void open_flags(const struct ds_elfview *v, struct found *fd)
 {
-	if (v->machine == EM_X86_64 || v->machine == EM_386 || v->machine == EM_AARCH64) {
+	if (v->machine == EM_X86_64 || v->machine == EM_386 || v->machine == EM_AARCH64 ||
+	    v->machine == EM_S390 || v->machine == EM_PPC64 || v->machine == EM_PPC ||
+	    v->machine == EM_ARM) {
 		fd->o_creat = 0100;
 		fd->o_excl = 0200;
 		fd->o_trunc = 01000;

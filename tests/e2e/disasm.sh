@@ -2,12 +2,13 @@
 # elf-chroot-chdir, elf-nodrop-groups and elf-tmp-name on the instruction
 # stream: the fixtures of tests/fixtures/disasm compiled now, at -O0, -O2
 # and -O2 -fno-plt, for x86-64 and, where Debian's cross packages are
-# installed (ci/install-deps), i386, aarch64, x32 and s390x through clang
-# --target.  Each architecture is scanned as its own image (bin/sh of that
-# machine), and every finding, pass included, must be exactly the expected
-# one: x32 (ELFCLASS32, EM_X86_64) goes through the x86-64 decoder with the
-# x86-64 expectations; s390x (big-endian) has no decoder and is judged by
-# imports, with the verdicts of the checks' imports rules.
+# installed (ci/install-deps), i386, aarch64, x32, s390x, ppc64le and armhf
+# (ARM and Thumb-2 code) through clang --target.  Each architecture is
+# scanned as its own image (bin/sh of that machine), and every finding,
+# pass included, must be exactly the expected one, the same on every
+# machine: x32 (ELFCLASS32, EM_X86_64) goes through the x86-64 decoder,
+# each other machine through its own file of the decoder layer
+# (src/disasm_*.c).  clang ignores -fno-plt on s390x, ppc64le and arm.
 . "$(dirname "$0")/lib.sh"
 
 src=$SRCDIR/fixtures/disasm
@@ -21,6 +22,8 @@ command -v "$CLANG" >/dev/null || { echo "SKIP: no clang"; exit 77; }
 build() {
 	t=$1 out=$2
 	shift 2
+	# TARGET+thumb: Thumb-2 code, as Debian's armhf is built
+	case $t in *+thumb) t=${t%+thumb}; set -- -mthumb "$@" ;; esac
 	case "$t $*" in
 	*gnux32*-fno-plt*)
 		o=$work/${out##*/}.o
@@ -37,33 +40,11 @@ drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API P
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK"
 
-# imports_want: the verdicts without a decoder (s390x), from the imports
-# rules.  elf-chroot-chdir: chroot with chdir or fchdir imported passes --
-# every jail.c variant imports one (ELSEWHERE too: what only the machine
-# code tells).  elf-nodrop-groups: a gid and a uid call with initgroups or
-# setgroups imported passes -- drop.c always defines clear_groups(), so
-# every variant imports setgroups and passes, the errors of the decoded
-# machines included.  elf-tmp-name: every fixed name left by the string
-# filters is a warning (no call is followed: the exclusive and the socket
-# names too); PERF keeps only its build path, an info without a method.
-imports_want() {
-	nd="(no decoder for this machine)"
-	for opt in O0 O2 O2-noplt; do
-		for v in $jail_v; do echo "jail-$v-$opt elf-chroot-chdir pass imports  $nd"; done
-		for v in $drop_v; do echo "drop-$v-$opt elf-nodrop-groups pass imports  $nd"; done
-		echo "tmp-PLAIN-$opt elf-tmp-name warning imports /tmp/app-scratch.txt $nd"
-		echo "tmp-MKSTEMP-$opt elf-tmp-name warning imports /tmp/app-scratch.txt $nd"
-		echo "tmp-PERF-$opt elf-tmp-name info - "
-		echo "tmp-EXCL-$opt elf-tmp-name warning imports /tmp/.%lx.%lx $nd"
-		echo "tmp-MKDIR-$opt elf-tmp-name warning imports /tmp/app-private $nd"
-		echo "tmp-LINK-$opt elf-tmp-name warning imports /tmp/app.lock $nd"
-		echo "tmp-NOFOLLOW-$opt elf-tmp-name warning imports /tmp/.app.u%d $nd"
-		echo "tmp-SOCK-$opt elf-tmp-name warning imports /tmp/app_client $nd"
-	done
-}
-
+# DISASM_TARGETS: only these clang targets (while working on one decoder)
+targets=${DISASM_TARGETS:-x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32
+	s390x-linux-gnu powerpc64le-linux-gnu arm-linux-gnueabihf arm-linux-gnueabihf+thumb}
 ran=0
-for target in x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32 s390x-linux-gnu; do
+for target in $targets; do
 	r=$root/$target
 	mkdir -p "$r/usr/bin" "$r/bin"
 	if ! build "$target" "$r/bin/sh" "$src/jail.c"; then
@@ -112,7 +93,6 @@ PY
 	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
 	saved="drops back to its real or saved gid, kept in a global that is only ever assigned from getgid/getegid/getresgid"
 	{
-		case $target in s390x-*) imports_want ;; *)
 		for opt in O0 O2 O2-noplt; do
 			echo "drop-PW-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_ELSEWHERE-$opt elf-nodrop-groups error disassembly "
@@ -132,10 +112,11 @@ PY
 			echo "drop-SAVED-$opt elf-nodrop-groups pass disassembly $saved"
 			echo "drop-SAVED_OTHER-$opt elf-nodrop-groups error disassembly "
 			echo "drop-SAVED_PTR-$opt elf-nodrop-groups error disassembly "
-			# aarch64 -O0 spills the struct's address to the stack: where
-			# it is written through then is not followed, the error stays
+			# aarch64 and Thumb-2 -O0 spill the struct's address to the
+			# stack: where it is written through then is not followed, the
+			# error stays
 			case $target-$opt in
-			aarch64*-O0) echo "drop-SAVED_MEMBER-$opt elf-nodrop-groups error disassembly " ;;
+			aarch64*-O0|*+thumb-O0) echo "drop-SAVED_MEMBER-$opt elf-nodrop-groups error disassembly " ;;
 			*) echo "drop-SAVED_MEMBER-$opt elf-nodrop-groups pass disassembly $saved" ;;
 			esac
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
@@ -153,8 +134,7 @@ PY
 			echo "tmp-LINK-$opt elf-tmp-name info disassembly /tmp/app.lock"
 			echo "tmp-NOFOLLOW-$opt elf-tmp-name warning disassembly /tmp/.app.u%d"
 			echo "tmp-SOCK-$opt elf-tmp-name info - "
-		done ;;
-		esac
+		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 	} | sort >"$work/want"

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The x86 decoders: x86-64 (x32 included: the same instruction set in
+ * ELFCLASS32 files) and i386, one capstone architecture in two modes.
+ * The lifter, the byte patterns of calls (`e8/e9 rel32` to a stub,
+ * `ff 15/25 disp32` through a slot, i386's `ff 93/a3` off the GOT pointer)
+ * and of references to an address, the SysV and cdecl ABIs.
+ */
+#include <elf.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "disasm_int.h"
+#include "distsec/elfview.h"
+
+static bool is32(const struct ds_code *c)
+{
+	return c->arch == &dis_i386;
+}
+
+
+static unsigned x86_family(unsigned r)
+{
+	static const unsigned short fam[16][5] = {
+		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH },
+		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH },
+		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH },
+		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH },
+		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, 0 },
+		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, 0 },
+		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, 0 },
+		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, 0 },
+		{ X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, 0 },
+		{ X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, 0 },
+		{ X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, 0 },
+		{ X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, 0 },
+		{ X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, 0 },
+		{ X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, 0 },
+		{ X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, 0 },
+		{ X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, 0 },
+	};
+	if (r == X86_REG_INVALID)
+		return DIS_NOREG;
+	for (unsigned f = 0; f < 16; f++)
+		for (unsigned k = 0; k < 5; k++)
+			if (fam[f][k] == r)
+				return f;
+	return DIS_NOREG;
+}
+
+#define X86_SP 4
+#define X86_BP 5
+#define X86_BX 3
+
+static bool x86_stack_mem(const x86_op_mem *m)
+{
+	unsigned b = x86_family(m->base);
+	return (b == X86_SP || b == X86_BP) && m->index == X86_REG_INVALID;
+}
+
+/* The address a memory operand names when it does not depend on a
+ * register we cannot know: rip-relative, absolute, or (i386) off the GOT
+ * pointer.  0 when unknown. */
+static uint64_t x86_mem_addr(const struct ds_code *c, const struct dis_regs *rs,
+                             const cs_insn *ci, const x86_op_mem *m)
+{
+	if (m->index != X86_REG_INVALID || m->segment != X86_REG_INVALID)
+		return 0;
+	if (m->base == X86_REG_RIP)
+		return ci->address + ci->size + (uint64_t)m->disp;
+	if (m->base == X86_REG_INVALID)
+		return (uint64_t)m->disp & (is32(c) ? 0xffffffffu : ~0ull);
+	unsigned b = x86_family(m->base);
+	if (!is32(c) || b > 15)
+		return 0;
+	if (rs->known & DIS_BIT(b))
+		return (rs->val[b] + (uint64_t)m->disp) & 0xffffffffu;
+	/* ebx is the GOT pointer wherever a PLT call is made (i386 psABI) */
+	if (b == X86_BX && c->gotbase)
+		return (c->gotbase + (uint64_t)m->disp) & 0xffffffffu;
+	return 0;
+}
+
+static void x86_src(const struct ds_code *c, const struct dis_regs *rs, const cs_insn *ci,
+                    const cs_x86_op *op, struct dis_insn *o)
+{
+	o->src = S_UNKNOWN;
+	if (op->type == X86_OP_REG) {
+		o->src_reg = (uint8_t)x86_family(op->reg);
+		if (o->src_reg != DIS_NOREG)
+			o->src = S_REG;
+	} else if (op->type == X86_OP_IMM) {
+		o->src = S_IMM;
+		o->value = op->imm;
+	} else if (op->type == X86_OP_MEM) {
+		uint64_t a = x86_mem_addr(c, rs, ci, &op->mem);
+		if (x86_stack_mem(&op->mem)) {
+			o->src = S_STACK;
+			o->src_reg = (uint8_t)x86_family(op->mem.base);
+			o->src_disp = (int32_t)op->mem.disp;
+		} else {
+			o->src = S_LOAD;
+			o->value = (int64_t)a;
+			/* the base a parameter's pointed-to value is read through */
+			if (op->mem.index == X86_REG_INVALID && x86_family(op->mem.base) < 16)
+				o->src_reg = (uint8_t)x86_family(op->mem.base);
+		}
+	}
+}
+
+static void x86_dst(const cs_x86_op *op, struct dis_insn *o)
+{
+	if (op->type == X86_OP_REG) {
+		unsigned f = x86_family(op->reg);
+		if (f != DIS_NOREG)
+			o->dst = (struct dis_loc){ L_REG, (uint8_t)f, 0 };
+	} else if (op->type == X86_OP_MEM && x86_stack_mem(&op->mem)) {
+		o->dst = (struct dis_loc){ L_STACK, (uint8_t)x86_family(op->mem.base),
+		                           (int32_t)op->mem.disp };
+	}
+}
+
+/* A call or jump: its direct target, or the import its GOT slot holds. */
+static void x86_branch(struct ds_code *c, const struct dis_regs *rs, const cs_insn *ci,
+                       const cs_x86_op *op, struct dis_insn *o, enum dis_kind direct,
+                       enum dis_kind indirect)
+{
+	if (op->type == X86_OP_IMM) {
+		o->kind = (uint8_t)direct;
+		o->target = (uint64_t)op->imm;
+		o->callee = dis_slot_name(c->stubs, c->nstubs, o->target);
+		return;
+	}
+	uint64_t a = op->type == X86_OP_MEM ? x86_mem_addr(c, rs, ci, &op->mem) : 0;
+	dis_via_slot(c, a, ci->address, o, direct, indirect);
+}
+
+static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
+                        struct dis_insn *o);
+
+/* An in-place computation on one register (`sar $1, %rdi`: OCaml's
+ * Int_val): the value stays derived from what the register held. */
+static bool x86_keeps(const cs_insn *ci, struct dis_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	switch (ci->id) {
+	case X86_INS_SAR: case X86_INS_SHR: case X86_INS_SHL: case X86_INS_AND:
+	case X86_INS_OR: case X86_INS_ADD: case X86_INS_SUB: case X86_INS_XOR:
+	case X86_INS_NOT: case X86_INS_NEG: case X86_INS_INC: case X86_INS_DEC:
+		break;
+	default:
+		return false;
+	}
+	if (!x->op_count || x->operands[0].type != X86_OP_REG ||
+	    (x->op_count == 2 && x->operands[1].type != X86_OP_IMM) || x->op_count > 2)
+		return false;
+	unsigned f = x86_family(x->operands[0].reg);
+	if (f >= 16)
+		return false;
+	o->dst = (struct dis_loc){ L_REG, (uint8_t)f, 0 };
+	o->src = S_UNKNOWN;
+	o->keeps = true;
+	return true;
+}
+
+/* How the instruction moves the stack pointer, when by a constant. */
+static bool x86_sp(const struct ds_code *c, const cs_insn *ci, struct dis_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *op = x->operands;
+	int32_t word = !is32(c) ? 8 : 4;
+	switch (ci->id) {
+	case X86_INS_PUSH:
+		o->sp_adj = -word;
+		return true;
+	case X86_INS_POP:
+		o->sp_adj = word;
+		return true;
+	case X86_INS_SUB: case X86_INS_ADD:
+		if (x->op_count != 2 || op[0].type != X86_OP_REG || x86_family(op[0].reg) != X86_SP ||
+		    op[1].type != X86_OP_IMM)
+			return false;
+		o->sp_adj = (int32_t)(ci->id == X86_INS_SUB ? -op[1].imm : op[1].imm);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The fixed address (a global) the instruction names, if any: read,
+ * written, computed (lea, an indexed table's base, an absolute immediate
+ * in position-dependent code); or a write through a register. */
+static void x86_refs(const struct ds_code *c, const struct dis_regs *rs, const cs_insn *ci,
+                     struct dis_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	for (unsigned k = 0; k < x->op_count; k++) {
+		const cs_x86_op *op = &x->operands[k];
+		unsigned f = op->type == X86_OP_REG ? x86_family(op->reg) : DIS_NOREG;
+		if (f < 64 && (!(op->access & CS_AC_WRITE) || (op->access & CS_AC_READ)))
+			o->uses |= DIS_BIT(f);   /* a destination is not a use */
+		if (op->type != X86_OP_MEM || x86_mem_addr(c, rs, ci, &op->mem))
+			continue;
+		unsigned b = x86_family(op->mem.base), i = x86_family(op->mem.index);
+		o->uses |= (b < 64 ? DIS_BIT(b) : 0) | (i < 64 ? DIS_BIT(i) : 0);
+	}
+	for (unsigned k = 0; k < x->op_count; k++) {
+		const cs_x86_op *op = &x->operands[k];
+		if (op->type != X86_OP_MEM)
+			continue;
+		uint64_t a = x86_mem_addr(c, rs, ci, &op->mem);
+		x86_op_mem base = op->mem;
+		base.index = X86_REG_INVALID;
+		if (ci->id == X86_INS_LEA || (!a && op->mem.index != X86_REG_INVALID)) {
+			a = x86_mem_addr(c, rs, ci, &base);
+			o->ref_kind = a ? R_ADDR : x86_stack_mem(&base) ? R_NONE : R_ADDR_VIA;
+			o->ref_base = (uint8_t)x86_family(op->mem.base);
+		} else if (a) {
+			o->ref_kind = (op->access & CS_AC_WRITE) ? R_WRITE : R_READ;
+			o->ref_size = op->size;
+			o->ref_move = ci->id == X86_INS_MOV && k == 0 && x->op_count == 2 &&
+			              (op[1].type == X86_OP_REG || op[1].type == X86_OP_IMM);
+		} else if (!x86_stack_mem(&op->mem)) {
+			o->ref_kind = (op->access & CS_AC_WRITE) ? R_WRITE_VIA : R_READ_VIA;
+			o->ref_base = (uint8_t)x86_family(op->mem.base);
+			o->ref_size = op->size;
+		}
+		o->ref = a;
+		return;
+	}
+	if (c->v->type != ET_EXEC || cs_insn_group(c->cs, ci, CS_GRP_JUMP) ||
+	    cs_insn_group(c->cs, ci, CS_GRP_CALL))
+		return;
+	for (unsigned k = 0; k < x->op_count; k++)
+		if (x->operands[k].type == X86_OP_IMM) {
+			o->ref_kind = R_ADDR;
+			o->ref = (uint64_t)x->operands[k].imm & (is32(c) ? 0xffffffffu : ~0ull);
+		}
+}
+
+static void lift_x86(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
+{
+	x86_refs(c, rs, ci, o);
+	bool sp_known = x86_sp(c, ci, o);
+	lift_x86_op(c, ci, rs, o);
+	if (!sp_known && ((o->dst.kind == L_REG && o->dst.reg == X86_SP) || (o->clobber & DIS_BIT(X86_SP))))
+		o->sp_lost = true;
+}
+
+static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *op = x->operands;
+	uint64_t call_next = rs->call_next;
+	rs->call_next = 0;
+	switch (ci->id) {
+	case X86_INS_MOV: case X86_INS_MOVABS: case X86_INS_MOVZX:
+	case X86_INS_MOVSX: case X86_INS_MOVSXD:
+		if (x->op_count != 2)
+			break;
+		x86_dst(&op[0], o);
+		x86_src(c, rs, ci, &op[1], o);
+		if (o->dst.kind == L_REG)
+			dis_forget(rs, DIS_BIT(o->dst.reg));
+		return;
+	case X86_INS_LEA:
+		if (x->op_count != 2 || op[1].type != X86_OP_MEM)
+			break;
+		x86_dst(&op[0], o);
+		uint64_t a = x86_mem_addr(c, rs, ci, &op[1].mem);
+		o->src = a ? S_ADDR : S_UNKNOWN;
+		o->value = (int64_t)a;
+		if (o->dst.kind == L_REG)
+			dis_forget(rs, DIS_BIT(o->dst.reg));
+		return;
+	case X86_INS_XOR: case X86_INS_SUB:
+		if (x->op_count == 2 && op[0].type == X86_OP_REG && op[1].type == X86_OP_REG &&
+		    x86_family(op[0].reg) == x86_family(op[1].reg)) {
+			x86_dst(&op[0], o);
+			o->src = S_IMM;
+			o->value = 0;
+			return;
+		}
+		break;
+	case X86_INS_OR:
+		/* `or $-1, %esi` sets all bits whatever esi held; capstone shows
+		 * the sign-extended imm8 as 0xffffffff for a 32-bit operand */
+		if (x->op_count == 2 && op[0].type == X86_OP_REG && op[1].type == X86_OP_IMM &&
+		    (op[1].imm == -1 || (op[0].size < 8 && (uint64_t)op[1].imm ==
+		                         (1ULL << (8 * op[0].size)) - 1))) {
+			x86_dst(&op[0], o);
+			o->src = S_IMM;
+			o->value = -1;
+			return;
+		}
+		break;
+	case X86_INS_ADD:
+		/* i386 PIC: `call thunk; add $off, %reg` or `call 1f; 1: pop %reg;
+		 * add $off, %reg` makes reg the GOT pointer. */
+		if (is32(c) && x->op_count == 2 && op[0].type == X86_OP_REG &&
+		    op[1].type == X86_OP_IMM) {
+			unsigned f = x86_family(op[0].reg);
+			if (f < 16 && call_next)
+				dis_set_known(rs, f, call_next + (uint64_t)op[1].imm, ci->address, false);
+			else if (f < 16 && (rs->known & DIS_BIT(f)))
+				rs->val[f] += (uint64_t)op[1].imm;
+			if (f < 16)
+				o->clobber |= DIS_BIT(f);
+			return;
+		}
+		break;
+	case X86_INS_POP:
+		if (is32(c) && op[0].type == X86_OP_REG && call_next) {
+			unsigned f = x86_family(op[0].reg);
+			o->clobber |= DIS_BIT(f);
+			rs->call_next = call_next;   /* the add that follows */
+			dis_forget(rs, DIS_BIT(f));
+			return;
+		}
+		break;
+	case X86_INS_PUSH:
+		if (x->op_count == 1) {
+			o->dst = (struct dis_loc){ L_PUSH, DIS_NOREG, 0 };
+			x86_src(c, rs, ci, &op[0], o);
+			return;
+		}
+		break;
+	case X86_INS_CALL:
+		if (x->op_count != 1)
+			break;
+		x86_branch(c, rs, ci, &op[0], o, K_CALL, K_ICALL);
+		if (o->kind == K_CALL && !o->callee && op[0].type == X86_OP_IMM)
+			rs->call_next = ci->address + ci->size;
+		o->clobber = DIS_BIT(0) | DIS_BIT(1) | DIS_BIT(2);
+		if (!is32(c))
+			o->clobber |= DIS_BIT(6) | DIS_BIT(7) | DIS_BIT(8) | DIS_BIT(9) | DIS_BIT(10) | DIS_BIT(11);
+		dis_forget(rs, o->clobber);
+		return;
+	case X86_INS_JMP:
+		if (x->op_count != 1)
+			break;
+		x86_branch(c, rs, ci, &op[0], o, K_JMP, K_IJMP);
+		dis_regs_reset(rs);
+		return;
+	case X86_INS_RET: case X86_INS_RETF: case X86_INS_IRET: case X86_INS_IRETD:
+	case X86_INS_IRETQ: case X86_INS_HLT: case X86_INS_UD2:
+		o->kind = K_RET;
+		dis_regs_reset(rs);
+		return;
+	default:
+		if (cs_insn_group(c->cs, ci, CS_GRP_JUMP) && x->op_count == 1 &&
+		    op[0].type == X86_OP_IMM) {
+			o->kind = K_CJMP;
+			o->target = (uint64_t)op[0].imm;
+			return;
+		}
+		break;
+	}
+	x86_keeps(ci, o);
+	dis_clobber_written(c, ci, o, x86_family);
+	dis_forget(rs, o->clobber);
+}
+
+/* scan_x86 at b[i], a picked opcode (i + 6 <= len). */
+static inline void x86_at(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
+                          size_t len, size_t i, uint64_t addr, bool x64, struct dis_cands *k)
+{
+	uint64_t at = addr + i;
+	if (b[i] == 0xe8 || b[i] == 0xe9) {
+		uint64_t t = at + 5 + (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 1);
+		if (!x64)
+			t &= 0xffffffffu;
+		if (dis_in_list(w->stubs, w->nstubs, t))
+			dis_cand_call(c, k, at);
+	} else if (b[i] == 0xff && (b[i + 1] == 0x15 || b[i + 1] == 0x25 ||
+	           (!x64 && (b[i + 1] == 0x93 || b[i + 1] == 0xa3)))) {
+		uint64_t d = (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 2);
+		uint64_t slot = x64 ? at + 6 + d : ((b[i + 1] & 0x80) ? c->gotbase + d : d) & 0xffffffffu;
+		if (dis_in_list(w->slots, w->nslots, slot))
+			dis_cand_call(c, k, at);
+	}
+	if (!w->nrefs)
+		return;
+	uint64_t ref = 0;
+	if (x64 && b[i] == 0x8d && (b[i + 1] & 0xc7) == 0x05 && i + 6 <= len)
+		ref = at + 6 + (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 2);
+	else if (!x64 && b[i] == 0x8d && (b[i + 1] & 0xc0) == 0x80 && (b[i + 1] & 7) != 4)
+		ref = (c->gotbase + (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 2)) & 0xffffffffu;
+	else if (w->abs_refs && (b[i] == 0x68 || (b[i] >= 0xb8 && b[i] <= 0xbf)))
+		ref = dis_le32(b + i + 1);
+	else if (w->abs_refs && b[i] == 0xc7)
+		ref = dis_le32(b + i + 2);
+	if (ref && dis_in_refs(w, ref))
+		dis_cand_ref(c, k, at);
+}
+
+/* x86: call/jmp rel32 to a stub, call/jmp through a slot; references to
+ * the wanted strings (lea rip-relative, i386 lea off the GOT, imm32). */
+static void scan_x86(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
+                     size_t len, uint64_t addr, struct dis_cands *k)
+{
+	bool x64 = !is32(c);
+	/* the opcodes looked at; every other byte is skipped */
+	unsigned char pick[256] = { 0 };
+	pick[0xe8] = pick[0xe9] = pick[0xff] = 1;
+	if (w->nrefs) {
+		pick[0x8d] = 1;
+		if (w->abs_refs) {
+			pick[0x68] = pick[0xc7] = 1;
+			memset(pick + 0xb8, 1, 8);
+		}
+	}
+	size_t i = 0;
+#ifdef __SSE2__
+	/* 16 bytes compared with each picked opcode at once, then only the
+	 * hits visited, in order: the same places as the loop below, without
+	 * a branch per byte (most of a /usr scan's pattern pass) */
+	__m128i want[16];
+	size_t nwant = 0;
+	for (unsigned v = 0; v < 256; v++)
+		if (pick[v])
+			want[nwant++] = _mm_set1_epi8((char)v);
+	for (; i + 16 + 5 <= len; i += 16) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+		__m128i m = _mm_cmpeq_epi8(x, want[0]);
+		for (size_t n = 1; n < nwant; n++)
+			m = _mm_or_si128(m, _mm_cmpeq_epi8(x, want[n]));
+		for (unsigned bits = (unsigned)_mm_movemask_epi8(m); bits; bits &= bits - 1)
+			x86_at(c, w, b, len, i + (size_t)__builtin_ctz(bits), addr, x64, k);
+	}
+#endif
+	for (; i + 6 <= len; i++)
+		if (pick[b[i]])
+			x86_at(c, w, b, len, i, addr, x64, k);
+}
+
+/* x86: every 4 bytes read as a displacement -- rip-relative (the
+ * instruction may end up to 4 immediate bytes after it), absolute, or off
+ * the i386 GOT pointer -- that names an address in [mem_lo, mem_hi). */
+static void scan_x86_mem(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
+                         size_t len, uint64_t addr, struct dis_cands *k)
+{
+	bool x64 = !is32(c);
+	uint64_t lo = w->mem_lo, span = w->mem_hi - w->mem_lo;
+	for (size_t i = 0; i + 4 <= len; i++) {
+		uint64_t d = (uint64_t)(int64_t)(int32_t)dis_le32(b + i), at = addr + i;
+		uint64_t got = (c->gotbase + d) & 0xffffffffu;
+		if (x64 && at + 4 + d + 4 - lo < span + 4)
+			dis_cand_mem(c, k, at, at + 4 + d);
+		else if (x64 ? w->abs_refs && d - lo < span : (d & 0xffffffffu) - lo < span)
+			dis_cand_mem(c, k, at, x64 ? d : d & 0xffffffffu);
+		else if (!x64 && c->gotbase && got - lo < span)
+			dis_cand_mem(c, k, at, got);
+	}
+}
+
+
+/* add eax, 1; in al, dx; nop; call .+5: capstone's x86 printer builds its
+ * tables on first use */
+static const uint8_t warm[] = { 0x05, 1, 0, 0, 0, 0xec, 0x90, 0xe8, 0, 0, 0, 0 };
+
+/* rdi rsi rdx rcx r8 r9 are families 7 6 2 1 8 9 (x86_family) */
+const struct dis_arch dis_x86_64 = {
+	.name = "x86-64", .machine = EM_X86_64, .elfclass = ELFCLASSNONE, .data = ELFDATA2LSB,
+	.cs = CS_ARCH_X86, .mode = CS_MODE_64, .unit = 1, .word = 8,
+	.sp = X86_SP, .fp = X86_BP, .ret = 0, .nargs = 6, .args = { 7, 6, 2, 1, 8, 9 },
+	.stack_args = 8, .sp_tracked = true,
+	.caller_saved = DIS_BIT(0) | DIS_BIT(1) | DIS_BIT(2) | DIS_BIT(6) | DIS_BIT(7) |
+	                DIS_BIT(8) | DIS_BIT(9) | DIS_BIT(10) | DIS_BIT(11),
+	.rel_relative = R_X86_64_RELATIVE,
+	.rel_pointer = { R_X86_64_64, R_X86_64_GLOB_DAT, R_X86_64_RELATIVE, R_X86_64_32,
+	                 R_X86_64_32S },
+	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm,
+	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem,
+};
+
+/* cdecl: every argument on the stack */
+const struct dis_arch dis_i386 = {
+	.name = "i386", .machine = EM_386, .elfclass = ELFCLASS32, .data = ELFDATA2LSB,
+	.cs = CS_ARCH_X86, .mode = CS_MODE_32, .unit = 1, .word = 4,
+	.sp = X86_SP, .fp = X86_BP, .ret = 0, .nargs = 0,
+	.stack_args = 4, .sp_tracked = true,
+	.caller_saved = DIS_BIT(0) | DIS_BIT(1) | DIS_BIT(2),
+	.rel_relative = R_386_RELATIVE,
+	.rel_pointer = { R_386_32, R_386_GLOB_DAT, R_386_RELATIVE },
+	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm,
+	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem,
+};
