@@ -1,7 +1,8 @@
 #!/bin/sh
 # Programs of other machines (#18): built here with clang --target against
 # Debian's cross libcs (libc6-dev-arm64-cross, libc6-dev-i386-cross,
-# libc6-dev-s390x-cross, libc6-dev-x32-cross: ci/install-deps), then
+# libc6-dev-s390x-cross, libc6-dev-x32-cross, libc6-dev-ppc64el-cross,
+# libc6-dev-armhf-cross: ci/install-deps), then
 # judged as the scanned system would run them: an arm64 package file by its
 # own architecture, an aarch64 image root (no database) by its /bin/sh, a
 # dpkg root by its dpkg's architecture plus var/lib/dpkg/arch.
@@ -74,7 +75,8 @@ WANT
 diff "$work/want" "$work/got" || fail "dpkg root of arm64 + i386"
 expect_line "backend dpkg"
 
-# 4, 5. s390x (big-endian, 64-bit) and x32 (ELFCLASS32 on EM_X86_64): the
+# 4-7. s390x (big-endian, 64-bit), x32 (ELFCLASS32 on EM_X86_64), ppc64el
+#    and armhf (32-bit ARM, named "arm" in messages): the
 #    structural checks read each header, segment and dynamic entry in the
 #    file's own byte order and class, so their findings are x86-64's: PIE
 #    or not, no, partial or full RELRO, an executable stack, a RUNPATH, a
@@ -83,9 +85,10 @@ expect_line "backend dpkg"
 #    (an x32 system's kernel is x86-64's, which runs x86-64 programs too:
 #    kernel-arches.sh).  Without the target's cross
 #    toolchain: *skipped*, the other cases still run.
-# other TARGET ARCH: clang's target, the Debian architecture
+# other TARGET ARCH [MACHINE]: clang's target, the Debian architecture, the
+# machine's name in messages when it is not ARCH
 other() {
-	t=$1 a=$2
+	t=$1 a=$2 m=${3:-$2}
 	if ! cross "$t" "$work/$a-full" -Wl,-z,relro,-z,now; then
 		echo "*skipped*: $a (no cross toolchain: $(head -n1 "$work/cc-err"))"
 		return 0
@@ -109,7 +112,7 @@ other() {
 		--check elf-pie,elf-relro,elf-execstack,elf-textrel,elf-rpath,elf-not-judged
 	expect_rc 1
 	only
-	sed "s/@ARCH@/$a/" >"$work/want" <<'WANT'
+	sed "s/@ARCH@/$m/" >"$work/want" <<'WANT'
 pass elf-execstack /bin/sh [unknown] non-executable stack
 pass elf-pie /bin/sh [unknown] built as a position-independent executable
 pass elf-relro /bin/sh [unknown] full RELRO
@@ -142,7 +145,7 @@ WANT
 	run_distsec scan --color never -v --check elf-pie,elf-relro,elf-not-judged "$work/fix$a.deb"
 	expect_rc 1
 	only
-	sed "s/@ARCH@/$a/g" >"$work/want" <<'WANT'
+	sed "s/@ARCH@/$a/g; s/runs $a\$/runs $m/" >"$work/want" <<'WANT'
 pass elf-pie /usr/bin/full [fix@ARCH@:@ARCH@] built as a position-independent executable
 pass elf-relro /usr/bin/full [fix@ARCH@:@ARCH@] full RELRO
 info elf-pie /usr/bin/nopie [fix@ARCH@:@ARCH@] not built as a position-independent executable (PIE): ASLR cannot move its code
@@ -157,4 +160,6 @@ WANT
 }
 other s390x-linux-gnu s390x
 other x86_64-linux-gnux32 x32
+other powerpc64le-linux-gnu ppc64el ppc64le
+other arm-linux-gnueabihf armhf arm
 echo "cross-arch: ok"
