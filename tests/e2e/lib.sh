@@ -63,7 +63,7 @@ mkdeb_files() {
 # measured DESC CMD...: runs CMD under timeout, through $DISTSEC_WRAPPER
 # when set, else under GNU time when there is one: prints the peak RSS and
 # the CPU seconds (user+sys) and the wall-clock seconds, fails over
-# 256 MiB of peak RSS, sets cpu_ms
+# 256 MiB of peak RSS (rss_limit_kb when set), sets cpu_ms
 # (empty when not measured: under a wrapper, or without /usr/bin/time).
 # Sets desc and rc; output in $work/out, stderr in $work/err.
 measured() {
@@ -77,7 +77,7 @@ measured() {
 $(tail -n 1 "$work/time")
 EOF
 		echo "$desc: peak RSS ${kb} KB, CPU ${user}+${sys} s, wall ${wall} s"
-		[ "$kb" -lt 262144 ] || fail "$desc: peak RSS $kb KB"
+		[ "$kb" -lt "${rss_limit_kb:-262144}" ] || fail "$desc: peak RSS $kb KB"
 		cpu_ms=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%d", (u + s) * 1000 }')
 	else
 		timeout 600 ${DISTSEC_WRAPPER:-} "$@" >"$work/out" 2>"$work/err" || rc=$?
