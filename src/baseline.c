@@ -88,16 +88,14 @@ void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n)
 		else
 			s->stats.unchanged++;
 	}
-	s->absent = json_object_new_array();
+	s->absent = ds_xcalloc(1, sizeof *s->absent);   /* listed, if empty */
 	for (size_t i = 0; i < old->nfindings; i++) {
 		char *key = record_key(&old->findings[i]);
 		uintptr_t *c = ds_strmap_get(left, key);
 		free(key);
 		if (c && *c) {
 			--*c;
-			json_object *d = ds_report_record(&old->findings[i]);
-			json_object_object_add(d, "baseline", json_object_new_string("absent"));
-			json_object_array_add(s->absent, d);
+			ds_absent_add(&s->absent, &old->findings[i]);
 			s->stats.absent++;
 		}
 	}

@@ -53,7 +53,7 @@ struct merge {
 	struct absent_key {
 		char *key;
 		size_t copies;     /* in the old report */
-		json_object *records; /* the first report's absent ones of the key */
+		struct ds_absent *records; /* the first report's absent ones of the key */
 	} *absent;
 	size_t nabsent, absentcap;
 	const char *file;          /* the report being read */
@@ -160,16 +160,14 @@ static void add_absent(struct merge *g, const struct ds_report *r, struct ds_str
 		uintptr_t *at = ds_strmap_put(g->absent_at, key);
 		if (!*at) {
 			uintptr_t *u = ds_strmap_get(mine, key);
-			struct absent_key a = { ds_xstrdup(key), u ? *u : 0, json_object_new_array() };
+			struct absent_key a = { ds_xstrdup(key), u ? *u : 0, NULL };
 			ds_push(g->absent, g->nabsent, g->absentcap, a);
 			*at = g->nabsent;
 			*ds_strmap_put(seen, key) = 1;
 		}
 		if (ds_strmap_get(seen, key)) {
 			struct absent_key *a = &g->absent[*at - 1];
-			json_object *d = ds_report_record(&r->absent[i]);
-			json_object_object_add(d, "baseline", json_object_new_string("absent"));
-			json_object_array_add(a->records, d);
+			ds_absent_add(&a->records, &r->absent[i]);
 			a->copies++;
 		}
 		free(key);
@@ -186,10 +184,8 @@ static void seal_absent(struct merge *g)
 		const struct absent_key *a = &g->absent[k];
 		uintptr_t *u = ds_strmap_get(g->unchanged, a->key);
 		size_t left = u && *u >= a->copies ? 0 : a->copies - (u ? *u : 0);
-		for (size_t i = 0; i < left && i < json_object_array_length(a->records); i++) {
-			if (!s->absent)
-				s->absent = json_object_new_array();
-			json_object_array_add(s->absent, json_object_get(json_object_array_get_idx(a->records, i)));
+		for (size_t i = 0; i < left && i < a->records->n; i++) {
+			ds_absent_add(&s->absent, a->records->f[i]);
 			s->stats.absent++;
 		}
 	}
@@ -380,7 +376,7 @@ struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *file
 	ds_strmap_free(g.absent_at);
 	for (size_t k = 0; k < g.nabsent; k++) {
 		free(g.absent[k].key);
-		json_object_put(g.absent[k].records);
+		ds_absent_free(g.absent[k].records);
 	}
 	free(g.absent);
 	if (rc != 0) {

@@ -781,3 +781,29 @@ json_object *ds_report_record(const struct ds_report_finding *f)
 			f->baseline == DS_BASELINE_NEW ? "new" : "unchanged"));
 	return o;
 }
+
+void ds_absent_add(struct ds_absent **a, const struct ds_report_finding *f)
+{
+	if (!*a)
+		*a = ds_xcalloc(1, sizeof **a);
+	ds_push((*a)->f, (*a)->n, (*a)->cap, f);
+}
+
+void ds_absent_free(struct ds_absent *a)
+{
+	if (a)
+		free(a->f);
+	free(a);
+}
+
+size_t ds_scan_absent_count(const struct ds_scan *s)
+{
+	return s->absent ? s->absent->n : 0;
+}
+
+json_object *ds_scan_absent(const struct ds_scan *s, size_t i)
+{
+	json_object *d = ds_report_record(s->absent->f[i]);
+	json_object_object_add(d, "baseline", json_object_new_string("absent"));
+	return d;
+}

@@ -60,6 +60,15 @@ struct ds_report {
 	size_t npkgs, pkgcap;
 };
 
+/* A scan's --baseline leftovers (struct ds_scan.absent): findings of
+ * reports the scan keeps, made into JSON records one at a time. */
+struct ds_absent {
+	const struct ds_report_finding **f;
+	size_t n, cap;
+};
+void ds_absent_add(struct ds_absent **a, const struct ds_report_finding *f);
+void ds_absent_free(struct ds_absent *a);
+
 /* The report at path (a regular file of at most 1 GiB), or NULL with the
  * reason in err. */
 struct ds_report *ds_report_read(const char *path, char *err, size_t errlen);

@@ -705,7 +705,7 @@ void ds_scan_free(struct ds_scan *s)
 	for (size_t i = 0; i < s->nfindings; i++)
 		ds_finding_free(s->findings[i]);
 	free(s->findings);
-	json_object_put(s->absent);
+	ds_absent_free(s->absent);
 	for (size_t i = 0; i < s->nhistory; i++)
 		free(s->history[i].n);
 	free(s->history);

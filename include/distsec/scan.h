@@ -100,8 +100,9 @@ struct ds_scan {
 	struct ds_input **inputs;    /* package files scanned, sorted by path */
 	size_t ninputs;
 
-	json_object *absent;         /* with --baseline: the old report's findings
-	                              * this scan no longer has (its JSON records) */
+	struct ds_absent *absent;    /* with --baseline: the old report's findings
+	                              * this scan no longer has (ds_scan_absent),
+	                              * NULL without one */
 
 	struct ds_history {          /* --history: one earlier report each, in order */
 		const char *label;   /* the report's file as named */
@@ -137,6 +138,12 @@ bool ds_finding_gates(const struct ds_scan *s, const struct ds_finding *d);
 
 /* Waivers that matched no finding, each "FILE:LINE: check glob [package]". */
 size_t ds_scan_unused_waivers(const struct ds_scan *s, const char *const **out);
+
+/* With --baseline: how many findings of the old report this scan no
+ * longer has, and the i-th as its JSON record ("baseline": "absent"; a new
+ * reference), made when asked: an output holds one at a time. */
+size_t ds_scan_absent_count(const struct ds_scan *s);
+json_object *ds_scan_absent(const struct ds_scan *s, size_t i);
 
 /* Is the check enabled for this scan? */
 bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c);

@@ -384,8 +384,11 @@ static void trend(struct page *p)
 		if (then && d->baseline == DS_BASELINE_UNCHANGED)
 			then[c][d->severity == DS_SEV_ERROR]++;
 	}
-	for (size_t i = 0; then && s->absent && i < json_object_array_length(s->absent); i++)
-		count_then(then, json_object_array_get_idx(s->absent, i));
+	for (size_t i = 0; then && i < ds_scan_absent_count(s); i++) {
+		json_object *d = ds_scan_absent(s, i);
+		count_then(then, d);
+		json_object_put(d);
+	}
 	fputs("<h2 id=\"trend\">Errors and warnings per check over time</h2>\n", p->out);
 	trend_chart(p, pt, np);
 	free(then);

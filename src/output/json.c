@@ -133,38 +133,72 @@ static json_object *summary(const struct ds_scan *s)
 	return o;
 }
 
+/* v as json-c writes it at depth level of a pretty-printed document:
+ * its own lines indented two spaces per level (a JSON text holds no raw
+ * newline but between tokens). */
+static void put_at(FILE *out, json_object *v, int level)
+{
+	const char *t = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PRETTY |
+	                                               JSON_C_TO_STRING_NOSLASHESCAPE);
+	for (const char *nl; (nl = strchr(t, '\n')); t = nl + 1) {
+		fwrite(t, 1, (size_t)(nl - t + 1), out);
+		fprintf(out, "%*s", 2 * level, "");
+	}
+	fputs(t, out);
+}
+
+/* One member of the document, v put. */
+static void member(FILE *out, const char *key, json_object *v)
+{
+	fprintf(out, ",\n  \"%s\":", key);
+	put_at(out, v, 1);
+	json_object_put(v);
+}
+
+/* The document is written as it is made, a record at a time: as one
+ * json-c tree it took many times the report's size (a 200 MB merge). */
 static int render(const struct ds_scan *s, FILE *out)
 {
-	json_object *doc = json_object_new_object();
 	json_object *tool = json_object_new_object();
 	json_object_object_add(tool, "name", json_object_new_string("distsec"));
 	json_object_object_add(tool, "version", json_object_new_string(DS_VERSION));
-	json_object_object_add(doc, "tool", tool);
+	fputs("{\n  \"tool\":", out);
+	put_at(out, tool, 1);
+	json_object_put(tool);
 	/* null: only package files were read, nothing of a root */
-	json_object_object_add(doc, "root", s->root_unread ? NULL : ds_json_string(s->root));
-	json_object_object_add(doc, "backend", json_object_new_string(s->backend->name));
-	json_object_object_add(doc, "profile", ds_json_string(s->profile));
+	member(out, "root", s->root_unread ? NULL : ds_json_string(s->root));
+	member(out, "backend", ds_json_string(s->backend->name));
+	member(out, "profile", ds_json_string(s->profile));
 	if (s->opt->shard_n) {   /* distsec merge checks that every share is there once */
 		json_object *sh = json_object_new_object();
 		json_object_object_add(sh, "index", json_object_new_int64(s->opt->shard_k));
 		json_object_object_add(sh, "count", json_object_new_int64(s->opt->shard_n));
-		json_object_object_add(doc, "shard", sh);
+		member(out, "shard", sh);
 	}
-	json_object *list = json_object_new_array();
-	for (size_t i = 0; i < s->nfindings; i++)
-		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose || s->opt->shard_n)
-			json_object_array_add(list, ds_finding_json(s->findings[i]));
-	json_object_object_add(doc, "findings", list);
-	if (s->absent)   /* --baseline: old findings this scan no longer has */
-		json_object_object_add(doc, "absent", json_object_get(s->absent));
+	/* arrays as json-c writes them: "[", each element on its own line */
+	fputs(",\n  \"findings\":[", out);
+	for (size_t i = 0, n = 0; i < s->nfindings; i++)
+		if (s->findings[i]->severity != DS_SEV_PASS || s->opt->verbose || s->opt->shard_n) {
+			fputs(n++ ? ",\n    " : "\n    ", out);
+			json_object *d = ds_finding_json(s->findings[i]);
+			put_at(out, d, 2);
+			json_object_put(d);
+		}
+	fputs("\n  ]", out);
+	if (s->absent) {   /* --baseline: old findings this scan no longer has */
+		fputs(",\n  \"absent\":[", out);
+		for (size_t i = 0; i < ds_scan_absent_count(s); i++) {
+			fputs(i ? ",\n    " : "\n    ", out);
+			json_object *d = ds_scan_absent(s, i);
+			put_at(out, d, 2);
+			json_object_put(d);
+		}
+		fputs("\n  ]", out);
+	}
 	if (s->ninputs)
-		json_object_object_add(doc, "inputs", inputs(s));
-	json_object_object_add(doc, "summary", summary(s));
-	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-	                                                  JSON_C_TO_STRING_NOSLASHESCAPE);
-	fputs(text, out);
-	fputc('\n', out);
-	json_object_put(doc);
+		member(out, "inputs", inputs(s));
+	member(out, "summary", summary(s));
+	fputs("\n}\n", out);
 	return ferror(out) ? -1 : 0;
 }
 

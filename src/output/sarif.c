@@ -401,8 +401,11 @@ static int render(const struct ds_scan *s, FILE *out)
 				idx = index[k];
 		json_object_array_add(results, result(d, idx, artifact_of(&arts, d), where_of(s, d)));
 	}
-	for (size_t i = 0; s->absent && i < json_object_array_length(s->absent); i++)
-		json_object_array_add(results, absent_result(json_object_array_get_idx(s->absent, i), index));
+	for (size_t i = 0; i < ds_scan_absent_count(s); i++) {
+		json_object *d = ds_scan_absent(s, i);
+		json_object_array_add(results, absent_result(d, index));
+		json_object_put(d);
+	}
 	char *root_uri = uri_encode(s->root);
 	char *base = ds_xasprintf("file://%s%s", root_uri,
 	                          root_uri[strlen(root_uri) - 1] == '/' ? "" : "/");
