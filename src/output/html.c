@@ -239,9 +239,8 @@ static void chart(struct page *p, const struct row *r, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct ds_check *c = ds_checks[r[i].i];
 		size_t y = 30 + i * ROW_H;
-		fprintf(out, "<a href=\"%s%s%s\"><text x=\"%d\" y=\"%zu\" font-size=\"13\" "
-		        "text-anchor=\"end\" font-family=\"monospace\">%s</text></a>\n",
-		        p->doc_pre, c->id, p->doc_post, LABEL_W - 8, y + 14, c->id);
+		fprintf(out, "<text x=\"%d\" y=\"%zu\" font-size=\"13\" text-anchor=\"end\" "
+		        "font-family=\"monospace\">%s</text>\n", LABEL_W - 8, y + 14, c->id);
 		double x = LABEL_W;
 		for (size_t k = 0; k < NSHOWN; k++) {
 			size_t v = r[i].t.n[cols[k]];
@@ -333,9 +332,8 @@ static void trend_chart(struct page *p, const struct point *pt, size_t np)
 		if (!trend_row(pt, np, c))
 			continue;
 		const char *id = ds_checks[c]->id;
-		fprintf(out, "<a href=\"%s%s%s\"><text x=\"%d\" y=\"%zu\" font-size=\"13\" "
-		        "text-anchor=\"end\" font-family=\"monospace\">%s</text></a>\n",
-		        p->doc_pre, id, p->doc_post, LABEL_W - 8, y + 12, id);
+		fprintf(out, "<text x=\"%d\" y=\"%zu\" font-size=\"13\" text-anchor=\"end\" "
+		        "font-family=\"monospace\">%s</text>\n", LABEL_W - 8, y + 12, id);
 		for (size_t i = 0; i < np; i++)
 			trend_bar(p, &pt[i], c, y + i * 11, max);
 		y += step;

@@ -4,17 +4,29 @@
 # per check, linked both ways).  Every page is parsed strictly by
 # htmlcheck.py (well-formed XML, no element or attribute beyond the
 # report's own, so no script, img or on* handler; every link inside the
-# report and leading to a page or anchor that exists) and its text asserted
+# report and leading to a page or anchor that exists), validated by tidy
+# when it is installed, and its text asserted
 # line by line, with hostile file names, package versions and maintainers
 # made here; `distsec merge` of JSON shards gives the same pages; the trend
 # chart of --history and --baseline.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
 
-# page FILE...: the checker's reading of the pages into $work/out
+tidy=
+if command -v tidy >/dev/null; then
+	tidy=tidy
+else
+	echo "skipped: tidy not installed: the pages are not validated as HTML5"
+fi
+# page FILE...: the checker's reading of the pages into $work/out; each
+# page is valid HTML5 to tidy too (no error, no warning)
 page() {
 	python3 "$SRCDIR/e2e/htmlcheck.py" "$@" >"$work/out" 2>"$work/err" ||
 		{ cat "$work/err" >&2; fail "$* does not pass htmlcheck.py"; }
+	for f in "$@"; do
+		[ -z "$tidy" ] || tidy -q -e -utf8 "$f" 2>"$work/tidy" ||
+			{ cat "$work/tidy" >&2; fail "$f: tidy warns or errs"; }
+	done
 }
 # has LINE...: each, exactly, a line of the last page() reading
 has() {
