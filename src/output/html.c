@@ -41,6 +41,7 @@ enum { NSHOWN = sizeof cols / sizeof cols[0] };
 static const char css[] =
 	"body{font-family:sans-serif;margin:1.5em;color:#222}"
 	"table{border-collapse:collapse;margin:.5em 0}"
+	"table.counts{display:inline-table;margin-right:1.5em;vertical-align:top}"
 	"th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}"
 	"td.n{text-align:right}code{font-size:90%;word-break:break-all}"
 	"pre{white-space:pre-wrap;max-width:60em;background:#f6f6f6;padding:.5em}"
@@ -187,17 +188,24 @@ static void counts(struct page *p, const struct ds_scan *v, bool whole)
 	for (size_t i = 0; i < v->nfindings; i++)
 		unreadable += v->findings[i]->check == &ds_check_scan_unreadable &&
 		              v->findings[i]->severity != DS_SEV_PASS;
-	fputs("<table class=\"counts\">\n<tbody>\n", p->out);
+	/* side by side: what was read, the findings, what was not judged */
+	static const char open[] = "<table class=\"counts\">\n<tbody>\n";
+	static const char close[] = "</tbody>\n</table>\n";
 	if (whole) {
+		fputs(open, p->out);
 		count_row(p, "files", st->files);
 		count_row(p, "ELF files", st->elf);
 		count_row(p, "scripts", st->scripts);
 		count_row(p, "packages", st->packages);
+		fputs(close, p->out);
 	}
+	fputs(open, p->out);
 	count_row(p, "errors", st->by_severity[DS_SEV_ERROR]);
 	count_row(p, "warnings", st->by_severity[DS_SEV_WARNING]);
 	count_row(p, "info", st->by_severity[DS_SEV_INFO]);
 	count_row(p, "waived", st->waived);
+	fputs(close, p->out);
+	fputs(open, p->out);
 	count_row(p, "not judged: unreadable files", unreadable);
 	if (whole) {
 		count_row(p, "not judged: ELF files this system would not run", st->elf_not_judged);
@@ -205,13 +213,15 @@ static void counts(struct page *p, const struct ds_scan *v, bool whole)
 		const char *const *unused;
 		count_row(p, "unused waivers", ds_scan_unused_waivers(v, &unused));
 	}
+	fputs(close, p->out);
 	if (v->opt->baseline) {
+		fputs(open, p->out);
 		count_row(p, "new against the baseline", st->new_findings);
 		count_row(p, "unchanged against the baseline", st->unchanged);
 		if (whole)
 			count_row(p, "absent against the baseline", st->absent);
+		fputs(close, p->out);
 	}
-	fputs("</tbody>\n</table>\n", p->out);
 }
 
 /* Horizontal bars, one per check with findings, stacked by severity. */

@@ -228,13 +228,29 @@ run_distsec merge --format html --history "$work/none.json" "$work/t1.json" "$wo
 expect_rc 2
 grep -qF -- "distsec: --history $work/none.json: " "$work/err" || fail "a missing --history report"
 
-# 5. a browser renders the index with its chart
+# 5. a browser renders the index with its chart, and the hostile package's
+# page without a script or img element; the index's screenshot is kept in
+# the build's meson-logs (a CI artifact)
 if command -v chromium >/dev/null; then
-	chromium --headless --no-sandbox --disable-gpu --dump-dom "file://$site/index.html" \
-		>"$work/dom" 2>/dev/null || fail "chromium could not render the index"
-	grep -q '<svg' "$work/dom" && grep -q '<rect' "$work/dom" || fail "chromium's DOM has no chart"
-	grep -q '<script\|<img' "$work/dom" && fail "chromium built a script or img element"
+	browse() { # WHAT FILE: chromium's DOM of FILE in $work/dom
+		timeout 120 chromium --headless --no-sandbox --disable-gpu --window-size=1000,1300 "$1" "file://$2" \
+			>"$work/dom" 2>"$work/chromium" || { tail -5 "$work/chromium" >&2; fail "chromium $1 $2"; }
+	}
+	browse --dump-dom "$site/index.html"
+	grep -q '<svg xmlns="http://www.w3.org/2000/svg" class="chart"' "$work/dom" &&
+		[ "$(grep -c '<rect ' "$work/dom")" -ge 6 ] || fail "chromium's DOM of the index has no chart"
+	for f in "$site/index.html" "$site/$evil" "$site/checks/elf-relro.html" "$work/tree1.html"; do
+		browse --dump-dom "$f"
+		grep -q 'alert(' "$work/dom" || fail "chromium's DOM of $f lacks the hostile strings"
+		! grep -q '<script\|<img\|<iframe\| on[a-z]*="' "$work/dom" || fail "chromium built markup from a hostile string in $f"
+	done
+	shot="${BUILDDIR:-$work}/meson-logs/html-index.png"
+	mkdir -p "$(dirname "$shot")"
+	(cd "$work" && browse --screenshot "$site/index.html" && mv screenshot.png "$shot") ||
+		fail "no screenshot of the index"
+	[ "$(head -c 8 "$shot" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ] || fail "$shot is not a PNG"
+	echo "screenshot of the index: $shot"
 else
-	echo "skipped: chromium not installed: the index not rendered by a browser"
+	echo "skipped: chromium not installed: the pages not rendered by a browser"
 fi
 echo "html: ok"
