@@ -390,7 +390,12 @@ struct report {
 	const struct diff_opts *o;
 	struct side *old, *new;
 	struct tally t;
+	/* text: a package compared under its own name gets its header only
+	 * with its first line, so an unchanged one prints nothing */
+	const struct dpkg *held_old, *held_new;
 };
+
+static void held_header(struct report *r);
 
 static void note_gate(struct report *r, int sev, bool waived)
 {
@@ -401,6 +406,7 @@ static void note_gate(struct report *r, int sev, bool waived)
 static void put_line(struct report *r, const char *sev, const char *what, const char *path,
                      const char *text)
 {
+	held_header(r);
 	char *w = ds_escape(what);
 	fprintf(r->out, "  %-7s  %-24s  ", sev, w);
 	ds_put_escaped(r->out, path);
@@ -505,9 +511,11 @@ static void compare_findings(struct report *r, const struct dpkg *a, const struc
 	r->t.fixed += nold - matched;
 	if (r->o->json)
 		json_object_object_add(r->cur, "fixed", json_object_new_int64((int64_t)(nold - matched)));
-	else if (nold > matched)
+	else if (nold > matched) {
+		held_header(r);
 		fprintf(r->out, "  %zu finding%s of the old build gone\n", nold - matched,
 		        nold - matched == 1 ? "" : "s");
+	}
 	ds_strmap_free(left);
 }
 
@@ -541,6 +549,12 @@ static void package_header(struct report *r, const struct dpkg *a, const struct 
 		json_object_array_add(r->pkgs, r->cur);
 		return;
 	}
+	r->held_old = r->held_new = NULL;
+	if (a && b && !b->renamed) {
+		r->held_old = a;
+		r->held_new = b;
+		return;
+	}
 	fputc('\n', r->out);
 	if (!a) {
 		pkg_text(r->out, b);
@@ -553,16 +567,26 @@ static void package_header(struct report *r, const struct dpkg *a, const struct 
 		fputs(" renamed to ", r->out);
 		pkg_text(r->out, b);
 		fputc('\n', r->out);
-	} else {   /* "name old-version -> new-version arch" */
-		ds_put_escaped(r->out, b->name);
-		fputc(' ', r->out);
-		ds_put_escaped(r->out, a->version);
-		fputs(" -> ", r->out);
-		ds_put_escaped(r->out, b->version);
-		fputc(' ', r->out);
-		ds_put_escaped(r->out, b->arch);
-		fputc('\n', r->out);
 	}
+}
+
+/* "name old-version -> new-version arch", once, before the package's
+ * first line */
+static void held_header(struct report *r)
+{
+	const struct dpkg *a = r->held_old, *b = r->held_new;
+	if (!b)
+		return;
+	r->held_old = r->held_new = NULL;
+	fputc('\n', r->out);
+	ds_put_escaped(r->out, b->name);
+	fputc(' ', r->out);
+	ds_put_escaped(r->out, a->version);
+	fputs(" -> ", r->out);
+	ds_put_escaped(r->out, b->version);
+	fputc(' ', r->out);
+	ds_put_escaped(r->out, b->arch);
+	fputc('\n', r->out);
 }
 
 static int cmp_pkg(const void *x, const void *y)

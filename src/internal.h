@@ -312,6 +312,9 @@ bool ds_changes_named(const char *path);
 /* What makes two findings of two builds the same one. */
 char *ds_finding_key(const char *check, const char *path, const char *rule, const char *severity);
 /* Reads --baseline into s (fatal message on failure). */
+/* The packages of a result: every package file scanned and every owner of
+ * a record, one per name, version and architecture (summary.packages). */
+size_t ds_count_packages(const struct ds_scan *s, struct ds_finding *const *f, size_t n);
 int ds_baseline_load(struct ds_scan *s);
 /* Counts each --history report's errors and warnings per check into
  * s->history (fatal message on failure). */

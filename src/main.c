@@ -69,7 +69,7 @@ static const char usage_text[] =
 	"  --rules FILE           STIG rules file for file-stig\n"
 	"  --profile NAME|FILE    judge findings by this profile (default: the one the\n"
 	"                         package files' or the root's package manager names)\n"
-	"  --color WHEN           auto (default: terminal and no NO_COLOR), always, never\n"
+	"  --color WHEN           auto (default: terminal, NO_COLOR unset or empty), always, never\n"
 	"  --cross-mounts         descend into other file systems below the root\n"
 	"  -q, --quiet            no progress or notes on stderr\n"
 	"  -v, --verbose          also print passes\n"
@@ -107,12 +107,19 @@ static int exit_status(const struct ds_scan *s)
 	return 0;
 }
 
+/* no-color.org: only a non-empty value turns colour off. */
+static bool nonempty_env(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v;
+}
+
 /* The finished result to its reports (--report-dir, then -o or stdout):
  * 0, 1 when a finding gates, 2 when a report could not be written. */
 static int deliver(struct ds_scan *s, const struct ds_options *o)
 {
 	s->use_color = o->color == 1 ||
-	               (o->color < 0 && !o->output && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
+	               (o->color < 0 && !o->output && isatty(STDOUT_FILENO) && !nonempty_env("NO_COLOR"));
 	const struct ds_output *fmt = ds_output_find(o->format);
 	/* the reports first: a tmt results file points at them */
 	int rc = o->report_dir && ds_write_reports(s, fmt, o->report_dir) != 0 ? 2 : 0;
@@ -299,7 +306,9 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 	case 'q': o->quiet = true; break;
 	case 'v': o->verbose = true; break;
 	case 'h': fputs(usage_text, stdout); exit(0);
-	default: return 2;
+	default: /* getopt named the option; the way on is the same as for usage_error */
+		fputs("Try 'distsec --help'.\n", stderr);
+		return 2;
 	}
 	return 0;
 }
@@ -411,10 +420,13 @@ static int next_option(int argc, char **argv, const struct option *opts, const c
 		fputs(usage_text, stdout);
 		exit(0);
 	}
-	if (c == '?')
+	if (c == '?') {
+		fputs("Try 'distsec --help'.\n", stderr);
 		return -2;
+	}
 	if (c == -1 && optind < argc) {
-		fprintf(stderr, "distsec %s: unexpected argument '%s'\n", cmd, argv[optind]);
+		fprintf(stderr, "distsec %s: unexpected argument '%s'\nTry 'distsec --help'.\n", cmd,
+		        argv[optind]);
 		return -2;
 	}
 	return c;

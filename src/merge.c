@@ -356,14 +356,7 @@ struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *file
 	if (rc == 0) {
 		seal_unused(&g);
 		seal_absent(&g);
-		/* packages with a record, counted as finish() counts them */
-		struct ds_strmap *pkgs = ds_strmap_new();
-		for (size_t i = 0; i < s->nfindings; i++)
-			if (s->findings[i]->owner.status == DS_OWNER_PACKAGE &&
-			    s->findings[i]->owner.pkgs[0]->name)
-				*ds_strmap_put(pkgs, s->findings[i]->owner.pkgs[0]->name) = 1;
-		s->stats.packages = ds_strmap_size(pkgs);
-		ds_strmap_free(pkgs);
+		s->stats.packages = ds_count_packages(s, s->findings, s->nfindings);
 		if (s->nfindings)
 			qsort(s->findings, s->nfindings, sizeof *s->findings, ds_finding_cmp);
 		ds_inputs_sort(s);

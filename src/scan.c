@@ -202,6 +202,29 @@ static void free_spellings(struct ds_scan *s)
 
 /* Owners of the findings made while the database loaded (a worker's
  * findings on one file are adjacent: one look-up per file). */
+static void count_package(struct ds_strmap *seen, const struct ds_pkg *p)
+{
+	if (!p || !p->name)
+		return;
+	char *key = ds_xasprintf("%s\037%s\037%s", p->name, p->version ? p->version : "",
+	                         p->arch ? p->arch : "");
+	*ds_strmap_put(seen, key) = 1;
+	free(key);
+}
+
+size_t ds_count_packages(const struct ds_scan *s, struct ds_finding *const *f, size_t n)
+{
+	struct ds_strmap *seen = ds_strmap_new();
+	for (size_t i = 0; i < s->ninputs; i++)
+		count_package(seen, &s->inputs[i]->pkg);
+	for (size_t i = 0; i < n; i++)
+		if (f[i]->owner.status == DS_OWNER_PACKAGE)
+			count_package(seen, f[i]->owner.pkgs[0]);
+	size_t count = ds_strmap_size(seen);
+	ds_strmap_free(seen);
+	return count;
+}
+
 static void resolve_pending_owners(struct ds_scan *s, struct ds_worker *m)
 {
 	const struct ds_finding *last = NULL;
@@ -224,7 +247,6 @@ static void finish(struct ds_scan *s)
 	struct ds_worker *m = &s->priv->main;
 	resolve_pending_owners(s, m);
 	size_t w = 0;
-	struct ds_strmap *pkgs = ds_strmap_new();
 	for (size_t i = 0; i < m->nfindings; i++) {
 		struct ds_finding *d = m->findings[i];
 		if (!ds_scan_enabled(s, d->check)) {
@@ -242,12 +264,8 @@ static void finish(struct ds_scan *s)
 			s->stats.waived++;
 		else if (d->severity != DS_SEV_PASS)
 			s->stats.by_severity[d->severity]++;
-		if (d->owner.status == DS_OWNER_PACKAGE && d->owner.pkgs[0] &&
-		    d->owner.pkgs[0]->name)
-			*ds_strmap_put(pkgs, d->owner.pkgs[0]->name) = 1;
 	}
-	s->stats.packages = ds_strmap_size(pkgs);
-	ds_strmap_free(pkgs);
+	s->stats.packages = ds_count_packages(s, m->findings, w);
 	ds_waivers_seal(s->priv->waivers, s->opt->quiet);
 	if (w)
 		qsort(m->findings, w, sizeof *m->findings, ds_finding_cmp);

@@ -61,24 +61,40 @@ static bool detail_true(const struct ds_finding *d, const char *key)
 
 /* relro: 2 no, 1 partial, 0 yes; pie: 1 no; cls: the worst class's rank */
 struct acc {
-	char *package;
+	const struct ds_pkg *pkg;   /* the first record's: name, version, arch */
 	int relro, pie;
 	size_t cls;
 };
 
+/* One entry per package build: two versions of one NAME.ARCH in a scan
+ * (an old and a new build side by side) are judged apart. */
 static struct acc *acc_for(struct ds_strmap *idx, struct acc **v, size_t *n, size_t *cap,
                            const struct ds_pkg *p)
 {
-	char *key = ds_xasprintf("%s.%s", p->name, p->arch ? p->arch : "");
+	char *key = ds_xasprintf("%s%s%s", p->name, p->version ? p->version : "",
+	                         p->arch ? p->arch : "");
 	uintptr_t *slot = ds_strmap_put(idx, key);
+	free(key);
 	if (!*slot) {
-		struct acc a = { key, 0, 0, NCLASSES };
+		struct acc a = { p, 0, 0, NCLASSES };
 		ds_push(*v, *n, *cap, a);
 		*slot = *n;
-	} else {
-		free(key);
 	}
 	return &(*v)[*slot - 1];
+}
+
+/* NAME.ARCH, rpm-chksec's key; NAME-VERSION.ARCH when the scan holds
+ * more than one version of NAME.ARCH (dups: NAME.ARCH -> builds). */
+static char *package_key(const struct ds_pkg *p, struct ds_strmap *dups)
+{
+	char *key = ds_xasprintf("%s.%s", p->name, p->arch ? p->arch : "");
+	uintptr_t *c = ds_strmap_get(dups, key);
+	if (c && *c > 1) {
+		free(key);
+		key = ds_xasprintf("%s-%s.%s", p->name, p->version ? p->version : "",
+		                   p->arch ? p->arch : "");
+	}
+	return key;
 }
 
 static void judge(struct acc *a, const struct ds_finding *d)
@@ -126,13 +142,20 @@ size_t ds_verdicts(const struct ds_scan *s, struct ds_verdict **out)
 		judge(acc_for(idx, &v, &n, &cap, p), d);
 	}
 	ds_strmap_free(idx);
+	struct ds_strmap *dups = ds_strmap_new();
+	for (size_t i = 0; i < n; i++) {
+		char *key = ds_xasprintf("%s.%s", v[i].pkg->name, v[i].pkg->arch ? v[i].pkg->arch : "");
+		++*ds_strmap_put(dups, key);
+		free(key);
+	}
 	struct ds_verdict *r = ds_xcalloc(n ? n : 1, sizeof *r);
 	for (size_t i = 0; i < n; i++) {
-		r[i].package = v[i].package;
+		r[i].package = package_key(v[i].pkg, dups);
 		r[i].relro = v[i].relro == 2 ? "no" : v[i].relro == 1 ? "partial" : "yes";
 		r[i].pie = v[i].pie ? "no" : "yes";
 		r[i].cls = v[i].cls < NCLASSES ? class_order[v[i].cls] : NULL;
 	}
+	ds_strmap_free(dups);
 	free(v);
 	qsort(r, n, sizeof *r, by_package);
 	*out = r;

@@ -13,7 +13,7 @@
 struct ds_scan;
 
 struct ds_verdict {
-	char *package;       /* NAME.ARCH */
+	char *package;       /* NAME.ARCH (NAME-VERSION.ARCH when two versions are scanned) */
 	const char *relro;   /* "yes", "partial" (rpm-chksec --all: yes), "no" */
 	const char *pie;     /* "yes", "no" */
 	const char *cls;     /* worst class behind a "no"/"partial", else NULL */

@@ -445,7 +445,10 @@ static void run(struct ds_file *f, void *state)
 		ds_detail_int(d, "signal", rc - DS_SH_CRASHED);
 	} else if (rc != 0) {
 		errbuf[strcspn(errbuf, "\n")] = '\0';
-		d = ds_report(f, DS_SEV_WARNING, "%s -n: %s", interp,
+		/* the package manager runs it as root at install: one that does
+		 * not parse leaves the package half-installed (lintian's
+		 * maintainer-shell-script-fails-syntax-check is an error too) */
+		d = ds_report(f, f->pkg_script ? DS_SEV_ERROR : DS_SEV_WARNING, "%s -n: %s", interp,
 		              errbuf[0] ? errbuf : "syntax error");
 		ds_detail_str(d, "error", errbuf);
 	} else {
@@ -514,7 +517,7 @@ static void scan_end(struct ds_scan *s, void *state)
 
 const struct ds_check ds_check_script_sh_syntax = {
 	.id = "script-sh-syntax",
-	.severity = DS_SEV_WARNING,
+	.severity = DS_SEV_ERROR,
 	.applies = DS_ON_SHELL,
 	.summary = "shell script its interpreter's -n rejects (parse only, never run)",
 	.help = {
@@ -534,8 +537,10 @@ const struct ds_check ds_check_script_sh_syntax = {
 		  "package's tests.",
 	},
 	.least = DS_SEV_INFO,
-	.severity_policy = "warning for a parse error, a parser that does not finish or crashes; "
-	  "info when the interpreter cannot be started",
+	.severity_policy = "error for a parse error in a maintainer script or scriptlet (the "
+	  "package manager runs it as root at install); warning for a parse error in any other "
+	  "script, a parser that does not finish or crashes; info when the interpreter cannot be "
+	  "started",
 	.precision = "high",
 	.scan_begin = scan_begin,
 	.run = run,

@@ -5,9 +5,9 @@
  * tmt/schemas/results.yaml): a list of results, one per package and check
  * that ran, named /PACKAGE/CHECK.  The outcome follows --fail-on as the
  * exit status does: "fail" when a finding counts against it ("error" for
- * scan-unreadable: a file not looked at needs a human), "info" (a soft
- * pass) when findings stay below it or a check was skipped here, else
- * "pass".  note lists the findings (tmt >= 1.41 reads a list of strings).
+ * scan-unreadable: a file not looked at needs a human), "warn" when a
+ * warning or error stays below it, "info" (a soft pass) when only info
+ * findings do or a check was skipped here, else "pass".  note lists the findings (tmt >= 1.41 reads a list of strings).
  * With --group-by package --report-dir DIR, log names the package's JSON
  * report in DIR, relative to the results file's directory as tmt wants.
  */
@@ -79,7 +79,7 @@ static json_object *result_name(const char *pkg, const struct ds_check *c)
 static json_object *result(const struct ds_scan *s, const struct ds_group *g,
                            const struct ds_check *c, const char *log)
 {
-	size_t failing = 0, other = 0, listed = 0;
+	size_t failing = 0, other = 0, warned = 0, listed = 0;
 	json_object *note = json_object_new_array();
 	const char *why = ds_check_skipped(s, c);
 	if (why) {
@@ -91,7 +91,12 @@ static json_object *result(const struct ds_scan *s, const struct ds_group *g,
 		const struct ds_finding *d = g->f[i];
 		if (d->check != c || d->severity == DS_SEV_PASS)
 			continue;
-		ds_finding_gates(s, d) ? failing++ : other++;
+		if (ds_finding_gates(s, d))
+			failing++;
+		else if (d->severity >= DS_SEV_WARNING && !d->waiver)
+			warned++;
+		else
+			other++;
 		if (listed++ >= NOTE_MAX)
 			continue;
 		char *text = ds_xasprintf("%s: %s: %s%s%s%s", ds_severity_name(d->severity), d->path,
@@ -106,7 +111,7 @@ static json_object *result(const struct ds_scan *s, const struct ds_group *g,
 		free(text);
 	}
 	const char *outcome = failing ? (c == &ds_check_scan_unreadable ? "error" : "fail")
-	                    : other || why ? "info" : "pass";
+	                    : warned ? "warn" : other || why ? "info" : "pass";
 	json_object *r = json_object_new_object();
 	json_object_object_add(r, "name", result_name(package_name(g), c));
 	json_object_object_add(r, "result", json_object_new_string(outcome));
@@ -151,7 +156,7 @@ static int render(const struct ds_scan *s, FILE *out)
 
 const struct ds_output ds_output_tmt = {
 	.name = "tmt",
-	.summary = "tmt custom results (results.json): /PACKAGE/CHECK pass, info, fail or error",
+	.summary = "tmt custom results (results.json): /PACKAGE/CHECK pass, info, warn, fail or error",
 	.ext = "json",
 	.wants_origins = true,
 	.reports_as = "json",

@@ -74,7 +74,7 @@ python3 "$SRCDIR/e2e/mkapk.py" "$work/appd-1.2-r0.apk" appd 1.2-r0 x86_64 --scri
 run_distsec scan --check elf-pie,script-sh-syntax --fail-on warning "$work/appd-1.2-r0.apk"
 expect_rc 1
 expect_line "info     elf-pie                   /usr/sbin/appd  [appd-1.2-r0]  not built as a position-independent executable"
-expect_line "warning  script-sh-syntax          .post-install  [appd-1.2-r0]"
+expect_line "error    script-sh-syntax          .post-install  [appd-1.2-r0]"
 # a plain .tar.gz is no package: scanned as the plain file it is
 tar -czf "$work/plain.tar.gz" -C "$FIXTURES" nopie-norelro
 run_distsec scan --check elf-pie "$work/plain.tar.gz"

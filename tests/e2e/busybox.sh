@@ -60,7 +60,7 @@ PY
 cat >"$work/want" <<'WANT'
 /usr/bin/ash-only warning sh sh -n
 /usr/bin/bad warning busybox busybox sh -n
-DEBIAN/postinst warning busybox busybox sh -n
+DEBIAN/postinst error busybox busybox sh -n
 WANT
 diff "$work/want" "$work/got" || fail "busybox scripts in a package file"
 echo "ok: a package file's busybox scripts"

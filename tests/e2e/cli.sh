@@ -13,6 +13,12 @@ for args in "checks extra" "checks --bogus" "checks --format xml" "explain" "exp
 	[ -s "$work/err" ] || fail "'distsec $args' gave no message"
 done
 
+# an unknown option says where the options are, as every usage error does
+for args in "scan --bogus" "checks --bogus" "merge --bogus" "checks extra"; do
+	run_distsec $args
+	grep -qx "Try 'distsec --help'." "$work/err" || fail "'distsec $args': no pointer to --help"
+done
+
 run_distsec diff --bogus a b
 grep -qF "unrecognized option '--bogus'" "$work/err" || fail "diff --bogus: getopt's message"
 grep -qx "distsec diff: *" "$work/err" && fail "diff --bogus: an empty message line"

@@ -52,6 +52,8 @@ expect_rc 0
 run_distsec diff "$work/v2" "$work/v2"
 expect_rc 0
 expect_line "2 packages compared (0 renamed), 0 added, 0 removed: 0 regressions, 0 new findings, 0 fixed"
+# an unchanged package gets no header: only the title and the count
+[ "$(grep -c . "$work/out")" = 2 ] || fail "unchanged packages have headers: $(cat "$work/out")"
 # one package file a side; the new build's setuid file alone still fails
 run_distsec diff "$work/v1/fixd_1.0-1_amd64.deb" "$work/v2/fixd_1.1-1_amd64.deb" --check elf-pie
 expect_rc 1
@@ -83,6 +85,18 @@ assert [(r["kind"], r["path"]) for r in p["fixd"]["regressions"]] == [
     ("new-setuid", "/usr/bin/fixd-helper"), ("lost-relro", "/usr/bin/fixd-tool"),
     ("lost-bind-now", "/usr/bin/fixd-tool")], p["fixd"]["regressions"]
 assert [(f["check"], f["severity"]) for f in p["fixd"]["new_findings"]] == [("elf-relro", "error")]
+PY
+# both builds in one scan: summary.packages counts every package read, and
+# by_package keeps the two versions of fixd apart
+distsec scan --format json -o "$work/both.json" "$work"/v1/*.deb "$work"/v2/*.deb || true
+python3 - "$work/both.json" <<'PY' || fail "two versions of one package in one scan"
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"]
+assert s["packages"] == 4, s["packages"]
+assert sorted(s["by_package"]) == ["fixd-1.0-1.amd64", "fixd-1.1-1.amd64", "fixd-common.amd64",
+                                   "fixd-data.amd64"], sorted(s["by_package"])
+assert s["by_package"]["fixd-1.1-1.amd64"]["relro"] == "no", s["by_package"]
+assert s["by_package"]["fixd-1.0-1.amd64"]["relro"] == "yes", s["by_package"]
 PY
 # a report made without -v: a note, and what findings still show
 distsec scan --format json -o "$work/new-nopass.json" "$work"/v2/*.deb || true

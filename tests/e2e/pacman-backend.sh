@@ -93,7 +93,7 @@ for ext in zst xz; do
 	run_distsec scan --check elf-pie,script-sh-syntax --fail-on warning "$work/appd-1.2-1-x86_64.pkg.tar.$ext"
 	expect_rc 1
 	expect_line "info     elf-pie                   /usr/sbin/appd  [appd-1.2-1]"
-	expect_line "warning  script-sh-syntax          .INSTALL  [appd-1.2-1]"
+	expect_line "error    script-sh-syntax          .INSTALL  [appd-1.2-1]"
 done
 # a plain .tar.zst is no package: scanned as the file it is
 tar -cf "$work/plain.tar" -C "$FIXTURES" nopie-norelro

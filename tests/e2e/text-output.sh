@@ -28,6 +28,20 @@ expect_rc 1
 grep -q "$(printf '\033\[31merror')" "$work/out" || fail "no red error with --color always"
 NO_COLOR=1 run_distsec scan --root "$root" --backend none --check elf-execstack -v
 expect_line "pass     elf-execstack             /usr/bin/good  [unknown]  non-executable stack"
+# no-color.org: only a non-empty NO_COLOR turns colour off (on a terminal)
+if command -v script >/dev/null; then
+	for v in "" 1; do
+		NO_COLOR=$v script -qec "$DISTSEC scan --root $root --backend none --check elf-execstack" \
+			/dev/null >"$work/tty" 2>&1 || true
+		if [ -z "$v" ]; then
+			grep -q "$(printf '\033\[31merror')" "$work/tty" || fail "an empty NO_COLOR turned colour off"
+		else
+			grep -q "$(printf '\033\[3[0-9]m')" "$work/tty" && fail "NO_COLOR=1 left colour on"
+		fi
+	done
+else
+	echo "skipped: NO_COLOR on a terminal (no script(1))"
+fi
 run_distsec scan --root "$root" --backend none --check no-such-check
 expect_rc 2
 grep -q "unknown check 'no-such-check'" "$work/err" || fail "no message for an unknown check"
