@@ -2,7 +2,7 @@
 /*
  * --baseline OLD.json: the findings of this scan against those of an older
  * JSON report (the last build's).  A finding is the same when its check,
- * path, STIG rule and severity are: the package's name and version may
+ * path (ds_path_same_file's name), STIG rule and severity are: the package's name and version may
  * change between builds, the message may name a version.  Each old finding
  * matches at most one new one (a multiset), so a second copy of a problem
  * is new.  Findings with no match are new; old ones with no match are
@@ -14,9 +14,14 @@
 
 #include "report.h"
 
+/* path is matched by the name ds_path_same_file gives: a versioned file
+ * name (libisc-9.18.49-1~deb12u3-Debian.so) is the same file next build. */
 char *ds_finding_key(const char *check, const char *path, const char *rule, const char *severity)
 {
-	return ds_xasprintf("%s\037%s\037%s\037%s", check, path, rule ? rule : "", severity);
+	char *same = ds_path_same_file(path);
+	char *key = ds_xasprintf("%s\037%s\037%s\037%s", check, same, rule ? rule : "", severity);
+	free(same);
+	return key;
 }
 
 int ds_baseline_load(struct ds_scan *s)

@@ -8,17 +8,26 @@
  *
  * Packages are matched by name and architecture (versions differ), then by
  * name alone, then a leftover old package and a leftover new one sharing
- * files are one package renamed.  Files are matched by path.  Per file the
+ * files are one package renamed; a report's packages are those of its
+ * findings and of its inputs (a clean package file has no finding).  Files
+ * are matched by path, else by the name ds_path_same_file gives (versions
+ * in file and directory names), and findings by that name.  Per file the
  * hardening facts come from the ELF checks' records (passes included):
  * lost PIE, RELRO (full > partial > none), BIND_NOW, stack protector,
  * FORTIFY; new executable stack, TEXTREL, RPATH/RUNPATH; a file that became
- * setuid, setgid or setcap (the program class of its ELF records).  A
+ * setuid, setgid or setcap (the program class of its ELF records), when the
+ * old side says what the file was (it has passes, or a record of the file
+ * naming its class).  A
  * regression's severity is that of the new build's finding of the same
  * check on the file, at least warning; a new setuid/setgid/setcap file is an
  * error (it needs a review).  New findings of any check are those whose
  * check, path, rule and severity the old package lacked (the --baseline
- * identity).  Exit status as for scan: 1 when a regression or a new finding
- * that is not waived reaches --fail-on.
+ * identity).  --waivers applies to both sides' records as in scan; a
+ * regression is waived when its file's record of the fact's check is, or
+ * when the waiver that would waive that check's finding on the file
+ * matches (new-setuid/setgid/setcap: elf-pie's).  Exit status as for scan:
+ * 1 when a regression or a new finding that is not waived reaches
+ * --fail-on.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -51,6 +60,9 @@ static const struct {
 
 struct dfile {
 	const char *path;
+	const struct ds_report_finding *rec;   /* a record of it (owner, for waivers) */
+	bool waived[NFACTS];       /* the new build's finding of the fact's check is waived */
+	bool class_known;          /* a record names its program class */
 	int fact[NFACTS];          /* -1 unknown; RELRO 0 none, 1 partial, 2 full; else 0/1 */
 	int sev[NFACTS];           /* worst severity of the fact's check on the file, -1 none */
 	const char *setid;         /* "setuid", "setgid", "setcap" or NULL */
@@ -77,6 +89,7 @@ struct side {
 	struct dfile *files;       /* every package's, one array (no allocation per package) */
 	size_t nfiles, filecap;
 	struct ds_strmap *fileidx; /* "name\037arch\037path" -> index in files + 1 */
+	struct ds_strmap *sameidx; /* the same with ds_path_same_file's name: the first */
 	bool passes;               /* the report has pass records */
 };
 
@@ -84,6 +97,8 @@ struct diff_opts {
 	bool json, quiet;
 	int fail_on;
 	const char *output;
+	const char *waivers_file;  /* --waivers: applied here to both sides' records */
+	struct ds_waivers *waivers;
 	struct ds_options scan;
 };
 
@@ -200,9 +215,8 @@ static int load_side(struct side *sd, const struct diff_opts *o)
 
 /* ---- the model: packages, their files' facts, their findings ---- */
 
-static struct dpkg *package_of(struct side *sd, const struct ds_owner *owner)
+static struct dpkg *package_of(struct side *sd, const struct ds_pkg *o)
 {
-	const struct ds_pkg *o = owner->status == DS_OWNER_PACKAGE ? owner->pkgs[0] : NULL;
 	const char *name = o && o->name ? o->name : "(no package)";
 	const char *arch = o && o->arch ? o->arch : "";
 	char *key = ds_xasprintf("%s\037%s", name, arch);
@@ -217,12 +231,25 @@ static struct dpkg *package_of(struct side *sd, const struct ds_owner *owner)
 	return &sd->p[*slot - 1];
 }
 
-/* p's file at path, or NULL (add: made when missing). */
+static struct dpkg *owner_package(struct side *sd, const struct ds_owner *owner)
+{
+	return package_of(sd, owner->status == DS_OWNER_PACKAGE ? owner->pkgs[0] : NULL);
+}
+
+/* p's file at path, or NULL (add: made when missing); a lookup falls back
+ * to the file of the same ds_path_same_file name. */
 static struct dfile *file_of(struct side *sd, struct dpkg *p, const char *path, bool add)
 {
 	char *key = ds_xasprintf("%s\037%s\037%s", p->name, p->arch, path);
 	uintptr_t *slot = add ? ds_strmap_put(sd->fileidx, key) : ds_strmap_get(sd->fileidx, key);
 	free(key);
+	char *same = ds_path_same_file(path);
+	key = ds_xasprintf("%s\037%s\037%s", p->name, p->arch, same);
+	free(same);
+	uintptr_t *alike = add ? ds_strmap_put(sd->sameidx, key) : ds_strmap_get(sd->sameidx, key);
+	free(key);
+	if (!add && !slot && alike)
+		slot = alike;
 	if (slot && !*slot) {
 		struct dfile f = { .path = path };
 		for (int i = 0; i < NFACTS; i++)
@@ -235,6 +262,8 @@ static struct dfile *file_of(struct side *sd, struct dpkg *p, const char *path, 
 			p->first = sd->nfiles;
 		p->last = sd->nfiles;
 		p->nf++;
+		if (!*alike)
+			*alike = sd->nfiles;
 	}
 	return slot ? &sd->files[*slot - 1] : NULL;
 }
@@ -248,10 +277,15 @@ static void set_fact(struct dfile *f, int fact, int value, int sev)
 }
 
 /* What one record says about its file. */
-static void record_facts(struct dfile *f, const char *check, json_object *details, int sev)
+static void record_facts(struct dfile *f, const char *check, json_object *details, int sev,
+                         bool waived)
 {
 	const char *cls = str_of(details, "class");
 	static const char *const setid[] = { "setuid", "setgid", "setcap" };
+	f->class_known |= cls != NULL;
+	for (int i = 0; waived && i < NFACTS; i++)
+		if (!strcmp(check, facts[i].check))
+			f->waived[i] = true;
 	for (size_t i = 0; cls && i < sizeof setid / sizeof setid[0]; i++)
 		if (!strcmp(cls, setid[i]))
 			f->setid = setid[i];   /* details is freed after this call */
@@ -277,15 +311,38 @@ static void record_facts(struct dfile *f, const char *check, json_object *detail
 	}
 }
 
-static void build_side(struct side *sd)
+/* --waivers on a record, as finish() applies it to a scan's finding; a
+ * record a report has waived stays waived. */
+static void waive_record(struct ds_report_finding *d, struct ds_waivers *ws)
+{
+	if (d->waived || !ws || !d->check || d->severity == DS_SEV_PASS)
+		return;
+	struct ds_finding f = { .check = d->check, .severity = d->severity,
+	                        .path = (char *)d->path, .owner = d->owner };
+	const char *why = ds_waiver_for(ws, &f);
+	if (why) {
+		d->waived = true;
+		d->waiver = why;
+	}
+}
+
+static void build_side(struct side *sd, struct ds_waivers *ws)
 {
 	sd->index = ds_strmap_new();
 	sd->fileidx = ds_strmap_new();
+	sd->sameidx = ds_strmap_new();
+	for (size_t i = 0; i < sd->rep->ninputs; i++)   /* clean package files too */
+		if (sd->rep->inputs[i].pkg && sd->rep->inputs[i].pkg->name)
+			package_of(sd, sd->rep->inputs[i].pkg);
 	for (size_t i = 0; i < sd->rep->nfindings; i++) {
-		const struct ds_report_finding *d = &sd->rep->findings[i];
-		struct dpkg *p = package_of(sd, &d->owner);
+		struct ds_report_finding *d = &sd->rep->findings[i];
+		waive_record(d, ws);
+		struct dpkg *p = owner_package(sd, &d->owner);
 		json_object *details = ds_report_details(d);
-		record_facts(file_of(sd, p, d->path, true), d->check_id, details, (int)d->severity);
+		struct dfile *f = file_of(sd, p, d->path, true);
+		if (!f->rec)
+			f->rec = d;
+		record_facts(f, d->check_id, details, (int)d->severity, d->waived);
 		json_object_put(details);
 		if (d->severity == DS_SEV_PASS)
 			sd->passes = true;
@@ -416,18 +473,42 @@ static void put_line(struct report *r, const char *sev, const char *what, const 
 	free(w);
 }
 
-static void regression(struct report *r, const struct dfile *f, const char *kind, int sev,
-                       const char *text)
+/* Whether --waivers waives check's finding on f, or f's record of the
+ * fact is waived. */
+static bool regression_waived(const struct report *r, const struct dfile *f, int fact,
+                              const char *check)
+{
+	if (fact >= 0 && f->waived[fact])
+		return true;
+	const struct ds_check *c = ds_check_find(check);
+	if (!r->o->waivers || !c || !f->rec)
+		return false;
+	struct ds_finding d = { .check = c, .severity = DS_SEV_ERROR, .path = (char *)f->path,
+	                        .owner = f->rec->owner };
+	return ds_waiver_for(r->o->waivers, &d) != NULL;
+}
+
+/* a: the old build's file (NULL: none), whose name is shown when it differs */
+static void regression(struct report *r, const struct dfile *a, const struct dfile *f,
+                       const char *kind, int sev, bool waived, const char *text)
 {
 	r->t.regressions++;
-	note_gate(r, sev, false);
+	note_gate(r, sev, waived);
+	const char *was = a && strcmp(a->path, f->path) ? a->path : NULL;
 	if (!r->o->json) {
-		put_line(r, ds_severity_name(sev), kind, f->path, text);
+		char *line = ds_xasprintf("%s%s%s%s%s", text, was ? " (was " : "", was ? was : "",
+		                          was ? ")" : "", waived ? " (waived)" : "");
+		put_line(r, ds_severity_name(sev), kind, f->path, line);
+		free(line);
 		return;
 	}
 	json_object *o = json_object_new_object(), *list;
 	json_object_object_add(o, "kind", json_object_new_string(kind));
 	json_object_object_add(o, "path", ds_json_string(f->path));
+	if (was)
+		json_object_object_add(o, "old_path", ds_json_string(was));
+	if (waived)
+		json_object_object_add(o, "waived", json_object_new_boolean(1));
 	json_object_object_add(o, "severity", json_object_new_string(ds_severity_name(sev)));
 	json_object_object_add(o, "message", json_object_new_string(text));
 	if (!json_object_object_get_ex(r->cur, "regressions", &list)) {
@@ -442,12 +523,16 @@ static const char *relro_name(int v)
 	return v == 2 ? "full" : v == 1 ? "partial" : "none";
 }
 
-static void compare_file(struct report *r, const struct dfile *a, const struct dfile *b)
+/* old_knows: the old side would have a record of a's class (it has passes,
+ * or it has no package to compare with) */
+static void compare_file(struct report *r, const struct dfile *a, const struct dfile *b,
+                         bool old_knows)
 {
-	if (b->setid && (!a || !a->setid || strcmp(a->setid, b->setid))) {
+	bool known = a ? a->class_known || old_knows : old_knows;
+	if (b->setid && known && (!a || !a->setid || strcmp(a->setid, b->setid))) {
 		char *kind = ds_xasprintf("new-%s", b->setid);
 		char *text = ds_xasprintf("new %s file%s", b->setid, a ? "" : " (a new file)");
-		regression(r, b, kind, DS_SEV_ERROR, text);
+		regression(r, a, b, kind, DS_SEV_ERROR, regression_waived(r, b, -1, "elf-pie"), text);
 		free(kind);
 		free(text);
 	}
@@ -461,14 +546,17 @@ static void compare_file(struct report *r, const struct dfile *a, const struct d
 		char *text = i == F_RELRO
 			? ds_xasprintf("RELRO %s -> %s", relro_name(was), relro_name(now))
 			: ds_xasprintf("%s %s", facts[i].what, facts[i].lost ? "lost" : "added");
-		regression(r, b, facts[i].kind, sev, text);
+		regression(r, a, b, facts[i].kind, sev, regression_waived(r, b, i, facts[i].check), text);
 		free(text);
 	}
 }
 
 static char *record_key(const struct ds_report_finding *d)
 {
-	return ds_finding_key(d->check_id, d->path, d->rule, ds_severity_name(d->severity));
+	char *same = ds_path_same_file(d->path);
+	char *key = ds_finding_key(d->check_id, same, d->rule, ds_severity_name(d->severity));
+	free(same);
+	return key;
 }
 
 /* Findings of b whose identity a lacks (a multiset: each old one matches
@@ -614,7 +702,7 @@ static void compare(struct report *r, struct side *old, struct side *new)
 		package_header(r, a, b);
 		for (size_t k = b->first; k; k = new->files[k - 1].next) {
 			const struct dfile *f = &new->files[k - 1];
-			compare_file(r, a ? file_of(old, a, f->path, false) : NULL, f);
+			compare_file(r, a ? file_of(old, a, f->path, false) : NULL, f, !a || old->passes);
 		}
 		compare_findings(r, a, b);
 		if (!a)
@@ -638,6 +726,7 @@ static void side_free(struct side *sd)
 	free(sd->p);
 	free(sd->files);
 	ds_strmap_free(sd->fileidx);
+	ds_strmap_free(sd->sameidx);
 	ds_strmap_free(sd->index);
 	ds_report_free(sd->rep);
 }
@@ -726,7 +815,7 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 		case O_CHECK: o->scan.checks = optarg; break;
 		case O_SKIP: o->scan.skip = optarg; break;
 		case O_PROFILE: o->scan.profile = optarg; break;
-		case O_WAIVERS: o->scan.waivers = optarg; break;
+		case O_WAIVERS: o->waivers_file = optarg; break;
 		case 'j': {
 			char *end;
 			long n = strtol(optarg, &end, 10);
@@ -769,8 +858,17 @@ int ds_cmd_diff(int argc, char **argv)
 		side_free(&new);
 		return 2;
 	}
-	build_side(&old);
-	build_side(&new);
+	if (o.waivers_file) {
+		char err[256];
+		if (!(o.waivers = ds_waivers_load(o.waivers_file, err, sizeof err))) {
+			ds_warn("%s", err);
+			side_free(&old);
+			side_free(&new);
+			return 2;
+		}
+	}
+	build_side(&old, o.waivers);
+	build_side(&new, o.waivers);
 	if (!o.quiet)
 		for (const struct side *sd = &old; sd; sd = sd == &old ? &new : NULL)
 			if (!sd->passes && sd->rep->nfindings)
@@ -781,6 +879,8 @@ int ds_cmd_diff(int argc, char **argv)
 	pair_packages(&old, &new);
 	struct report r = { .o = &o, .old = &old, .new = &new };
 	rc = ds_write_output(o.output, write_diff, &r) != 0 ? 2 : r.t.gate ? 1 : 0;
+	ds_waivers_seal(o.waivers, o.quiet);
+	ds_waivers_free(o.waivers);
 	side_free(&old);
 	side_free(&new);
 	return rc;

@@ -349,3 +349,78 @@ int ds_mktemp_registered(char *path, bool dir, int (*add)(const char *path, int 
 	}
 	return -1;
 }
+
+static bool is_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* A group of letters holding a digit (deb12u3, fc39, el9): its length, else 0. */
+static size_t tag_len(const char *p)
+{
+	size_t n = 0;
+	bool digit = false;
+	while (is_alnum(p[n]) || (n && p[n] == '_' && is_alnum(p[n + 1]))) {
+		digit |= is_digit(p[n]);
+		n++;
+	}
+	return digit ? n : 0;
+}
+
+/* The version starting at p (a digit): its length; *joined when it has a
+ * joint ('.', '-', '~', '+' between groups). */
+static size_t version_len(const char *p, bool *joined)
+{
+	size_t n = 0;
+	*joined = false;
+	while (is_alnum(p[n]))
+		n++;
+	for (;;) {
+		char sep = p[n];
+		size_t g = 0;
+		if ((sep == '.' || sep == '-') && is_digit(p[n + 1]))
+			for (g = 1; is_alnum(p[n + 1 + g]); g++)
+				;
+		else if (sep == '~' || sep == '+' || sep == '.')
+			g = sep == '.' && !is_alpha(p[n + 1]) ? 0 : tag_len(p + n + 1);
+		if (!g)
+			return n;
+		*joined = true;
+		n += 1 + g;
+	}
+}
+
+char *ds_path_same_file(const char *path)
+{
+	size_t len = strlen(path);
+	char *out = ds_xmalloc(len + 1), *o = out;
+	for (size_t i = 0; i < len;) {
+		char prev = i ? path[i - 1] : '/';
+		if (is_digit(path[i]) && !is_digit(prev) &&
+		    (prev == '/' || prev == '-' || prev == '_' || prev == '.' || is_alpha(prev))) {
+			bool joined;
+			size_t n = version_len(path + i, &joined);
+			if (joined || prev == '-') {
+				*o++ = '#';
+			} else {
+				memcpy(o, path + i, n);
+				o += n;
+			}
+			i += n;
+			continue;
+		}
+		*o++ = path[i++];
+	}
+	*o = '\0';
+	return out;
+}

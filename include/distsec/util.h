@@ -127,6 +127,18 @@ void ds_sig_release(int sig, const sigset_t *old, bool raised);
 int ds_mktemp_registered(char *path, bool dir, int (*add)(const char *path, int is_dir),
                          void (*done)(int slot), int *slot);
 
+/* The name a maintainer calls the same file across versions (diff,
+ * --baseline, SARIF fingerprints; docs/DESIGN.md, "Reading reports
+ * back"): in each path component, a version -- a run starting with a
+ * digit after '-', '_', '.', a letter or the component's start, of digit
+ * groups joined by '.' or '-' and Debian/rpm suffixes after '~', '+' or
+ * '.' (deb12u3, fc39) -- becomes '#' when it has such a joint or follows
+ * a '-'.  libisc-9.18.49-1~deb12u3-Debian.so -> libisc-#-Debian.so,
+ * python3.11 -> python#, pkg-1.2 -> pkg-#, 6.1.0-28-amd64 -> #-amd64,
+ * libfoo.so.1.2.3 -> libfoo.so.#; libc.so.6, lib64, x86_64 and
+ * foo.1.gz stay.  Caller frees. */
+char *ds_path_same_file(const char *path);
+
 #define DS_SEARCH_DIRS 4
 /* Directories loadable modules are searched in, in order: only
  * $DISTSEC_BACKEND_DIR when set; else backends/ beside the program (the

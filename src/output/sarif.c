@@ -179,10 +179,13 @@ static json_object *location(const char *path, int line, int index, enum where w
 /* FNV-1a over check, path, package name and STIG rule: the same problem in
  * the next build (another version, another run) has the same print, so
  * code scanning updates an alert instead of opening a second one. */
+/* The path as ds_path_same_file names it: an alert follows a file whose
+ * name carries a version (a soname, python3.11/) into the next build. */
 static json_object *fingerprint(const char *check, const char *path, const char *pkg,
                                 const char *rule)
 {
-	const char *part[] = { check, path, pkg ? pkg : "", rule ? rule : "" };
+	char *same = ds_path_same_file(path);
+	const char *part[] = { check, same, pkg ? pkg : "", rule ? rule : "" };
 	uint64_t h = 0xcbf29ce484222325u;
 	for (size_t i = 0; i < 4; i++)
 		for (const unsigned char *c = (const unsigned char *)part[i]; ; c++) {
@@ -190,6 +193,7 @@ static json_object *fingerprint(const char *check, const char *path, const char 
 			if (!*c)
 				break;
 		}
+	free(same);
 	char hex[17];
 	snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
 	json_object *o = json_object_new_object();

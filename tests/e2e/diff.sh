@@ -184,4 +184,59 @@ head -3 "$work/out" >"$work/got"
 grep -E '^  (error|warning)  +(lost|new)-' "$work/out" >>"$work/got"
 cmp -s "$work/expected" "$work/got" || { diff "$work/expected" "$work/got" >&2; fail "every regression kind"; }
 expect_line "1 packages compared (0 renamed), 0 added, 0 removed: 11 regressions, 6 new findings, 1 fixed"
+# 5. what a maintainer calls the same file (#28.1)
+# a report made without -v against the package files it came from: the
+# same build, nothing to say (the setuid helper, the clean package)
+mkdir -p "$work/c/tree/DEBIAN" "$work/c/tree/usr/share/fixclean"
+printf 'Package: fixclean\nVersion: 1.0\nArchitecture: amd64\nMaintainer: F <f@example.org>\nDescription: f\n' \
+	>"$work/c/tree/DEBIAN/control"
+echo data >"$work/c/tree/usr/share/fixclean/data"
+dpkg-deb --root-owner-group -Znone -b "$work/c/tree" "$work/v2/fixclean_1.0_amd64.deb" >/dev/null
+distsec scan --format json -o "$work/v2.json" "$work"/v2/*.deb || true
+run_distsec diff "$work/v2.json" "$work/v2"
+expect_rc 0
+expect_line "3 packages compared (0 renamed), 0 added, 0 removed: 0 regressions, 0 new findings, 0 fixed"
+rm "$work/v2/fixclean_1.0_amd64.deb"
+# a version in a file name: the same defect in libfix-1.2.so and libfix-1.3.so
+mkdeb "$work/s1" fixs 1.2 libtextrel.so:usr/lib/libfix-1.2.so:0644 pie-norelro:usr/lib/python3.11/fixs:0755
+mkdeb "$work/s2" fixs 1.3 libtextrel.so:usr/lib/libfix-1.3.so:0644 pie-norelro:usr/lib/python3.12/fixs:0755
+run_distsec diff "$work/s1" "$work/s2"
+expect_rc 0
+expect_line "1 packages compared (0 renamed), 0 added, 0 removed: 0 regressions, 0 new findings, 0 fixed"
+distsec scan -v --format json -o "$work/s1.json" "$work"/s1/*.deb || true
+run_distsec scan --baseline "$work/s1.json" "$work"/s2/*.deb
+expect_rc 0
+expect_line "; against the baseline 0 new, 3 unchanged, 0 absent"
+distsec scan --format sarif -o "$work/s1.sarif" "$work"/s1/*.deb || true
+distsec scan --format sarif -o "$work/s2.sarif" "$work"/s2/*.deb || true
+python3 - "$work/s1.sarif" "$work/s2.sarif" <<'PY' || fail "SARIF fingerprints change with a version in a name"
+import json, sys
+fp = [sorted(r["partialFingerprints"]["distsecFinding/v1"] for r in json.load(open(f))["runs"][0]["results"])
+      for f in sys.argv[1:]]
+assert fp[0] and fp[0] == fp[1], fp
+PY
+# a regression on a renamed file names both
+mkdeb "$work/s3" fixs 1.4 libtextrel.so:usr/lib/libfix-1.4.so:0644 pie-full:usr/lib/python3.12/fixs:4755
+run_distsec diff "$work/s2" "$work/s3"
+expect_rc 1
+expect_line "  error    new-setuid                /usr/lib/python3.12/fixs  new setuid file"
+mkdeb "$work/s4" fixs 1.5 pie-norelro:usr/lib/libfix-1.5.so:0755
+mkdeb "$work/s5" fixs 1.6 nopie-norelro:usr/lib/libfix-1.6.so:0755
+run_distsec diff --check elf-pie "$work/s4" "$work/s5"
+expect_line "  warning  lost-pie                  /usr/lib/libfix-1.6.so  PIE lost (was /usr/lib/libfix-1.5.so)"
+# --waivers in diff as in scan: the waived regressions and findings do not gate
+printf 'elf-relro /usr/bin/fixd-tool # tested elsewhere\nelf-pie /usr/bin/fixd-helper # setuid by design\n' \
+	>"$work/w"
+run_distsec diff --waivers "$work/w" "$work/old.json" "$work/new.json"
+expect_rc 0
+expect_line "  error    new-setuid                /usr/bin/fixd-helper  new setuid file (waived)"
+grep -q "unused waiver" "$work/err" && fail "diff --waivers: a used waiver called unused"
+run_distsec diff --waivers "$work/w" "$work/v1" "$work/v2"
+expect_rc 0
+# waived findings in a -v report stay waived
+distsec scan -v --format json --waivers "$work/w" -o "$work/new-w.json" "$work"/v2/*.deb || true
+run_distsec diff "$work/old.json" "$work/new-w.json" --check elf-relro
+grep -q "new elf-relro" "$work/out" || fail "the waived finding is not listed"
+run_distsec diff --fail-on warning "$work/old.json" "$work/new-w.json"
+grep -q "lost-relro .* (waived)" "$work/out" || fail "a regression of a waived record is not waived"
 echo "diff: ok"

@@ -71,6 +71,35 @@ static void expect_resolved(int rootfd, const char *in, const char *out, int err
 	free(got);
 }
 
+/* ds_path_same_file: what a maintainer calls the same file across builds */
+static void test_same_file(void **state)
+{
+	(void)state;
+	static const char *const cases[][2] = {
+		{ "/usr/lib/x86_64-linux-gnu/libisc-9.18.49-1~deb12u3-Debian.so",
+		  "/usr/lib/x86_64-linux-gnu/libisc-#-Debian.so" },
+		{ "/usr/lib/x86_64-linux-gnu/libisc-9.18.33-1~deb12u2-Debian.so",
+		  "/usr/lib/x86_64-linux-gnu/libisc-#-Debian.so" },
+		{ "/usr/lib/libfix-1.2.so", "/usr/lib/libfix-#.so" },
+		{ "/usr/lib/python3.11/lib-dynload/x.so", "/usr/lib/python#/lib-dynload/x.so" },
+		{ "/usr/share/doc/pkg-1.2/README", "/usr/share/doc/pkg-#/README" },
+		{ "/usr/lib/modules/6.1.0-28-amd64/kernel/x.ko", "/usr/lib/modules/#-amd64/kernel/x.ko" },
+		{ "/lib/modules/6.5.6-300.fc39.x86_64/vmlinuz", "/lib/modules/#/vmlinuz" },
+		{ "/usr/lib/libfoo.so.1.2.3", "/usr/lib/libfoo.so.#" },
+		/* no version: kept, so different files stay apart */
+		{ "/lib/x86_64-linux-gnu/libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6" },
+		{ "/usr/lib64/libc.so.6", "/usr/lib64/libc.so.6" },
+		{ "/usr/share/man/man1/ls.1.gz", "/usr/share/man/man1/ls.1.gz" },
+		{ "/usr/bin/2to3", "/usr/bin/2to3" },
+		{ "/usr/lib/i386-linux-gnu/libz.so.1", "/usr/lib/i386-linux-gnu/libz.so.1" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *got = ds_path_same_file(cases[i][0]);
+		assert_string_equal(got, cases[i][1]);
+		free(got);
+	}
+}
+
 static void test_resolve_in_root(void **state)
 {
 	(void)state;
@@ -393,6 +422,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normalize),
+		cmocka_unit_test(test_same_file),
 		cmocka_unit_test(test_resolve_in_root),
 		cmocka_unit_test(test_strmap),
 		cmocka_unit_test(test_pathindex),
