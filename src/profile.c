@@ -242,12 +242,13 @@ struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path
 	p->name = ds_xstrdup(name);
 	p->path = ds_xstrdup(path);
 	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	size_t cap = 0, len;
 	unsigned lineno = 0;
-	while ((len = getline(&line, &cap, fp)) > 0) {
+	const char *why = NULL;
+	int r;
+	while ((r = ds_read_line(fp, &line, &cap, &len, LINE_MAX_LEN, &why)) > 0) {
 		lineno++;
-		const char *bad = (size_t)len > LINE_MAX_LEN ? "line too long" : parse_line(p, line);
+		const char *bad = parse_line(p, line);
 		if (bad) {
 			snprintf(err, errlen, "profile %s:%u: %s", path, lineno, bad);
 			free(line);
@@ -255,7 +256,17 @@ struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path
 			return NULL;
 		}
 	}
+	int e = errno;
 	free(line);
+	if (r < 0) {   /* a read error is not the end of the profile */
+		if (r == -2)
+			snprintf(err, errlen, "profile %s:%u: the line %s (at most %d bytes, no NUL byte)", path, lineno + 1,
+			         why, LINE_MAX_LEN);
+		else
+			snprintf(err, errlen, "profile %s: read error: %s", path, strerror(e));
+		ds_profile_free(p);
+		return NULL;
+	}
 	return p;
 }
 

@@ -124,9 +124,13 @@ int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const cha
                     char *err, size_t errlen)
 {
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, len;
 	unsigned lineno = 0;
-	while (getline(&line, &cap, fp) > 0) {
+	const char *why = NULL;
+	int r;
+	/* a read error is not the end of the list: fewer waivers than written
+	 * would fail a gate the file meant to pass, or hide which line broke */
+	while ((r = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, &why)) > 0) {
 		lineno++;
 		char *t = trim(line);
 		if (!*t || *t == '#')
@@ -153,8 +157,14 @@ int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const cha
 		}
 		ds_push(ws->items, ws->n, ws->cap, w);
 	}
+	int e = errno;
 	free(line);
-	return 0;
+	if (r == -2)
+		snprintf(err, errlen, "waivers %s:%u: the line %s (at most %u KiB, no NUL byte)", name, lineno + 1, why,
+		         DS_LIST_LINE_MAX >> 10);
+	else if (r < 0)
+		snprintf(err, errlen, "waivers %s: read error: %s", name, strerror(e));
+	return r < 0 ? -1 : 0;
 }
 
 struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_t errlen)

@@ -105,6 +105,8 @@ void ds_list_free(char **v);
  * or holding a NUL byte (*why says which): neither is taken for the end,
  * and what is held never grows past max.  *len is the line's length. */
 int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, const char **why);
+/* The longest line of a hand-written list (waivers, STIG rules). */
+#define DS_LIST_LINE_MAX (64u << 10)
 
 /* A signal a system call raises in the thread that makes it -- SIGPIPE
  * for a write to a pipe whose reader has gone, SIGXFSZ for a write past

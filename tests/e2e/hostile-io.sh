@@ -273,7 +273,8 @@ done
 
 # 6. --files-from: /dev/zero (under a memory limit its growing line once
 #    ran out of memory, which was taken for the end of an empty list and
-#    the whole root was scanned), a 200 KiB line, a directory
+#    the whole root was scanned), a 200 KiB line, a directory; --waivers,
+#    --profile and --rules: a directory, a line over the cap
 desc="--files-from /dev/zero"
 run_distsec scan --root "$root" --backend none --files-from /dev/zero
 expect_rc 2
@@ -301,6 +302,22 @@ run_distsec scan --root "$root" --backend none --files-from "$work"
 expect_rc 2
 grep -qxF "distsec: --files-from $work: read error: Is a directory" "$work/err" ||
 	{ cat "$work/err"; fail "$desc: no clear error"; }
+# the other hand-written lists: a read error (a directory) was an empty
+# list -- no waivers, an empty profile, no STIG rules -- and the scan went on
+for opt in waivers profile rules; do
+	desc="--$opt DIR"
+	run_distsec scan --root "$root" --backend none --check file-stig,elf-relro --$opt "$work"
+	expect_rc 2
+	case $opt in rules) what="file-stig rules" ;; *) what=$opt ;; esac
+	grep -qxF "distsec: $what $work: read error: Is a directory" "$work/err" ||
+		{ cat "$work/err"; fail "$desc: no clear error"; }
+done
+desc="--waivers: a 65 KiB line"
+{ echo 'elf-relro /usr/sbin/p1 # fine'; python3 -c 'print("elf-relro /" + "x" * 66560)'; } >"$work/list"
+run_distsec scan --root "$root" --backend none --check elf-relro --waivers "$work/list"
+expect_rc 2
+grep -qxF "distsec: waivers $work/list:2: the line is longer than the limit (at most 64 KiB, no NUL byte)" \
+	"$work/err" || { cat "$work/err"; fail "$desc: no clear error"; }
 desc="--files-from: the last line without its newline"
 printf '/usr/sbin/p1\n\n/usr/sbin/p2' >"$work/list"
 run_distsec scan --root "$root" --backend none --check elf-relro --format json -o "$work/list.json" --files-from "$work/list"
