@@ -60,7 +60,8 @@ mkdeb() {
 
 # 1. SIGPIPE: scripts over 64 KiB that sh -n rejects on line 2, in a tree,
 #    as .deb members and maintainer scripts, as rpm scriptlets, and through
-#    distsec diff: the run goes on, each gets the parser's verdict.  Each
+#    distsec diff: the run goes on, each gets the parser's verdict (an
+#    error for a maintainer script, a warning for another).  Each
 #    write after the parser is gone could kill the run, so a run of many
 #    such scripts fails reliably without the fix.
 mkdir -p "$root/usr/bin"
@@ -81,13 +82,13 @@ mkdeb "$d" bigsh
 desc="SIGPIPE: .deb"
 for run in 1 2 3; do
 	run_distsec scan --check script-sh-syntax --format json -o "$work/deb.json" "$work/bigsh.deb"
-	expect_rc 0
+	expect_rc 1
 	expect_findings "$work/deb.json" \
 		"warning script-sh-syntax /usr/bin/big1 sh -n: *" "warning script-sh-syntax /usr/bin/big2 sh -n: *" \
 		"warning script-sh-syntax /usr/bin/big3 sh -n: *" "warning script-sh-syntax /usr/bin/big4 sh -n: *" \
 		"warning script-sh-syntax /usr/bin/big5 sh -n: *" "warning script-sh-syntax /usr/bin/big6 sh -n: *" \
-		"warning script-sh-syntax DEBIAN/postinst sh -n: *" "warning script-sh-syntax DEBIAN/postrm sh -n: *" \
-		"warning script-sh-syntax DEBIAN/preinst sh -n: *" "warning script-sh-syntax DEBIAN/prerm sh -n: *"
+		"error script-sh-syntax DEBIAN/postinst sh -n: *" "error script-sh-syntax DEBIAN/postrm sh -n: *" \
+		"error script-sh-syntax DEBIAN/preinst sh -n: *" "error script-sh-syntax DEBIAN/prerm sh -n: *"
 done
 d=$(debdir bigpostinst)
 bigsh "$d/DEBIAN/postinst"
@@ -95,13 +96,13 @@ mkdeb "$d" bigpostinst
 desc="SIGPIPE: postinst alone"
 for run in 1 2 3 4 5 6 7 8; do
 	run_distsec scan --check script-sh-syntax --format json -o "$work/deb.json" "$work/bigpostinst.deb"
-	expect_rc 0
-	expect_findings "$work/deb.json" "warning script-sh-syntax DEBIAN/postinst sh -n: *"
+	expect_rc 1
+	expect_findings "$work/deb.json" "error script-sh-syntax DEBIAN/postinst sh -n: *"
 done
 desc="SIGPIPE: distsec diff"
 for run in 1 2 3; do
 	run_distsec diff --check script-sh-syntax "$work/bigpostinst.deb" "$work/bigsh.deb"
-	expect_rc 0
+	expect_rc 1   # the new maintainer scripts' errors
 	expect_line "distsec diff $work/bigpostinst.deb -> $work/bigsh.deb"
 done
 
@@ -122,10 +123,10 @@ if command -v rpmbuild >/dev/null; then
 	desc="SIGPIPE: rpm scriptlets"
 	for run in 1 2 3; do
 		run_distsec scan --check script-sh-syntax --format json -o "$work/rpm.json" "$top"/RPMS/noarch/bigpost-1.0-1.noarch.rpm
-		expect_rc 0
+		expect_rc 1
 		expect_findings "$work/rpm.json" \
-			"warning script-sh-syntax %post sh -n: *" "warning script-sh-syntax %postun sh -n: *" \
-			"warning script-sh-syntax %pre sh -n: *" "warning script-sh-syntax %preun sh -n: *"
+			"error script-sh-syntax %post sh -n: *" "error script-sh-syntax %postun sh -n: *" \
+			"error script-sh-syntax %pre sh -n: *" "error script-sh-syntax %preun sh -n: *"
 	done
 	[ "$(findings "$work/rpm.json" | grep -cF '1: Syntax error: "then" unexpected')" = 4 ] ||
 		fail "$desc: not the parser's verdict"
