@@ -62,8 +62,9 @@ static int setup(void **state)
 	copy_into(root, fixture("libfix.so"), "usr/lib/libfix.so.1", 0644);
 	copy_into(root, fixture("cet-on"), "usr/bin/cet-on", 0755);
 	copy_into(root, fixture("cet-off"), "usr/bin/cet-off", 0755);
+	copy_into(root, fixture("badfuncs"), "usr/bin/badfuncs", 0755);
 	scan = scan_root(root, "elf-nodrop-groups,elf-chroot-chdir,elf-tmp-name,elf-canary,"
-	                       "elf-fortify,elf-rpath,elf-textrel,elf-cet");
+	                       "elf-fortify,elf-rpath,elf-textrel,elf-cet,elf-badfuncs");
 	return 0;
 }
 
@@ -200,6 +201,34 @@ static void test_cet(void **state)
 	assert_int_equal(detail_bool(d, "ibt"), 0);
 }
 
+/* Every elf-badfuncs finding, in the scan's order (rule order on one path). */
+static void test_badfuncs(void **state)
+{
+	(void)state;
+	static const char *const want[][3] = {
+		{ "gets", "error", "imports gets(), which reads a line of any length into a fixed "
+		  "buffer (removed from C11)" },
+		{ "mktemp", "warning", "imports mktemp(), which returns a temporary name another user "
+		  "can create first" },
+		{ "tempnam", "warning", "imports tempnam(), which returns a temporary name another user "
+		  "can create first" },
+	};
+	size_t n = 0;
+	for (size_t i = 0; i < scan->nfindings; i++) {
+		const struct ds_finding *d = scan->findings[i];
+		if (strcmp(d->check->id, "elf-badfuncs") != 0)
+			continue;
+		assert_true(n < 3);
+		assert_string_equal(d->path, "/usr/bin/badfuncs");
+		assert_string_equal(d->rule, want[n][0]);
+		assert_string_equal(detail_str(d, "function"), want[n][0]);
+		assert_string_equal(ds_severity_name(d->severity), want[n][1]);
+		assert_string_equal(d->message, want[n][2]);
+		n++;
+	}
+	assert_int_equal(n, 3);
+}
+
 int main(void)
 {
 	elf_version(EV_CURRENT);
@@ -211,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_rpath),
 		cmocka_unit_test(test_textrel),
 		cmocka_unit_test(test_cet),
+		cmocka_unit_test(test_badfuncs),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
