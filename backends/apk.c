@@ -545,5 +545,6 @@ const struct ds_backend ds_backend_apk = {
 	.pkgfile_close = apk_pkgfile_close,
 	.arches = apk_arches,
 	.pkgfile_sniff = apk_pkgfile_sniff,
+	.pkgfile_suffixes = (const char *const[]){ ".apk", NULL },
 	.pkgfile_want = apk_pkgfile_want,
 };

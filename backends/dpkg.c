@@ -1006,5 +1006,6 @@ const struct ds_backend ds_backend_dpkg = {
 	.pkgfile_close = dpkg_pkgfile_close,
 	.arches = dpkg_arches,
 	.pkgfile_sniff = dpkg_pkgfile_sniff,
+	.pkgfile_suffixes = (const char *const[]){ ".deb", ".udeb", ".ddeb", NULL },
 	.pkgfile_want = dpkg_pkgfile_want,
 };

@@ -559,6 +559,8 @@ static const struct ds_backend pacman_backend = {
 	.pkgfile_close = pacman_pkgfile_close,
 	.arches = pacman_arches,
 	.pkgfile_sniff = pacman_pkgfile_sniff,
+	.pkgfile_suffixes = (const char *const[]){ ".pkg.tar.zst", ".pkg.tar.xz", ".pkg.tar.gz",
+	                                           ".pkg.tar.bz2", ".pkg.tar", NULL },
 	.pkgfile_want = pacman_pkgfile_want,
 };
 

@@ -996,6 +996,7 @@ static const struct ds_backend rpm_backend = {
 	.pkgfile_next = rpm_pkgfile_next,
 	.pkgfile_close = rpm_pkgfile_close,
 	.pkgfile_sniff = rpm_pkgfile_sniff,
+	.pkgfile_suffixes = (const char *const[]){ ".rpm", NULL },
 	.pkgfile_want = rpm_pkgfile_want,
 };
 

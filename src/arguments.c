@@ -64,13 +64,19 @@ static void host_file(struct ds_args *a, const char *arg, bool may_be_root_file)
 		return;
 	}
 	bool pkg = ds_pkgfile_sniff(fd);
+	const char *suffix = pkg ? NULL : ds_pkgfile_suffix(arg);
+	char *why = suffix ? ds_xasprintf("named %s but not a package file: %s", suffix,
+	                                  ds_pkgfile_not_one(fd)) : NULL;
 	close(fd);
 	if (pkg)
 		add(a, arg, DS_ARG_PKGFILE, NULL);
+	else if (why)   /* a gate must not pass a download that failed */
+		add(a, arg, DS_ARG_ERROR, why);
 	else if (may_be_root_file)
 		add_host_root_path(a, arg);
 	else
 		add(a, arg, DS_ARG_ERROR, "not a package file any backend reads");
+	free(why);
 }
 
 static bool exists_in_root(const struct ds_scan *s, const char *arg)

@@ -291,6 +291,11 @@ void ds_report_input_error(struct ds_worker *w, const char *path, const char *fm
 	__attribute__((format(printf, 3, 4)));
 /* Is the open host file fd a package file, by its first bytes? */
 bool ds_pkgfile_sniff(int fd);
+/* The package-file name ending of path some backend declares, or NULL. */
+const char *ds_pkgfile_suffix(const char *path);
+/* Why the open host file fd, which no backend reads, is no package file
+ * (empty, a web page, damaged): a static string. */
+const char *ds_pkgfile_not_one(int fd);
 void ds_inputs_sort(struct ds_scan *s);
 void ds_inputs_free(struct ds_scan *s);
 

@@ -434,6 +434,34 @@ void ds_inputs_free(struct ds_scan *s)
 	s->ninputs = s->priv->inputs_cap = 0;
 }
 
+const char *ds_pkgfile_suffix(const char *path)
+{
+	size_t n = strlen(path);
+	const struct ds_backend_slot *slots;
+	size_t nb = ds_backends_available(&slots);
+	for (size_t i = 0; i < nb; i++)
+		for (const char *const *x = slots[i].b->pkgfile_suffixes; x && *x; x++)
+			if (n > strlen(*x) && !strcmp(path + n - strlen(*x), *x))
+				return *x;
+	return NULL;
+}
+
+const char *ds_pkgfile_not_one(int fd)
+{
+	char head[512];
+	ssize_t n = pread(fd, head, sizeof head, 0);
+	if (n < 0)
+		return "it cannot be read";
+	if (n == 0)
+		return "it is empty (a failed download?)";
+	ssize_t i = 0;
+	while (i < n && strchr(" \t\r\n", head[i]))
+		i++;
+	if (i < n && head[i] == '<')
+		return "it is an HTML or XML page (a web server's error page?)";
+	return "its first bytes are no package format any backend reads (truncated or damaged?)";
+}
+
 /* Is the host file at path (open as fd) a package file some backend
  * reads, going by its first bytes? */
 bool ds_pkgfile_sniff(int fd)

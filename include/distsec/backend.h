@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 6
+#define DS_BACKEND_ABI 7
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -171,6 +171,11 @@ struct ds_backend {
 	 * units and init scripts before scanning it.  Without it, every member
 	 * is read. */
 	void (*pkgfile_want)(void *pf, int (*want)(const char *path, void *ctx), void *ctx);
+	/* Optional, NULL-ended: the file name endings of this backend's
+	 * package files (".deb").  A file named so that no backend reads (an
+	 * HTML error page, an empty or truncated download) is an error, never
+	 * a plain file scanned in silence. */
+	const char *const *pkgfile_suffixes;
 };
 
 typedef const struct ds_backend *(*ds_backend_entry_fn)(void);

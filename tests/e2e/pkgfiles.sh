@@ -94,6 +94,27 @@ else
 	echo "note: not root: the unopenable-file case is skipped"
 fi
 
+# a file named as a package file that is none (a web server's 404 page, an
+# empty or a truncated download) is never a plain file passed in silence
+cd "$work"
+printf '<!DOCTYPE html>\n<html><body>404 Not Found</body></html>\n' >"$work/fake.rpm"
+: >"$work/empty.deb"
+for f in fake.rpm empty.deb; do
+	run_distsec scan --color never --fail-on error "$f"
+	expect_rc 2
+	run_distsec scan --color never --fail-on error "$f" ./fixa_1.0-1_amd64.deb
+	expect_rc 1
+	run_distsec scan --package-file "$f"
+	expect_rc 2
+done
+run_distsec scan --color never fake.rpm ./fixa_1.0-1_amd64.deb
+expect_line "error    scan-unreadable           $work/fake.rpm  [unknown]  package file unreadable: named .rpm but not a package file: it is an HTML or XML page (a web server's error page?)"
+grep -qx "distsec: fake.rpm: named .rpm but not a package file: it is an HTML or XML page (a web server's error page?)" \
+	"$work/err" || fail "the fake .rpm not named on stderr"
+run_distsec scan --color never empty.deb ./fixa_1.0-1_amd64.deb
+expect_line "error    scan-unreadable           $work/empty.deb  [unknown]  package file unreadable: named .deb but not a package file: it is empty (a failed download?)"
+cd - >/dev/null
+
 # 3. argument forms
 cd "$work"
 run_distsec scan --color never ./fixa_1.0-1_amd64.deb
