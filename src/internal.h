@@ -63,6 +63,7 @@ struct ds_machine { unsigned machine; int elfclass, data; };
 struct ds_scan_private {
 	struct ds_aliases *aliases;    /* merged-/usr style top-level dir symlinks */
 	struct ds_strmap *daemons;     /* ELF paths started by units / init scripts */
+	struct ds_inodes *inodes;      /* hard-linked files' findings (hardlinks.c) */
 	struct ds_worker main;         /* for scan_begin/scan_end findings */
 	struct ds_waivers *waivers;
 	struct ds_report *baseline;    /* --baseline's report (report.h) */
@@ -232,6 +233,17 @@ struct ds_strmap *ds_daemons_load(int rootfd);
 /* The map's key standing for every name of a hard-linked daemon. */
 char *ds_daemon_inode_key(dev_t dev, ino_t ino);
 bool ds_file_daemon(const struct ds_file *f);
+
+/* hardlinks.c: the findings of a tree's hard-linked content, made once */
+struct ds_inodes;
+struct ds_inode_entry;
+struct ds_inodes *ds_inodes_new(void);
+void ds_inodes_free(struct ds_inodes *c);
+struct ds_inode_entry *ds_inodes_claim(struct ds_inodes *c, struct ds_file *f, bool *first);
+void ds_inodes_add(struct ds_inode_entry *e, struct ds_worker *w, size_t from);
+void ds_inodes_done(struct ds_inodes *c, struct ds_inode_entry *e, struct ds_file *f, unsigned mask);
+bool ds_inodes_reuse(struct ds_inodes *c, const struct ds_inode_entry *e, struct ds_worker *w,
+                     struct ds_file *f, unsigned mask);
 /* /usr/share: where ELF files are data unless something runs them. */
 bool ds_in_data_dir(const char *path);
 /* The units and init scripts of a set of package files, gathered from

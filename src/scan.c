@@ -144,6 +144,13 @@ static void one_spelling(struct ds_scan *s, struct ds_finding *d)
 	    !ds_aliases_each(s->priv->aliases, d->path, listed_as, &l))
 		return;
 	d->pkg_path = l.as;
+	if (d->details_shared) {   /* another name of a hard link has the same object */
+		json_object *copy = NULL;
+		json_object_deep_copy(d->details, &copy, NULL);
+		json_object_put(d->details);
+		d->details = copy ? copy : json_object_new_object();
+		d->details_shared = false;
+	}
 	ds_detail_str(d, "package_path", l.as);
 }
 
@@ -630,6 +637,7 @@ int ds_scan_open(struct ds_scan *s)
 	if (root_context)
 		s->priv->aliases = ds_aliases_load(s->rootfd);
 	s->priv->daemons = root_context ? ds_daemons_load(s->rootfd) : ds_strmap_new();
+	s->priv->inodes = ds_inodes_new();
 	return begin_checks(s);
 }
 
@@ -745,6 +753,7 @@ void ds_scan_free(struct ds_scan *s)
 			magic_close(m->magic);
 		ds_aliases_free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
+		ds_inodes_free(s->priv->inodes);
 		ds_waivers_free(s->priv->waivers);
 		ds_report_free(s->priv->baseline);
 		ds_profile_free(s->priv->profile);

@@ -94,13 +94,22 @@ void ds_scan_file(struct ds_worker *w, struct ds_file *f)
 		mask &= DS_ON_SHELL | DS_ON_PYTHON;
 	if (f->kind == DS_KIND_ELF && s->priv->elf_checks && !elf_judged(w, f))
 		mask &= ~(unsigned)DS_ON_ELF;
+	/* another name of a hard-linked file already analysed: its findings */
+	bool first;
+	struct ds_inode_entry *e = ds_inodes_claim(s->priv->inodes, f, &first);
+	bool reused = e && !first && ds_inodes_reuse(s->priv->inodes, e, w, f, mask);
 	for (size_t i = 0; i < ds_nchecks; i++) {
 		const struct ds_check *c = ds_checks[i];
-		if (!s->enabled[i] || !c->run || !(c->applies & mask))
+		if (!s->enabled[i] || !c->run || !(c->applies & mask) || (reused && !c->by_path))
 			continue;
 		w->current = c;
+		size_t from = w->nfindings;
 		c->run(f, s->priv->states[i]);
+		if (first && !c->by_path)
+			ds_inodes_add(e, w, from);
 	}
+	if (first)
+		ds_inodes_done(s->priv->inodes, e, f, mask);
 	ds_file_release(f);
 }
 

@@ -31,6 +31,9 @@ struct ds_check {
 	unsigned applies;            /* enum ds_applies bits; 0 = whole-scan only */
 	const char *summary;         /* one line for `distsec checks` */
 	bool opt_in;                 /* runs only when named by --check */
+	bool by_path;                /* its verdict depends on the file's path, not only on
+	                              * its contents, mode and class: it runs for every name
+	                              * of a hard-linked file, the others once per inode */
 
 	/* What the check means: one source for `distsec explain`, `distsec
 	 * checks --format json` and the SARIF rules (the man page's CHECKS

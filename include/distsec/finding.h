@@ -52,6 +52,8 @@ struct ds_finding {
 	const char *waiver;                    /* justification when waived, else NULL */
 	bool owner_pending;                    /* core-private: the owner is looked up
 	                                        * when the scan ends (database still loading) */
+	bool details_shared;                   /* core-private: details is another finding's
+	                                        * too (hard links): copied before a change */
 	const struct ds_input *input;          /* the package file it is in, or NULL */
 	enum ds_baseline_state baseline;       /* with --baseline (passes stay NONE) */
 };

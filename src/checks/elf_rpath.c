@@ -93,6 +93,7 @@ static void run(struct ds_file *f, void *state)
 const struct ds_check ds_check_elf_rpath = {
 	.id = "elf-rpath",
 	.severity = DS_SEV_WARNING,
+	.by_path = true,
 	.applies = DS_ON_ELF,
 	.summary = "RPATH/RUNPATH present (warning: relative, empty, $ORIGIN in setuid, world-writable)",
 	.help = {

@@ -166,6 +166,7 @@ static void scan_end(struct ds_scan *s, void *state)
 const struct ds_check ds_check_file_hidden_exec = {
 	.id = "file-hidden-exec",
 	.severity = DS_SEV_WARNING,
+	.by_path = true,
 	.applies = DS_ON_REGULAR,
 	.summary = "executable file with a hidden name, or hidden directory holding some (one finding each)",
 	.scan_begin = scan_begin,

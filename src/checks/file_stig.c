@@ -530,6 +530,7 @@ static void scan_end(struct ds_scan *s, void *state)
 const struct ds_check ds_check_file_stig = {
 	.id = "file-stig",
 	.severity = DS_SEV_ERROR,
+	.by_path = true,
 	.applies = DS_ON_REGULAR | DS_ON_DIR | DS_ON_DEVICE | DS_ON_SPECIAL,
 	.summary = "DISA UNIX STIG file ownership and permission rules (rules file, STIG ids)",
 	.help = {

@@ -518,6 +518,7 @@ static void scan_end(struct ds_scan *s, void *state)
 const struct ds_check ds_check_script_sh_syntax = {
 	.id = "script-sh-syntax",
 	.severity = DS_SEV_ERROR,
+	.by_path = true,
 	.applies = DS_ON_SHELL,
 	.summary = "shell script its interpreter's -n rejects (parse only, never run)",
 	.help = {
