@@ -1,0 +1,89 @@
+/*
+ * rpminspect's file inspections through the core: a root with world-writable
+ * files and directories (with and without the sticky bit) and a symlink;
+ * exact findings of each check.
+ */
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+static char *root;
+static struct ds_scan *scan;
+
+static void make_dir(const char *rel, mode_t mode)
+{
+	char *dir = ds_xasprintf("%s/%s", root, rel);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	assert_int_equal(chmod(dir, mode), 0);
+	free(dir);
+}
+
+static void make_link(const char *target, const char *rel)
+{
+	char *path = ds_xasprintf("%s/%s", root, rel);
+	assert_int_equal(symlink(target, path), 0);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	root = make_root();
+	write_into(root, "etc/open.conf", "x=1\n", 0666);
+	write_into(root, "etc/closed.conf", "x=1\n", 0644);
+	write_into(root, "usr/bin/tool", "#!/bin/sh\n", 0757);
+	make_dir("srv", 0755);
+	make_dir("srv/drop", 0777);
+	make_dir("srv/tmp", 01777);
+	make_link("/etc/open.conf", "srv/link");
+	scan = scan_root(root, "file-world-writable");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return scan_and_root_done(&scan, &root);
+}
+
+/* Every finding of check, "path|severity|message" in the scan's order. */
+static void assert_findings(const char *check, const char *const *want, size_t nwant)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < scan->nfindings; i++) {
+		const struct ds_finding *d = scan->findings[i];
+		if (strcmp(d->check->id, check) != 0)
+			continue;
+		char *got = ds_xasprintf("%s|%s|%s", d->path, ds_severity_name(d->severity), d->message);
+		if (n >= nwant)
+			fail_msg("unexpected %s finding: %s", check, got);
+		assert_string_equal(got, want[n]);
+		free(got);
+		n++;
+	}
+	assert_int_equal(n, nwant);
+}
+
+static void test_world_writable(void **state)
+{
+	(void)state;
+	static const char *const want[] = {
+		"/etc/open.conf|error|world-writable file (mode 0666): any user can change it",
+		("/srv/drop|error|world-writable directory without the sticky bit (mode 0777): any "
+		 "user can delete or replace the files in it"),
+		"/usr/bin/tool|error|world-writable file (mode 0757): any user can change it",
+	};
+	assert_findings("file-world-writable", want, 3);
+	assert_string_equal(detail_str(finding_of(scan, "/srv/drop", "file-world-writable"), "mode"),
+	                    "0777");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_world_writable),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
