@@ -42,21 +42,74 @@
 
 enum { F_PIE, F_RELRO, F_NOW, F_CANARY, F_FORTIFY, F_EXECSTACK, F_TEXTREL, F_RPATH, NFACTS };
 
-/* What each fact is called, the check whose records give it, and whether
- * losing it (1) or gaining it (0) is the regression. */
+/* What each fact is called, the check whose records give it, whether
+ * losing it (1) or gaining it (0) is the regression, and why that matters
+ * (distsec explain ID). */
 static const struct {
 	const char *kind, *check, *what;
 	bool lost;
+	const char *why;
 } facts[NFACTS] = {
-	[F_PIE] = { "lost-pie", "elf-pie", "PIE", true },
-	[F_RELRO] = { "lost-relro", "elf-relro", "RELRO", true },
-	[F_NOW] = { "lost-bind-now", "elf-relro", "BIND_NOW", true },
-	[F_CANARY] = { "lost-canary", "elf-canary", "stack protector", true },
-	[F_FORTIFY] = { "lost-fortify", "elf-fortify", "FORTIFY", true },
-	[F_EXECSTACK] = { "new-execstack", "elf-execstack", "executable stack", false },
-	[F_TEXTREL] = { "new-textrel", "elf-textrel", "TEXTREL", false },
-	[F_RPATH] = { "new-rpath", "elf-rpath", "RPATH/RUNPATH", false },
+	[F_PIE] = { "lost-pie", "elf-pie", "PIE", true,
+		"a program built as a position-independent executable before is not now: ASLR "
+		"no longer moves its code, so an exploit knows where its gadgets are" },
+	[F_RELRO] = { "lost-relro", "elf-relro", "RELRO", true,
+		"RELRO went from full to partial or none, or from partial to none: relocated "
+		"data such as the GOT stays writable, a target for a memory-corruption bug" },
+	[F_NOW] = { "lost-bind-now", "elf-relro", "BIND_NOW", true,
+		"the file no longer resolves every symbol at load time, so its GOT cannot be made "
+		"read-only after relocation (full RELRO needs BIND_NOW)" },
+	[F_CANARY] = { "lost-canary", "elf-canary", "stack protector", true,
+		"the file had stack-protector canaries and has none: a stack buffer overflow "
+		"reaches the return address undetected" },
+	[F_FORTIFY] = { "lost-fortify", "elf-fortify", "FORTIFY", true,
+		"the file called the checked (_chk) variants of string and memory functions and "
+		"does not now: overflows they caught at run time go unnoticed" },
+	[F_EXECSTACK] = { "new-execstack", "elf-execstack", "executable stack", false,
+		"the file now asks for an executable stack (PT_GNU_STACK with PF_X, or none): "
+		"code injected on the stack runs" },
+	[F_TEXTREL] = { "new-textrel", "elf-textrel", "TEXTREL", false,
+		"the file now has text relocations: the loader makes its code writable while "
+		"relocating it, and the pages cannot be shared" },
+	[F_RPATH] = { "new-rpath", "elf-rpath", "RPATH/RUNPATH", false,
+		"the file now carries an RPATH or RUNPATH: libraries are searched for in "
+		"directories that may be writable by others, or relative to the working directory" },
 };
+
+/* The program classes whose gain is a regression, for explain. */
+static const struct {
+	const char *kind, *why;
+} setid_kinds[] = {
+	{ "new-setuid", "a file that was not setuid is now, or a new file is: it runs with its "
+	  "owner's privileges (root's, usually), so every bug in it is a privilege escalation; "
+	  "a new one needs a review" },
+	{ "new-setgid", "a file that was not setgid is now, or a new file is: it runs with its "
+	  "group's privileges (shadow, disk, ...), which a bug in it hands to any user" },
+	{ "new-setcap", "a file that had no file capabilities has some now, or a new file does: "
+	  "it runs with those capabilities of root's (cap_net_raw, cap_sys_admin ...)" },
+};
+
+char *ds_diff_explain(const char *id)
+{
+	for (int i = 0; i < NFACTS; i++)
+		if (!strcmp(id, facts[i].kind))
+			return ds_xasprintf("%s: a regression `distsec diff` reports: %s %s between the "
+			                    "old and the new build of a package\n\nWhat: %s.\n\nFrom: "
+			                    "the %s records of both builds (passes included: report "
+			                    "sides need scan -v); see 'distsec explain %s'.\n\n"
+			                    "Severity: that of the new build's %s finding on the file, "
+			                    "at least warning.\n", facts[i].kind, facts[i].what,
+			                    facts[i].lost ? "lost" : "added", facts[i].why,
+			                    facts[i].check, facts[i].check, facts[i].check);
+	for (size_t i = 0; i < sizeof setid_kinds / sizeof setid_kinds[0]; i++)
+		if (!strcmp(id, setid_kinds[i].kind))
+			return ds_xasprintf("%s: a regression `distsec diff` reports\n\nWhat: %s.\n\n"
+			                    "From: the program class of the file's ELF records (when the "
+			                    "old side says what the file was).\n\nSeverity: always "
+			                    "error; waived by a waiver of elf-pie for the file.\n",
+			                    setid_kinds[i].kind, setid_kinds[i].why);
+	return NULL;
+}
 
 struct dfile {
 	const char *path;

@@ -332,6 +332,9 @@ char *ds_finding_key(const char *check, const char *path, const char *rule, cons
 /* The packages of a result: every package file scanned and every owner of
  * a record, one per name, version and architecture (summary.packages). */
 size_t ds_count_packages(const struct ds_scan *s, struct ds_finding *const *f, size_t n);
+/* diff.c: the explanation of a regression id of `distsec diff`
+ * (lost-pie ...), or NULL; caller frees. */
+char *ds_diff_explain(const char *id);
 int ds_baseline_load(struct ds_scan *s);
 /* Counts each --history report's errors and warnings per check into
  * s->history (fatal message on failure). */

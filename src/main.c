@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"                               --summary, --fail-on, --report-dir, --history, -v\n"
 	"                               as for scan)\n"
 	"       distsec checks [--format text|json|markdown|man]  list the checks and what they look for\n"
-	"       distsec explain ID      what a check finds, how, its limits and the fix\n"
+	"       distsec explain ID      what a check (or a diff regression id) finds, how, the fix\n"
 	"       distsec backends [--root DIR]  list backends and which one the root would use\n"
 	"       distsec profiles        list the profiles --profile takes\n"
 	"       distsec --version | --help\n"
@@ -478,11 +478,12 @@ static int cmd_explain(int argc, char **argv)
 		return 0;
 	}
 	if (optind != argc - 1)
-		return usage_error("explain takes one check id (see 'distsec checks')");
+		return usage_error("explain takes one check id (see 'distsec checks') or a "
+		                   "regression id of diff");
 	const struct ds_check *c = ds_check_find(argv[optind]);
-	if (!c)
+	char *text = c ? ds_check_help(c, false) : ds_diff_explain(argv[optind]);
+	if (!text)
 		return usage_error("unknown check '%s' (see 'distsec checks')", argv[optind]);
-	char *text = ds_check_help(c, false);
 	fputs(text, stdout);
 	free(text);
 	return 0;

@@ -30,6 +30,14 @@ expect_line "How to fix: Link with -Wl,-z,relro,-z,now"
 expect_line "Severity: no RELRO: error; partial RELRO: warning for"
 expect_line "CWE: CWE-693 (https://cwe.mitre.org/data/definitions/693.html)"
 run_distsec explain elf-execstack
+# every regression id diff reports is explained
+for id in lost-pie lost-relro lost-bind-now lost-canary lost-fortify new-execstack new-textrel \
+	new-rpath new-setuid new-setgid new-setcap; do
+	run_distsec explain "$id"
+	expect_rc 0
+	grep -q "^$id: a regression \`distsec diff\` reports" "$work/out" || fail "explain $id"
+done
+expect_line "What: a file that had no file capabilities has some now, or a new file does: it runs with those capabilities of root's (cap_net_raw, cap_sys_admin ...)."
 expect_line "Severity: always error"
 
 distsec checks | cut -d' ' -f1 >"$work/ids"
