@@ -147,16 +147,15 @@ static int copy_db(const char *root, struct db_copy *c, char *err, size_t errlen
 {
 	const char *tmp = getenv("TMPDIR");
 	c->dir = ds_xasprintf("%s/distsec-pacmandb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	c->slot = -1;
-	if (!mkdtemp(c->dir)) {
+	/* registered before it exists: no signal finds it unregistered */
+	if (ds_mktemp_registered(c->dir, true, host ? host->cleanup_add : NULL,
+	                         host ? host->cleanup_done : NULL, &c->slot) != 0) {
 		snprintf(err, errlen, "cannot read %s: no temporary directory for a copy: %s", LOCAL_DIR,
 		         strerror(errno));
 		free(c->dir);
 		c->dir = NULL;
 		return -1;
 	}
-	if (host)
-		c->slot = host->cleanup_add(c->dir, 1);
 	char *src = ds_root_resolve(root, LOCAL_DIR);
 	int local = src ? open(src, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
 	free(src);

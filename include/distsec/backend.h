@@ -185,7 +185,7 @@ typedef const struct ds_backend *(*ds_backend_entry_fn)(void);
 #define DS_BACKEND_HOST "distsec_backend_host"
 struct ds_host {
 	/* Removes path if a signal the program can catch ends the run (a
-	 * directory with the files directly in it when is_dir); returns a
+	 * directory with what is in it, two levels deep, when is_dir); returns a
 	 * slot, -1 when none is free.  cleanup_done(slot) once the caller has
 	 * removed the path itself. */
 	int (*cleanup_add)(const char *path, int is_dir);
