@@ -187,6 +187,7 @@ struct ds_code {
 	bool alt_default;                /* ARM: a start in neither list is Thumb */
 	cs_mode mode_now;                /* the capstone mode last set */
 	uint8_t unit;                    /* arch->unit, or what the mode decodes */
+	unsigned unreached_queries;      /* ds_site_unreached queries made */
 };
 
 struct ds_site {

@@ -96,3 +96,9 @@ struct ds_argsrc ds_site_stored(const struct ds_site *s)
 	(void)s;
 	return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
 }
+
+bool ds_site_unreached(const struct ds_site *s)
+{
+	(void)s;
+	return false;
+}

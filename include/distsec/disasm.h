@@ -118,6 +118,14 @@ const char *ds_site_calls_before_deep(const struct ds_site *site, const char *co
 typedef bool (*ds_caller_pred)(const struct ds_site *caller, void *ctx);
 bool ds_site_callers_all(const struct ds_site *site, ds_caller_pred pred, void *ctx);
 
+/* True when nothing in the file can run the function holding the site:
+ * no instruction outside it branches into it or computes an address in
+ * it, no relocation, data word, dynamic symbol or the entry point names
+ * one, so only dead code calls from there.  False on any doubt (a read
+ * error, a cap, past 8 queries per file; a machine other than x86 and
+ * aarch64, whose byte patterns it does not know). */
+bool ds_site_unreached(const struct ds_site *site);
+
 enum ds_argsrc_kind {
 	DS_SRC_UNKNOWN,   /* computed, merged from a branch, or the walk gave up */
 	DS_SRC_CONST,     /* an immediate: value */

@@ -19,8 +19,9 @@
  *   any other gid;
  * - 0: becoming root's group -- harmless here;
  * - only the effective id changes (setegid, or -1/0 or its own id from
- *   getgid/getegid left in another slot): a temporary switch that keeps a
- *   root id -- info;
+ *   getgid/getegid left in another slot, or setresgid's saved gid from
+ *   getegid(): lpd's setresgid(g, g, getegid())): a temporary switch that
+ *   keeps a root id -- info;
  * - anything else, with an initgroups/setgroups call that has a path to the
  *   site in the same function -- fine; or one the site reaches before any
  *   uid change (QEMU: setgid, initgroups, setuid -- setgroups still works
@@ -59,7 +60,7 @@ static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL }
 
 /* Per site, in increasing order of concern. */
 enum verdict { V_DROPBACK, V_SAVED, V_ROOT, V_GROUPED, V_GROUPED_LATE, V_GROUPED_CALLED,
-               V_GROUPED_CALLER, V_TEMP, V_FORWARD, V_BAD, V_NONE };
+               V_GROUPED_CALLER, V_TEMP, V_FORWARD, V_DEAD, V_BAD, V_NONE };
 
 static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
@@ -73,6 +74,8 @@ static const char *const reasons[] = {
 	[V_GROUPED_CALLED] = "calls initgroups() or setgroups() in a function it calls before changing its gid",
 	[V_GROUPED_CALLER] = "every caller of the function changing its gid calls initgroups() or "
 	  "setgroups() before calling it",
+	[V_DEAD] = "changes its gid only in a function nothing in the program calls, jumps to or "
+	  "takes the address of (dead code)",
 	[V_TEMP] = "switches its effective gid only, keeping a root id to switch back",
 	[V_FORWARD] = "passes on a gid its own caller gave it (a wrapper: a language runtime's or "
 	  "binding's setgid): the caller decides, and is not followed",
@@ -80,6 +83,11 @@ static const char *const reasons[] = {
 };
 
 enum argv { A_REAL, A_KEEP, A_ZERO, A_OTHER };
+
+static bool is_result(struct ds_argsrc a, const char *callee)
+{
+	return a.kind == DS_SRC_RESULT && a.callee && strcmp(a.callee, callee) == 0;
+}
 
 /* egid_moved: the file calls setegid(), so getegid() may return a gid it
  * set itself (logrotate's `su` directive: setegid(user's gid), later
@@ -166,8 +174,11 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 	if (!count[A_OTHER])
 		return count[A_ZERO] ? V_ROOT : saved ? V_SAVED : V_DROPBACK;
 	/* a real/effective swap (atd: setregid(getegid(), daemon_gid)) keeps
-	 * its own id in one slot to switch back to */
-	if (strcmp(callee, "setegid") == 0 || count[A_KEEP] || count[A_ZERO] || count[A_REAL])
+	 * its own id in one slot to switch back to; setresgid(g, g,
+	 * getegid()) keeps the current effective gid as the saved one (lpd),
+	 * whatever that gid is: the call is no permanent drop */
+	if (strcmp(callee, "setegid") == 0 || count[A_KEEP] || count[A_ZERO] || count[A_REAL] ||
+	    (nargs == 3 && is_result(ds_site_arg(site, 2), "getegid")))
 		return V_TEMP;
 	if (ds_site_calls_before(site, group_calls))
 		return V_GROUPED;
@@ -198,6 +209,8 @@ static enum verdict judge_deep(const struct ds_site *site)
 		return V_GROUPED_CALLED;
 	if (ds_site_callers_all(site, caller_grouped, NULL))
 		return V_GROUPED_CALLER;
+	if (ds_site_unreached(site))
+		return V_DEAD;
 	return V_BAD;
 }
 
@@ -207,7 +220,6 @@ static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
 	enum verdict v = judge_site(c, s, site);
 	if (v == V_BAD && !s->library)
 		v = judge_deep(site);
-	s->n++;
 	if (v == V_BAD && !s->bad++) {
 		s->bad_at = ds_site_addr(site);
 		s->bad_call = ds_site_callee(site);
@@ -297,6 +309,9 @@ static void run(struct ds_file *f, void *state)
 		              "imports gid-changing calls but calls none directly (through a pointer?)");
 	} else if (s.worst == V_BAD) {
 		d = report_bad(f, v, cap(DS_SEV_ERROR, setid, library), &s);
+	} else if (s.worst == V_DEAD) {
+		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only in code nothing runs");
+		ds_detail_str(d, "reason", reasons[V_DEAD]);
 	} else if (s.worst == V_TEMP) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only as a temporary switch that keeps a root id");
 		ds_detail_str(d, "reason", reasons[V_TEMP]);
@@ -326,7 +341,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "a call to initgroups or setgroups before it: in its function, in a function "
 		  "called before it (up to 3 levels of direct calls), or before the call in every "
 		  "direct caller of its function; a gid from getgid/getegid/getresgid, directly or "
-		  "through a global only ever assigned from them, is a drop back.",
+		  "through a global only ever assigned from them, is a drop back; setresgid() "
+		  "keeping getegid() as the saved gid is a temporary switch; a change in a "
+		  "function nothing in the file calls, jumps to or takes the address of is dead "
+		  "code (info).",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "
 		  "followed; a gid a function receives from its caller is info (the caller is not "
 		  "followed), so a program's own drop_privileges(uid, gid) helper is not an error; "
@@ -343,8 +361,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 	.least = DS_SEV_INFO,
 	.severity_policy = "error for programs; warning for setuid/setgid programs; info for shared "
 	  "libraries and programs exporting 200+ functions (interpreters, plugin hosts), temporary "
-	  "switches that keep a root id, wrappers that pass on their caller's gid, and calls it "
-	  "cannot follow",
+	  "switches that keep a root id, wrappers that pass on their caller's gid, dead code, and "
+	  "calls it cannot follow",
 	.cwe = 273,
 	.precision = "medium",
 	.run = run,

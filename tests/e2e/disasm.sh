@@ -37,7 +37,8 @@ build() {
 
 jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
-        PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT"
+        PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
+        DEAD DEAD_TAKEN PW_RESKEEP"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
@@ -61,6 +62,7 @@ for target in $targets; do
 			case $v in
 			PW_*) d="-DPW -D${v#PW_}" ;;
 			SIBLING_AFTER) d="-DSIBLING -DAFTER" ;;
+			DEAD_TAKEN) d="-DDEAD -DTAKEN" ;;
 			*) d=-D$v ;;
 			esac
 			case $v in *API) d="$d -rdynamic" ;; esac
@@ -91,6 +93,8 @@ for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
     print(f"{f['path'].split('/')[-1]} {f['check']} {f['severity']} {x.get('method', '-')} {extra}{why}")
 PY
 	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
+	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
+	temp="switches its effective gid only, keeping a root id to switch back"
 	saved="drops back to its real or saved gid, kept in a global that is only ever assigned from getgid/getegid/getresgid"
 	{
 		for opt in O0 O2 O2-noplt; do
@@ -111,6 +115,13 @@ PY
 			echo "drop-SIBLING_AFTER-$opt elf-nodrop-groups error disassembly "
 			echo "drop-SAVED-$opt elf-nodrop-groups pass disassembly $saved"
 			echo "drop-SAVED_OTHER-$opt elf-nodrop-groups error disassembly "
+			# the dead-code byte patterns are x86's and aarch64's only
+			case $target in
+			s390x*|powerpc64*|arm-*) echo "drop-DEAD-$opt elf-nodrop-groups error disassembly " ;;
+			*) echo "drop-DEAD-$opt elf-nodrop-groups info disassembly $dead" ;;
+			esac
+			echo "drop-DEAD_TAKEN-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_RESKEEP-$opt elf-nodrop-groups info disassembly $temp"
 			echo "drop-SAVED_PTR-$opt elf-nodrop-groups error disassembly "
 			# aarch64 and Thumb-2 -O0 spill the struct's address to the
 			# stack: where it is written through then is not followed, the

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Is the function holding a call site dead code (include/distsec/disasm.h,
+ * ds_site_unreached)?  A function runs only if something names an address
+ * in it: a branch or call (direct, rel8 to rel32 on x86, every aarch64
+ * branch form), an address computed in the code (rip-relative, absolute,
+ * off the i386 GOT pointer, aarch64 adr and adrp+add), a data word (a
+ * function pointer table, .init_array, a GOT slot of a non-PIE program),
+ * a relocation's addend or symbol, a dynamic symbol (another object, or
+ * dlsym, may call it), the entry point.  Every such place is looked for
+ * as a byte pattern over the whole file; a code pattern's function is
+ * then decoded (on the deep walks' budget) and reaches it when one of its
+ * instructions branches to, or names, an address in it.  Whatever cannot
+ * be told (a pattern in no decodable function, a data word that only
+ * looks like an address, a cap) makes the answer "reached", so the answer
+ * errs towards keeping a finding.  The unwind tables (.eh_frame,
+ * .eh_frame_hdr) name every function and run none.
+ */
+#include <string.h>
+
+#include "disasm_int.h"
+#include "distsec/elfview.h"
+#include "distsec/util.h"
+
+#define DIS_UNREACHED_QUERIES 8
+#define DEAD_BYTES (64u << 20)    /* bytes read per query: over it, reached */
+#define DEAD_CHUNK (64u << 10)
+#define TABLE_MAX  (64u << 20)
+#define DEAD_CANDS 64             /* functions decoded per query */
+#define DEAD_QUERY (1u << 20)     /* bytes they may decode */
+
+struct dead {
+	struct ds_code *c;
+	uint64_t lo, hi;          /* the function: [lo, hi) */
+	size_t read;
+	bool reached;             /* or could not tell */
+	uint64_t cand[DEAD_CANDS];  /* functions with a code pattern naming it */
+	size_t ncand;
+};
+
+static bool in_fn(const struct dead *d, uint64_t a)
+{
+	return a >= d->lo && a < d->hi;
+}
+
+/* A code pattern at `at` names the function: its own function is
+ * decoded later (reach_by_code). */
+static void hit(struct dead *d, uint64_t at)
+{
+	size_t fi = dis_func_of(d->c, at);
+	if (fi == (size_t)-1) {
+		d->reached = true;   /* code before every known function */
+		return;
+	}
+	uint64_t fn = d->c->starts[fi];
+	for (size_t i = 0; i < d->ncand; i++)
+		if (d->cand[i] == fn)
+			return;
+	if (d->ncand == DEAD_CANDS)
+		d->reached = true;
+	else
+		d->cand[d->ncand++] = fn;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int64_t sext(uint64_t v, unsigned bits)
+{
+	return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* x86 code at addr: a rel32 or rel8 branch, a rip-relative, absolute or
+ * GOT-relative displacement naming the function, from outside it. */
+static void code_x86(struct dead *d, const unsigned char *b, size_t len, uint64_t addr)
+{
+	bool x64 = d->c->arch->machine == EM_X86_64;
+	uint64_t mask = x64 ? UINT64_MAX : 0xffffffffu, got = d->c->gotbase;
+	for (size_t i = 0; i + 4 <= len && !d->reached; i++) {
+		uint64_t at = addr + i;
+		if (in_fn(d, at))
+			continue;
+		uint64_t disp = (uint64_t)(int64_t)(int32_t)le32(b + i);
+		if (in_fn(d, (at + 4 + disp) & mask) || in_fn(d, le32(b + i)) ||
+		    (!x64 && got && in_fn(d, (got + disp) & mask)) ||
+		    /* jmp/jcc/loop rel8: the byte after the opcode */
+		    ((b[i] == 0xeb || (b[i] >= 0x70 && b[i] <= 0x7f) || (b[i] >= 0xe0 && b[i] <= 0xe3)) &&
+		     in_fn(d, (at + 2 + (uint64_t)(int64_t)(int8_t)b[i + 1]) & mask)))
+			hit(d, at);
+	}
+}
+
+/* aarch64 code at addr: b, bl, b.cond, cbz/cbnz, tbz/tbnz, adr into the
+ * function, a word holding an address in it (a literal), an adrp of one
+ * of its pages. */
+static void code_a64(struct dead *d, const unsigned char *b, size_t len, uint64_t addr)
+{
+	uint64_t first = d->lo & ~0xfffull, last = (d->hi - 1) & ~0xfffull;
+	for (size_t i = 0; i + 4 <= len && !d->reached; i += 4) {
+		uint32_t x = le32(b + i);
+		uint64_t at = addr + i;
+		if (in_fn(d, at))
+			continue;
+		int64_t off = 0;
+		bool branch = true;
+		if ((x & 0x7c000000) == 0x14000000)
+			off = sext(x & 0x3ffffff, 26) * 4;
+		else if ((x & 0xff000010) == 0x54000000 || (x & 0x7e000000) == 0x34000000)
+			off = sext((x >> 5) & 0x7ffff, 19) * 4;
+		else if ((x & 0x7e000000) == 0x36000000)
+			off = sext((x >> 5) & 0x3fff, 14) * 4;
+		else if ((x & 0x9f000000) == 0x10000000)
+			off = sext((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3), 21);
+		else
+			branch = false;
+		uint64_t page = (at & ~0xfffull) +
+		                ((uint64_t)sext((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3), 21) << 12);
+		if ((branch && in_fn(d, at + (uint64_t)off)) || in_fn(d, x) ||
+		    ((x & 0x9f000000) == 0x90000000 && page >= first && page <= last))
+			hit(d, at);
+	}
+}
+
+/* Data: every 4-aligned word (8 bytes in an ELFCLASS64 file) naming an
+ * address in the function. */
+static void data_words(struct dead *d, const unsigned char *b, size_t len)
+{
+	bool wide = d->c->v->elfclass == ELFCLASS64;
+	for (size_t i = 0; i + (wide ? 8 : 4) <= len && !d->reached; i += 4) {
+		uint64_t w = le32(b + i);
+		if (wide)
+			w |= (uint64_t)le32(b + i + 4) << 32;
+		d->reached = in_fn(d, w);
+	}
+}
+
+/* A section's bytes, chunk by chunk (overlapping by 16 so that a pattern
+ * cut at a chunk's end is seen whole), through fn. */
+static void each_chunk(struct dead *d, const GElf_Shdr *sh, bool code)
+{
+	const struct ds_elfview *v = d->c->v;
+	if (sh->sh_offset > v->file_size || sh->sh_size > v->file_size - sh->sh_offset) {
+		d->reached = true;
+		return;
+	}
+	unsigned char *buf = ds_xmalloc(DEAD_CHUNK + 16);
+	for (uint64_t done = 0; done < sh->sh_size && !d->reached; done += DEAD_CHUNK) {
+		size_t want = sh->sh_size - done < DEAD_CHUNK + 16 ? (size_t)(sh->sh_size - done)
+		                                                  : DEAD_CHUNK + 16;
+		d->read += want;
+		if (d->read > DEAD_BYTES || !dis_read_at(d->c, sh->sh_offset + done, buf, want)) {
+			d->reached = true;
+			break;
+		}
+		if (!code)
+			data_words(d, buf, want);
+		else if (d->c->arch->machine == EM_AARCH64)
+			code_a64(d, buf, want, sh->sh_addr + done);
+		else
+			code_x86(d, buf, want, sh->sh_addr + done);
+	}
+	free(buf);
+}
+
+/* Symbol i of the table at scn, when defined: its value. */
+static bool sym_value(Elf_Scn *scn, const GElf_Shdr *sh, size_t i, uint64_t *value)
+{
+	Elf_Data *data = sh->sh_size <= TABLE_MAX ? elf_getdata(scn, NULL) : NULL;
+	GElf_Sym s;
+	if (!data || !sh->sh_entsize || i >= sh->sh_size / sh->sh_entsize || i > INT32_MAX ||
+	    !gelf_getsym(data, (int)i, &s) || s.st_shndx == SHN_UNDEF)
+		return false;
+	*value = s.st_value;
+	return true;
+}
+
+/* A dynamic symbol defined in the function: another object, or dlsym,
+ * may call it. */
+static void exported(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	if (sh->sh_size > TABLE_MAX || !sh->sh_entsize) {
+		d->reached = true;
+		return;
+	}
+	uint64_t value;
+	for (size_t i = 1; i < sh->sh_size / sh->sh_entsize && !d->reached; i++)
+		d->reached = sym_value(scn, sh, i, &value) && in_fn(d, value);
+}
+
+/* A relocation whose addend, or symbol plus addend, is in the function
+ * (a REL entry's addend is the word it relocates: data_words sees it). */
+static void relocs(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	Elf *elf = d->c->v->elf;
+	Elf_Data *data = sh->sh_size <= TABLE_MAX ? elf_getdata(scn, NULL) : NULL;
+	Elf_Scn *symscn = sh->sh_link ? elf_getscn(elf, sh->sh_link) : NULL;
+	GElf_Shdr symsh;
+	if (!data || !sh->sh_entsize) {
+		d->reached = true;
+		return;
+	}
+	bool syms = symscn && gelf_getshdr(symscn, &symsh);
+	size_t n = sh->sh_size / sh->sh_entsize;
+	for (size_t i = 0; i < n && !d->reached; i++) {
+		GElf_Rela r;
+		uint64_t value;
+		if (!dis_rel_at(data, sh, i, &r)) {
+			d->reached = true;
+			break;
+		}
+		size_t sym = d->c->v->elfclass == ELFCLASS64 ? GELF_R_SYM(r.r_info)
+		                                             : ELF32_R_SYM(r.r_info);
+		d->reached = in_fn(d, (uint64_t)r.r_addend) ||
+		             (sym && syms && sym_value(symscn, &symsh, sym, &value) &&
+		              in_fn(d, value + (uint64_t)r.r_addend));
+	}
+}
+
+/* Does an instruction of a candidate function branch to, or name, an
+ * address in the function?  One that cannot be decoded: yes. */
+static void reach_by_code(struct dead *d)
+{
+	struct ds_code *c = d->c;
+	size_t budget = c->deep_decoded + DEAD_QUERY < DEEP_FILE ? c->deep_decoded + DEAD_QUERY
+	                                                        : DEEP_FILE;
+	for (size_t k = 0; k < d->ncand && !d->reached; k++) {
+		struct dis_func f;
+		if (!dis_decode_deep(c, d->cand[k], budget, (size_t)-1, &f)) {
+			d->reached = true;
+			break;
+		}
+		for (size_t i = 0; i < f.n && !d->reached; i++) {
+			const struct dis_insn *in = &f.in[i];
+			bool ref = in->ref_kind == R_READ || in->ref_kind == R_WRITE || in->ref_kind == R_ADDR;
+			d->reached = (in->target && in_fn(d, in->target)) || (ref && in_fn(d, in->ref)) ||
+			             ((in->src == S_IMM || in->src == S_ADDR) && in_fn(d, (uint64_t)in->value));
+		}
+		free(f.in);
+	}
+}
+
+bool ds_site_unreached(const struct ds_site *site)
+{
+	struct ds_code *c = site->c;
+	Elf *elf = c->v->elf;
+	size_t shstrndx;
+	GElf_Ehdr eh;
+	/* the byte patterns are x86's and aarch64's: elsewhere, no answer */
+	unsigned m = c->arch->machine;
+	if ((m != EM_X86_64 && m != EM_386 && m != EM_AARCH64) ||
+	    c->unreached_queries >= DIS_UNREACHED_QUERIES || !gelf_getehdr(elf, &eh) ||
+	    elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	c->unreached_queries++;
+	struct dead d = { .c = c, .lo = site->f->start, .hi = site->f->end };
+	if (d.hi <= d.lo || in_fn(&d, eh.e_entry))
+		return false;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while (!d.reached && (scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh)) {
+			d.reached = true;
+			break;
+		}
+		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_DYNSYM)
+			exported(&d, scn, &sh);
+		else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
+			relocs(&d, scn, &sh);
+		/* a PLT stub jumps through its GOT slot, which the relocations
+		 * and data words name */
+		if (d.reached || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS ||
+		    (name && (strncmp(name, ".eh_frame", 9) == 0 || strncmp(name, ".plt", 4) == 0 ||
+		              strcmp(name, ".iplt") == 0)))
+			continue;
+		each_chunk(&d, &sh, (sh.sh_flags & SHF_EXECINSTR) != 0);
+	}
+	if (!d.reached)
+		reach_by_code(&d);
+	return !d.reached;
+}
