@@ -208,16 +208,21 @@ static int flush_pending(struct ds_payload *p, struct ds_member *m)
 }
 
 /* A pax SCHILY.xattr.security.capability (what setcap leaves on a file
- * that tar --xattrs or a build tool packs) makes the member setcap. */
-static bool has_caps(struct archive_entry *e)
+ * that tar --xattrs or a build tool packs) makes the member setcap; its
+ * value as text in p->caps (m->caps), or "(undecodable)". */
+static bool has_caps(struct ds_payload *p, struct archive_entry *e, struct ds_member *m)
 {
 	const char *name;
 	const void *value;
 	size_t size;
 	archive_entry_xattr_reset(e);
 	while (archive_entry_xattr_next(e, &name, &value, &size) == ARCHIVE_OK)
-		if (name && !strcmp(name, "security.capability") && size)
+		if (name && !strcmp(name, "security.capability") && size) {
+			if (ds_caps_text(value, size, p->caps, sizeof p->caps) != 0)
+				snprintf(p->caps, sizeof p->caps, "(undecodable)");
+			m->caps = p->caps;
 			return true;
+		}
 	return false;
 }
 
@@ -265,6 +270,7 @@ static int tar_link(struct ds_payload *p, struct archive_entry *e, struct ds_mem
 	struct ds_tar_link l = {
 		ds_xstrdup(p->path), target, p->user ? ds_xstrdup(p->user) : NULL,
 		p->group ? ds_xstrdup(p->group) : NULL, m->mode, m->uid, m->gid, m->has_caps,
+		m->caps ? ds_xstrdup(m->caps) : NULL,
 		at ? *at : 0,
 	};
 	/* a link to this name later gets the same data (tar links name the
@@ -299,6 +305,7 @@ static int next_tar_link(struct ds_payload *p, struct ds_member *m)
 		const struct ds_tar_link *l = &p->links[p->next_link];
 		*m = (struct ds_member){ .path = l->path, .mode = l->mode, .uid = l->uid, .gid = l->gid,
 		                         .user = l->user, .group = l->group, .has_caps = l->has_caps,
+		                         .caps = l->caps,
 		                         .hardlink = l->target, .fd = -1 };
 		if (!l->data_at || !p->a) {
 			link_unreadable(p, l, m, "the archive could not be read a second time");
@@ -398,7 +405,8 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 		                         .uid = (unsigned)archive_entry_uid(e),
 		                         .gid = (unsigned)archive_entry_gid(e), .fd = -1,
 		                         .user = p->user, .group = p->group,
-		                         .has_caps = has_caps(e), .symlink = archive_entry_symlink(e) };
+		                         .symlink = archive_entry_symlink(e) };
+		m->has_caps = has_caps(p, e, m);
 		/* A tar hard link (size 0) names an earlier member: handed out
 		 * with that member's data after the first reading.  A cpio one
 		 * carries the group's data (size > 0). */
@@ -440,6 +448,7 @@ void ds_payload_free(struct ds_payload *p)
 		free(p->links[i].target);
 		free(p->links[i].user);
 		free(p->links[i].group);
+		free(p->links[i].caps);
 	}
 	free(p->links);
 	ds_strmap_free(p->data_at);

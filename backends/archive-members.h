@@ -32,6 +32,7 @@ struct ds_tar_link {
 	char *user, *group;
 	unsigned mode, uid, gid;
 	bool has_caps;
+	char *caps;
 	size_t data_at;            /* the entry holding the data (1-based); 0: none before it */
 };
 
@@ -44,6 +45,7 @@ struct ds_payload {
 	bool have_spill;           /* spill: the temporary file, opened on first need */
 	int spill;
 	char why[160];             /* the current member's unreadable reason */
+	char caps[512];            /* the current member's capabilities as text */
 	bool failed;               /* a member's data could not be read: nothing follows */
 	struct ds_link_name *pending;  /* names of hard-link groups, data not seen yet */
 	size_t npending, pending_cap;

@@ -924,7 +924,8 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 		const char *target = rpmfiFLink(pf->fi);
 		*m = (struct ds_member){ .path = pf->pl.path, .mode = rpmfiFMode(pf->fi), .fd = -1,
 		                         .user = pf->user, .group = pf->group,
-		                         .has_caps = caps && *caps, .hardlink = pf->hardlink,
+		                         .has_caps = caps && *caps, .caps = caps && *caps ? caps : NULL,
+		                         .hardlink = pf->hardlink,
 		                         .symlink = target && *target ? target : NULL };
 		if (pf->want && visited(pf->files, rpmfiFX(pf->fi), pf->want, pf->want_ctx))
 			pf->want_left--;

@@ -390,3 +390,20 @@ void ds_file_release(struct ds_file *f)
 	f->shell = NULL;
 	f->magic = NULL;
 }
+
+const char *ds_file_caps(struct ds_file *f, char *buf, size_t len)
+{
+	if (f->caps)
+		return f->caps;
+	if (f->mem)
+		return f->has_caps ? "(unknown)" : NULL;
+	if (ds_file_fd(f) < 0)
+		return NULL;
+	unsigned char v[64];
+	ssize_t n = fgetxattr(f->fd, "security.capability", v, sizeof v);
+	if (n < 0 && errno != ERANGE)
+		return NULL;
+	if (n < 0 || ds_caps_text(v, (size_t)n, buf, len) != 0)
+		snprintf(buf, len, "(undecodable)");
+	return buf;
+}

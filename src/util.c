@@ -424,3 +424,71 @@ char *ds_path_same_file(const char *path)
 	*o = '\0';
 	return out;
 }
+
+/* linux/capability.h's names, by bit number. */
+static const char *const cap_names[] = {
+	"chown", "dac_override", "dac_read_search", "fowner", "fsetid", "kill", "setgid",
+	"setuid", "setpcap", "linux_immutable", "net_bind_service", "net_broadcast",
+	"net_admin", "net_raw", "ipc_lock", "ipc_owner", "sys_module", "sys_rawio",
+	"sys_chroot", "sys_ptrace", "sys_pacct", "sys_admin", "sys_boot", "sys_nice",
+	"sys_resource", "sys_time", "sys_tty_config", "mknod", "lease", "audit_write",
+	"audit_control", "setfcap", "mac_override", "mac_admin", "syslog", "wake_alarm",
+	"block_suspend", "audit_read", "perfmon", "bpf", "checkpoint_restore",
+};
+
+static uint32_t le32_at(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* "cap_a,cap_b" of the set bits of a 64-bit mask, appended at *used. */
+static void caps_list(uint64_t mask, char *buf, size_t buflen, size_t *used)
+{
+	bool first = true;
+	for (unsigned bit = 0; bit < 64; bit++) {
+		if (!(mask & (uint64_t)1 << bit))
+			continue;
+		int w = bit < sizeof cap_names / sizeof cap_names[0]
+			? snprintf(buf + *used, buflen - *used, "%scap_%s", first ? "" : ",", cap_names[bit])
+			: snprintf(buf + *used, buflen - *used, "%s%u", first ? "" : ",", bit);
+		first = false;
+		if (w < 0 || (size_t)w >= buflen - *used) {
+			*used = buflen - 1;
+			return;
+		}
+		*used += (size_t)w;
+	}
+}
+
+int ds_caps_text(const unsigned char *v, size_t len, char *buf, size_t buflen)
+{
+	if (len < 4 || buflen < 2)
+		return -1;
+	uint32_t magic = le32_at(v), rev = magic & 0xff000000u;
+	size_t words = rev == 0x01000000u ? 1 : rev == 0x02000000u || rev == 0x03000000u ? 2 : 0;
+	/* revision 3 (namespaced) carries the root uid after the sets */
+	size_t need = 4 + words * 8 + (rev == 0x03000000u ? 4 : 0);
+	if (!words || len != need)
+		return -1;
+	uint64_t perm = 0, inh = 0;
+	for (size_t i = 0; i < words; i++) {
+		perm |= (uint64_t)le32_at(v + 4 + i * 8) << (32 * i);
+		inh |= (uint64_t)le32_at(v + 8 + i * 8) << (32 * i);
+	}
+	size_t used = 0;
+	buf[0] = '\0';
+	if (perm) {
+		caps_list(perm, buf, buflen, &used);
+		int w = snprintf(buf + used, buflen - used, "=%sp", magic & 1 ? "e" : "");
+		used = w > 0 && (size_t)w < buflen - used ? used + (size_t)w : buflen - 1;
+	}
+	if (inh && used + 2 < buflen) {
+		if (used)
+			buf[used++] = ' ';
+		caps_list(inh, buf, buflen, &used);
+		snprintf(buf + used, buflen - used, "+i");
+	}
+	if (!perm && !inh)
+		snprintf(buf, buflen, "=");
+	return 0;
+}

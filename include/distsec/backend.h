@@ -91,6 +91,7 @@ struct ds_member {
 	 * set comes as its own member with the data and its own mode. */
 	const char *hardlink;
 	const char *symlink;         /* a symbolic link's target as stored, else NULL */
+	const char *caps;            /* the file capabilities as text ("cap_net_raw=ep"), else NULL */
 };
 
 typedef int (*ds_path_cb)(const char *path, void *ctx);

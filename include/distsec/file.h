@@ -57,6 +57,7 @@ struct ds_file {
 	int pfd;                 /* O_PATH fd the read fd is opened from; -1 if none */
 	const unsigned char *mem;/* in-memory contents (package members), else NULL */
 	bool has_caps;           /* security.capability xattr present */
+	const char *caps;        /* a member's capabilities as text, else NULL */
 	const struct ds_owner *preset_owner; /* owner from a package file, else NULL */
 	const struct ds_input *input;  /* the package file it is a member of, or NULL */
 	const char *pkg_path;    /* a member's spelling in its package when path is
@@ -114,6 +115,9 @@ const char *ds_file_magic(struct ds_file *f);
 int ds_file_rootfd(const struct ds_file *f);
 /* fstat of a path inside the root (no symlink followed out of it). */
 int ds_file_stat_in_root(const struct ds_file *f, const char *path, struct stat *st);
+/* The file capabilities as text ("cap_net_raw=ep", ds_caps_text) in buf,
+ * or NULL when the file has none. */
+const char *ds_file_caps(struct ds_file *f, char *buf, size_t len);
 /* The rpm-chksec program class of an ELF file. */
 enum ds_class ds_file_class(struct ds_file *f);
 const char *ds_class_name(enum ds_class c);

@@ -69,6 +69,10 @@ const char *ds_strmap_next(const struct ds_strmap *m, size_t *pos, uintptr_t *va
  * a hostile package does not repeat in every finding. */
 #define DS_FIELD_MAX 256
 char *ds_field_dup(const char *s);
+/* A security.capability xattr value (struct vfs_cap_data, revision 1-3) as
+ * text, "cap_net_raw,cap_sys_admin=ep" (inheritable ones after a space,
+ * "cap_x+i"); -1 when it is no such value. */
+int ds_caps_text(const unsigned char *v, size_t len, char *buf, size_t buflen);
 /* The same for the n bytes at s (not NUL-terminated). */
 char *ds_field_dupn(const char *s, size_t n);
 

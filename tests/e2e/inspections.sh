@@ -58,3 +58,20 @@ expect_rc 1
 expect_findings file-world-writable \
 	"error /etc/ww/open.conf world-writable file (mode 0666): any user can change it" \
 	"error /var/lib/ww/drop world-writable directory without the sticky bit (mode 0777): any user can delete or replace the files in it"
+
+# file capabilities from rpm's %caps: the value in the message
+if command -v rpmbuild >/dev/null; then
+	fixture_rpm capd 'mkdir -p %{buildroot}/usr/bin
+install -m 755 %{SOURCE0} %{buildroot}/usr/bin/pinger
+install -m 755 %{SOURCE0} %{buildroot}/usr/bin/widener' \
+		'%caps(cap_net_raw=ep) /usr/bin/pinger
+%caps(cap_net_raw,cap_sys_admin=ep) /usr/bin/widener'
+	desc="capabilities (.rpm)"
+	scan "$desc" --backend none --check file-capabilities --fail-on warning "$rpm_file"
+	expect_rc 1
+	expect_findings file-capabilities \
+		"info /usr/bin/pinger file capabilities cap_net_raw=ep" \
+		"warning /usr/bin/widener file capabilities cap_net_raw,cap_sys_admin=ep: cap_sys_admin is outside the allow-list"
+else
+	echo "*skipped*: rpmbuild not installed, rpm %caps not tested"
+fi

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -66,6 +67,44 @@ static void assert_findings(const char *check, const char *const *want, size_t n
 	assert_int_equal(n, nwant);
 }
 
+/* VFS_CAP_REVISION_2, effective: cap_net_raw; cap_net_raw and cap_sys_admin */
+static const unsigned char net_raw[20] = { 0x01, 0, 0, 0x02, 0x00, 0x20, 0x00, 0x00 };
+static const unsigned char wide[20] = { 0x01, 0, 0, 0x02, 0x00, 0x20, 0x20, 0x00 };
+
+static void test_capabilities(void **state)
+{
+	(void)state;
+	if (geteuid() != 0)
+		skip();   /* setting security.capability needs root */
+	char *r = make_root();
+	write_into(r, "usr/bin/ping", "#!/bin/sh\n", 0755);
+	write_into(r, "usr/bin/wide", "#!/bin/sh\n", 0755);
+	write_into(r, "usr/bin/plain", "#!/bin/sh\n", 0755);
+	char *p1 = ds_xasprintf("%s/usr/bin/ping", r), *p2 = ds_xasprintf("%s/usr/bin/wide", r);
+	bool refused = setxattr(p1, "security.capability", net_raw, sizeof net_raw, 0) != 0 ||
+	               setxattr(p2, "security.capability", wide, sizeof wide, 0) != 0;
+	free(p1);
+	free(p2);
+	struct ds_scan *saved = scan;
+	scan = refused ? NULL : scan_root(r, "file-capabilities");
+	if (scan) {
+		static const char *const want[] = {
+			"/usr/bin/ping|info|file capabilities cap_net_raw=ep",
+			("/usr/bin/wide|warning|file capabilities cap_net_raw,cap_sys_admin=ep: "
+			 "cap_sys_admin is outside the allow-list"),
+		};
+		assert_findings("file-capabilities", want, 2);
+		assert_string_equal(detail_str(finding_of(scan, "/usr/bin/wide", "file-capabilities"),
+		                               "capabilities"), "cap_net_raw,cap_sys_admin=ep");
+		scan_done(scan);
+	}
+	scan = saved;
+	rm_rf(r);
+	free(r);
+	if (refused)
+		skip();   /* this file system refuses security.capability */
+}
+
 static void test_world_writable(void **state)
 {
 	(void)state;
@@ -84,6 +123,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_world_writable),
+		cmocka_unit_test(test_capabilities),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
