@@ -407,3 +407,16 @@ const char *ds_file_caps(struct ds_file *f, char *buf, size_t len)
 		snprintf(buf, len, "(undecodable)");
 	return buf;
 }
+
+const char *ds_file_symlink(struct ds_file *f, char *buf, size_t len)
+{
+	if (!S_ISLNK(f->mode) || len < 2)
+		return NULL;
+	if (f->mem || f->symlink || f->pfd < 0)
+		return f->symlink;
+	ssize_t n = readlinkat(f->pfd, "", buf, len - 1);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}

@@ -58,6 +58,7 @@ struct ds_file {
 	const unsigned char *mem;/* in-memory contents (package members), else NULL */
 	bool has_caps;           /* security.capability xattr present */
 	const char *caps;        /* a member's capabilities as text, else NULL */
+	const char *symlink;     /* a symlink member's target, else NULL */
 	const struct ds_owner *preset_owner; /* owner from a package file, else NULL */
 	const struct ds_input *input;  /* the package file it is a member of, or NULL */
 	const char *pkg_path;    /* a member's spelling in its package when path is
@@ -118,6 +119,9 @@ int ds_file_stat_in_root(const struct ds_file *f, const char *path, struct stat 
 /* The file capabilities as text ("cap_net_raw=ep", ds_caps_text) in buf,
  * or NULL when the file has none. */
 const char *ds_file_caps(struct ds_file *f, char *buf, size_t len);
+/* A symlink's target as stored, in buf (a tree's) or the member's; NULL
+ * when f is no symlink or it cannot be read. */
+const char *ds_file_symlink(struct ds_file *f, char *buf, size_t len);
 /* The rpm-chksec program class of an ELF file. */
 enum ds_class ds_file_class(struct ds_file *f);
 const char *ds_class_name(enum ds_class c);

@@ -106,7 +106,8 @@ need('elf-pie', long_path)                # beyond PATH_MAX (opened one componen
 # nothing out of the root, nothing for links, FIFOs, sockets
 for f in doc['findings']:
     p = f['path']
-    if any(x in p for x in ('loop-', '/self', 'passwd-link', '/fifo', '/sock', '/cycle/up')):
+    # file-symlink judges a link itself, never what it names
+    if f['check'] != 'file-symlink' and any(x in p for x in ('loop-', '/self', 'passwd-link', '/fifo', '/sock', '/cycle/up')):
         sys.exit('reported something it must skip: %s %s' % (f['check'], p))
     if p.startswith('/etc/passwd'):
         sys.exit('followed a symlink out of the root')

@@ -42,6 +42,7 @@ chmod 0644 "$t/etc/ww/closed.conf"
 chmod 0777 "$t/var/lib/ww/drop"
 chmod 1777 "$t/var/lib/ww/spool"
 ln -s closed.conf "$t/etc/ww/link.conf"
+ln -s ../../../../etc/shadow "$t/etc/ww/escape.conf"
 dpkg-deb --root-owner-group -b "$t" "$work/ww.deb" >/dev/null
 
 desc="world-writable (.deb)"
@@ -50,6 +51,12 @@ expect_rc 1
 expect_findings file-world-writable \
 	"error /etc/ww/open.conf world-writable file (mode 0666): any user can change it" \
 	"error /var/lib/ww/drop world-writable directory without the sticky bit (mode 0777): any user can delete or replace the files in it"
+
+desc="symlink (.deb)"
+scan "$desc" --backend none --check file-symlink "$work/ww.deb"
+expect_rc 0
+expect_findings file-symlink \
+	"warning /etc/ww/escape.conf symlink to ../../../../etc/shadow climbs above /: it leads out of the root it is installed in"
 
 desc="world-writable (tree)"
 rm -rf "$t/DEBIAN"

@@ -39,7 +39,10 @@ static int setup(void **state)
 	make_dir("srv/drop", 0777);
 	make_dir("srv/tmp", 01777);
 	make_link("/etc/open.conf", "srv/link");
-	scan = scan_root(root, "file-world-writable");
+	make_link("../etc/./closed.conf", "srv/rel");
+	make_link("../usr/lib/gone.so", "srv/dangle");
+	make_link("../../etc/passwd", "srv/escape");
+	scan = scan_root(root, "file-world-writable,file-symlink");
 	return 0;
 }
 
@@ -119,11 +122,24 @@ static void test_world_writable(void **state)
 	                    "0777");
 }
 
+static void test_symlink(void **state)
+{
+	(void)state;
+	static const char *const want[] = {
+		"/srv/dangle|warning|dangling symlink: /usr/lib/gone.so does not exist",
+		"/srv/escape|warning|symlink to ../../etc/passwd climbs above /: it leads out of the root it is installed in",
+	};
+	assert_findings("file-symlink", want, 2);
+	assert_string_equal(detail_str(finding_of(scan, "/srv/dangle", "file-symlink"), "target"),
+	                    "../usr/lib/gone.so");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_world_writable),
 		cmocka_unit_test(test_capabilities),
+		cmocka_unit_test(test_symlink),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
