@@ -25,6 +25,10 @@ static const char *origin_rest(const char *e)
 	return NULL;
 }
 
+/* Directories any user writes to, or that belong to one user: a library
+ * found there is whoever wrote it (rpminspect's forbidden runpaths). */
+static const char *const forbidden[] = { "/tmp", "/var/tmp", "/dev/shm", "/home", NULL };
+
 /* The problem with one search path entry, or NULL. */
 static const char *judge(struct ds_file *f, const char *e, char *buf, size_t len)
 {
@@ -36,6 +40,13 @@ static const char *judge(struct ds_file *f, const char *e, char *buf, size_t len
 	if (!rest && e[0] != '/') {
 		snprintf(buf, len, "relative entry '%s': searched from the current directory", e);
 		return buf;
+	}
+	for (const char *const *fb = forbidden; !rest && *fb; fb++) {
+		size_t n = strlen(*fb);
+		if (!strncmp(e, *fb, n) && (e[n] == '/' || !e[n])) {
+			snprintf(buf, len, "forbidden directory %s: under %s, which users write", e, *fb);
+			return buf;
+		}
 	}
 	char *dir;
 	if (rest) {
@@ -95,7 +106,7 @@ const struct ds_check ds_check_elf_rpath = {
 	.severity = DS_SEV_WARNING,
 	.by_path = true,
 	.applies = DS_ON_ELF,
-	.summary = "RPATH/RUNPATH present (warning: relative, empty, $ORIGIN in setuid, world-writable)",
+	.summary = "RPATH/RUNPATH present (warning: relative, empty, $ORIGIN in setuid, /tmp, /var/tmp, /dev/shm, /home, world-writable)",
 	.help = {
 		.what = "DT_RPATH/DT_RUNPATH make the loader search extra directories; an empty or "
 		  "relative entry is searched from the current directory, and a world-writable "
@@ -109,7 +120,8 @@ const struct ds_check ds_check_elf_rpath = {
 	},
 	.least = DS_SEV_INFO,
 	.severity_policy = "info when present; warning when an entry is empty, relative, $ORIGIN in a "
-	  "setuid/setgid program, or a world-writable directory",
+	  "setuid/setgid program, under /tmp, /var/tmp, /dev/shm or /home, or a world-writable "
+	  "directory",
 	.cwe = 426,
 	.precision = "high",
 	.run = run,

@@ -54,6 +54,7 @@ static int setup(void **state)
 	copy_into(root, fixture("rpath-origin"), "usr/bin/origin-setuid", 04755);
 	copy_into(root, fixture("rpath-relative"), "usr/bin/relative", 0755);
 	copy_into(root, fixture("rpath-abs"), "usr/bin/abs", 0755);
+	copy_into(root, fixture("rpath-tmp"), "usr/bin/tmprpath", 0755);
 	write_into(root, "usr/lib/fixture/.keep", "", 0644);
 	char *dir = ds_xasprintf("%s/usr/lib/fixture", root);
 	assert_int_equal(chmod(dir, 0777), 0);
@@ -180,6 +181,9 @@ static void test_rpath(void **state)
 	                    "relative entry 'lib': searched from the current directory");
 	d = must("/usr/bin/abs", "elf-rpath", DS_SEV_WARNING);
 	assert_string_equal(detail_str(d, "problem"), "world-writable directory /usr/lib/fixture");
+	d = must("/usr/bin/tmprpath", "elf-rpath", DS_SEV_WARNING);
+	assert_string_equal(detail_str(d, "problem"),
+	                    "forbidden directory /var/tmp/build/lib: under /var/tmp, which users write");
 	assert_null(record_of(scan, "/usr/bin/hardened", "elf-rpath"));
 }
 
