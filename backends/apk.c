@@ -526,6 +526,12 @@ static void apk_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), 
 	af->payload.want_ctx = ctx;
 }
 
+static void apk_pkgfile_limit(void *h, uint64_t max_bytes)
+{
+	struct apk_file *af = h;
+	af->payload.max_bytes = max_bytes;
+}
+
 const struct ds_backend ds_backend_apk = {
 	.abi = DS_BACKEND_ABI,
 	.name = "apk",
@@ -547,4 +553,5 @@ const struct ds_backend ds_backend_apk = {
 	.pkgfile_sniff = apk_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".apk", NULL },
 	.pkgfile_want = apk_pkgfile_want,
+	.pkgfile_limit = apk_pkgfile_limit,
 };

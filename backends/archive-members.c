@@ -163,6 +163,22 @@ static const char *archive_source_why(void *a)
 	return archive_errno(a) ? ds_archive_why(a) : NULL;
 }
 
+int ds_payload_budget(struct ds_payload *p, int64_t size, char *err, size_t errlen)
+{
+	uint64_t add = size > 0 ? (uint64_t)size : 0;
+	/* libarchive's count of the decompressed stream covers headers and
+	 * skipped data; rpm's reader (p->a NULL) is counted by member sizes */
+	uint64_t used = p->a ? p->read_before + (uint64_t)archive_filter_bytes(p->a, 0)
+	                     : p->member_bytes;
+	p->member_bytes += add;
+	if (!p->max_bytes || (used <= p->max_bytes && add <= p->max_bytes - used))
+		return 0;
+	snprintf(err, errlen, "over %llu bytes decompressed (--max-decompressed): the rest is not read",
+	         (unsigned long long)p->max_bytes);
+	p->failed = true;
+	return -1;
+}
+
 /* The next waiting name of the group whose data p->last holds. */
 static bool next_link_name(struct ds_payload *p, struct ds_member *m)
 {
@@ -323,8 +339,17 @@ static int next_tar_link(struct ds_payload *p, struct ds_member *m)
 		}
 		p->have_last = false;
 		struct archive_entry *e;
-		while (p->entry < l->data_at && next_header(p, &e) >= ARCHIVE_WARN)
+		char over[160] = "";
+		while (p->entry < l->data_at && next_header(p, &e) >= ARCHIVE_WARN &&
+		       ds_payload_budget(p, archive_entry_size(e), over, sizeof over) == 0)
 			p->entry++;
+		if (over[0]) {
+			archive_read_free(p->a);
+			p->a = NULL;   /* the links left: "could not be read a second time" */
+			link_unreadable(p, l, m, over);
+			p->next_link++;
+			return 1;
+		}
 		if (p->entry != l->data_at) {
 			archive_read_free(p->a);
 			p->a = NULL;   /* every link left gets the reason */
@@ -349,6 +374,8 @@ static int start_tar_links(struct ds_payload *p, struct ds_member *m)
 		p->pass = 1;
 		p->have_last = false;
 		p->entry = 0;
+		if (p->a)   /* the second reading counts on from the first */
+			p->read_before += (uint64_t)archive_filter_bytes(p->a, 0);
 		archive_read_free(p->a);
 		p->a = NULL;
 		if (!p->nlinks) {
@@ -382,6 +409,8 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 			snprintf(err, errlen, "%s", ds_archive_why(p->a));
 			return -1;
 		}
+		if (ds_payload_budget(p, archive_entry_size(e), err, errlen) != 0)
+			return -1;
 		p->entry++;
 		if (S_ISREG(archive_entry_mode(e)) && is_waiting_link(e)) {
 			struct ds_link_name l = {

@@ -73,6 +73,12 @@ struct ds_payload {
 	size_t nlinks, links_cap, next_link;
 	int pass;                  /* 0: first reading, 1: second, 2: done */
 	char *link_path;           /* the current link's target, kept for m->hardlink */
+	/* The most payload bytes decompressed (read or skipped, headers
+	 * included where libarchive counts them) before the reading stops
+	 * with an error (ds_backend.pkgfile_limit); 0: no limit. */
+	uint64_t max_bytes;
+	uint64_t member_bytes;     /* sizes of the members passed so far */
+	uint64_t read_before;      /* decompressed by the first reading, for the second */
 };
 
 /* With p->a set and everything else zero: fills m from the next member of p->a (members that are not regular
@@ -97,6 +103,10 @@ struct ds_member_source {
  * source broke under it (m->unreadable says why). */
 int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
                    const struct ds_member_source *src);
+/* Before a member of size bytes is read or skipped: 0, or -1 with err
+ * when it would take the payload past p->max_bytes (nothing after it is
+ * read then). */
+int ds_payload_budget(struct ds_payload *p, int64_t size, char *err, size_t errlen);
 /* libarchive's message for a's last error, never NULL (libarchive leaves
  * it unset for some corrupt headers). */
 const char *ds_archive_why(struct archive *a);

@@ -986,6 +986,12 @@ static void dpkg_pkgfile_close(void *h)
 	free_deb(h);
 }
 
+static void dpkg_pkgfile_limit(void *h, uint64_t max_bytes)
+{
+	struct deb_file *df = h;
+	df->payload.max_bytes = max_bytes;
+}
+
 const struct ds_backend ds_backend_dpkg = {
 	.abi = DS_BACKEND_ABI,
 	.name = "dpkg",
@@ -1008,4 +1014,5 @@ const struct ds_backend ds_backend_dpkg = {
 	.pkgfile_sniff = dpkg_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".deb", ".udeb", ".ddeb", NULL },
 	.pkgfile_want = dpkg_pkgfile_want,
+	.pkgfile_limit = dpkg_pkgfile_limit,
 };

@@ -539,6 +539,12 @@ static void pacman_pkgfile_want(void *h, int (*want)(const char *path, void *ctx
 	pf->payload.want_ctx = ctx;
 }
 
+static void pacman_pkgfile_limit(void *h, uint64_t max_bytes)
+{
+	struct pacman_file *pf = h;
+	pf->payload.max_bytes = max_bytes;
+}
+
 static const struct ds_backend pacman_backend = {
 	.abi = DS_BACKEND_ABI,
 	.name = "pacman",
@@ -561,6 +567,7 @@ static const struct ds_backend pacman_backend = {
 	.pkgfile_suffixes = (const char *const[]){ ".pkg.tar.zst", ".pkg.tar.xz", ".pkg.tar.gz",
 	                                           ".pkg.tar.bz2", ".pkg.tar", NULL },
 	.pkgfile_want = pacman_pkgfile_want,
+	.pkgfile_limit = pacman_pkgfile_limit,
 };
 
 __attribute__((visibility("default"))) const struct ds_backend *distsec_backend_entry(void)

@@ -943,6 +943,8 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 			return 1; /* else: a hard link whose data this reader has not seen */
 		}
 		pf->last_fx = -1;
+		if (ds_payload_budget(&pf->pl, (int64_t)rpmfiFSize(pf->fi), err, errlen) != 0)
+			return -1;
 		if (pf->want && !pf->want(m->path, pf->want_ctx))
 			return 1;   /* rpm's reader skips unread data itself */
 		const struct ds_member_source src = {
@@ -979,6 +981,12 @@ static void rpm_pkgfile_want(void *h, int (*want)(const char *path, void *ctx), 
 		pf->want_left += visited(pf->files, i, want, ctx);
 }
 
+static void rpm_pkgfile_limit(void *h, uint64_t max_bytes)
+{
+	struct rpm_file *pf = h;
+	pf->pl.max_bytes = max_bytes;
+}
+
 static const struct ds_backend rpm_backend = {
 	.abi = DS_BACKEND_ABI,
 	.name = "rpm",
@@ -999,6 +1007,7 @@ static const struct ds_backend rpm_backend = {
 	.pkgfile_sniff = rpm_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".rpm", NULL },
 	.pkgfile_want = rpm_pkgfile_want,
+	.pkgfile_limit = rpm_pkgfile_limit,
 };
 
 __attribute__((visibility("default"))) const struct ds_backend *distsec_backend_entry(void)

@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"  --shard K/N            scan only share K of N (N <= 1000000) of the PATHs and\n"
 	"                         package files, by a hash of the file name (distsec merge\n"
 	"                         joins the reports)\n"
+	"  --max-decompressed SIZE  stop reading a package file's payload past SIZE\n"
+	"                         decompressed bytes (K, M, G, T; default 64G): an error\n"
 	"  --installed-state      also read the root's package database and units when\n"
 	"                         only package files are scanned (not read by default)\n"
 	"  --all-packages         scan every file of every installed package\n"
@@ -133,7 +135,7 @@ static int deliver(struct ds_scan *s, const struct ds_options *o)
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
        OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_SUMMARY, OPT_WAIVERS,
        OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY,
-       OPT_PROFILE, OPT_BASELINE, OPT_SHARD, OPT_HISTORY };
+       OPT_PROFILE, OPT_BASELINE, OPT_SHARD, OPT_HISTORY, OPT_MAX_DECOMPRESSED };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
@@ -156,6 +158,7 @@ static const struct option scan_options[] = {
 	{ "baseline", required_argument, 0, OPT_BASELINE },
 	{ "history", required_argument, 0, OPT_HISTORY },
 	{ "shard", required_argument, 0, OPT_SHARD },
+	{ "max-decompressed", required_argument, 0, OPT_MAX_DECOMPRESSED },
 	{ "report-dir", required_argument, 0, OPT_REPORT_DIR },
 	{ "sarif-category", required_argument, 0, OPT_SARIF_CATEGORY },
 	{ "color", required_argument, 0, OPT_COLOR },
@@ -291,6 +294,18 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 			                   DS_SHARD_MAX, optarg);
 		o->shard_k = (unsigned)k;
 		o->shard_n = (unsigned)n;
+		break;
+	}
+	case OPT_MAX_DECOMPRESSED: {
+		/* digits, then at most one of K, M, G, T (binary) */
+		char *end;
+		unsigned long long n = isdigit((unsigned char)optarg[0]) ? strtoull(optarg, &end, 10) : 0;
+		int shift = !n ? -1 : !*end ? 0 : end[1] ? -1
+		          : *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : *end == 'T' ? 40 : -1;
+		if (shift < 0 || n > (UINT64_MAX >> shift))
+			return usage_error("--max-decompressed takes a size in bytes (suffix K, M, G or T), "
+			                   "not '%s'", optarg);
+		o->max_decompressed = (uint64_t)n << shift;
 		break;
 	}
 	case OPT_REPORT_DIR: o->report_dir = optarg; break;

@@ -198,6 +198,14 @@ static struct ds_input *keep_input(struct ds_scan *s, struct ds_input *in)
 	return kept;
 }
 
+/* The --max-decompressed cap on the payload of pf, where b takes one. */
+static void limit_payload(const struct ds_scan *s, const struct ds_backend *b, void *pf)
+{
+	if (b->pkgfile_limit)
+		b->pkgfile_limit(pf, s->opt->max_decompressed ? s->opt->max_decompressed
+		                                              : DS_DECOMPRESSED_MAX);
+}
+
 /* Offers the file to each backend's reader: its handle, with *bp the
  * backend, *slot its index among ds_backends_available; NULL with err
  * empty when none knows the file, NULL with err set when one does but
@@ -236,6 +244,7 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 	size_t i = 0;
 	void *pf = open_package(via, &b, &i, &pkg, err, sizeof err);
 	if (pf) {
+		limit_payload(w->scan, b, pf);
 		in->format = b->name;
 		copy_pkg(&in->pkg, pkg);
 		struct ds_input *kept = keep_input(w->scan, in);
@@ -332,6 +341,7 @@ void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct 
 	size_t slot;
 	void *pf = open_package(access(via, R_OK) == 0 ? via : path, &b, &slot, &pkg, err, sizeof err);
 	if (pf) {
+		limit_payload(w->scan, b, pf);
 		if (b->pkgfile_want)
 			b->pkgfile_want(pf, context_wants, NULL);
 		struct ds_member m;

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 7
+#define DS_BACKEND_ABI 8
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -177,6 +177,11 @@ struct ds_backend {
 	 * HTML error page, an empty or truncated download) is an error, never
 	 * a plain file scanned in silence. */
 	const char *const *pkgfile_suffixes;
+	/* Optional, right after pkgfile_open: the payload decompressed for
+	 * this file (read or skipped) stays under max_bytes; the member that
+	 * would go past it is not read and pkgfile_next fails (-1, err says
+	 * so).  Without it, a payload is decompressed whole. */
+	void (*pkgfile_limit)(void *pf, uint64_t max_bytes);
 };
 
 typedef const struct ds_backend *(*ds_backend_entry_fn)(void);

@@ -48,7 +48,13 @@ struct ds_options {
 	bool summary;                /* --summary: text prints the per-package verdicts */
 	unsigned shard_k, shard_n;   /* --shard K/N: only the paths and package files
 	                              * whose name falls in share K of N (n 0: all) */
+	uint64_t max_decompressed;   /* --max-decompressed: payload bytes decompressed
+	                              * per package file; 0: DS_DECOMPRESSED_MAX */
 };
+
+/* A package file's payload decompressed past this is an error: a 646 KB
+ * .deb holding a 20 GB zstd stream took 9 s, a larger one without end. */
+#define DS_DECOMPRESSED_MAX ((uint64_t)64 << 30)
 
 struct ds_stats {
 	size_t files, elf, scripts, packages, dirs;

@@ -2,7 +2,8 @@
 # Size and depth limits (issue #32), each attack built here at test time:
 # (1) ELF headers claiming millions of sections (sparse files), (2) a chain
 # of directories 10,000 deep, (3) a .changes listing a symlink to a
-# secret, an 8 GiB file and a FIFO.  Each time: the exact findings, a bounded
+# secret, an 8 GiB file and a FIFO, (4) a .deb whose zstd payload holds
+# 2 GiB of zeros.  Each time: the exact findings, a bounded
 # time (`timeout`) and, where /usr/bin/time is there, a peak RSS under
 # 256 MiB.
 . "$(dirname "$0")/lib.sh"
@@ -120,6 +121,47 @@ expect_findings "$(printf "$out" x.deb)" "$(printf "$out" rel.deb)" \
 	"error elf-pie /usr/bin/su not built as a position-independent executable (PIE): ASLR cannot move its code"
 if grep -q -e "$secret_sha" -e "size $secret_size" "$work/out" "$work/err"; then
 	fail "$desc: the secret's size or sha256 printed"
+fi
+
+# 4. A decompression bomb: a .deb of a few hundred KB whose zstd data.tar
+# holds a 2 GiB member of zeros, then a setuid program.  Past
+# --max-decompressed nothing more is decompressed or read, and it is an
+# error; good.deb beside it is scanned.
+if command -v zstd >/dev/null && command -v ar >/dev/null; then
+	b="$work/bomb"
+	mkdir -p "$b"
+	python3 - "$b" "$FIXTURES/nopie-norelro" <<'PY'
+import io, os, sys, tarfile
+d, elf = sys.argv[1], open(sys.argv[2], 'rb').read()
+with open(d + '/data.tar', 'wb') as f:
+    big = tarfile.TarInfo('./usr/share/big')
+    big.size = 2 << 30
+    f.write(big.tobuf(format=tarfile.GNU_FORMAT))
+    f.seek(big.size, os.SEEK_CUR)   # a hole: zeros without writing them
+    su = tarfile.TarInfo('./usr/bin/su')
+    su.size, su.mode = len(elf), 0o4755
+    f.write(su.tobuf(format=tarfile.GNU_FORMAT) + elf + b'\0' * (-len(elf) % 512) + b'\0' * 1024)
+control = b'Package: bomb\nVersion: 1\nArchitecture: amd64\nMaintainer: B <b@example.org>\nDescription: bomb\n'
+with tarfile.open(d + '/control.tar.gz', 'w:gz') as t:
+    ti = tarfile.TarInfo('./control')
+    ti.size = len(control)
+    t.addfile(ti, io.BytesIO(control))
+open(d + '/debian-binary', 'w').write('2.0\n')
+PY
+	(cd "$b" && zstd -q -1 --rm data.tar && ar rc bomb.deb debian-binary control.tar.gz data.tar.zst)
+	python3 "$SRCDIR/e2e/mkdeb.py" "$b/good.deb" "usr/bin/su:4755:$FIXTURES/nopie-norelro"
+	desc="a 2 GiB zstd bomb, --max-decompressed 1M"
+	measured "$desc" "$DISTSEC" scan --backend none --format json --check elf-pie,scan-unreadable \
+		--max-decompressed 1M "$b/bomb.deb" "$b/good.deb"
+	expect_rc 1
+	expect_findings "error scan-unreadable $b/bomb.deb package file unreadable: over 1048576 bytes decompressed (--max-decompressed): the rest is not read" \
+		"error elf-pie /usr/bin/su not built as a position-independent executable (PIE): ASLR cannot move its code"
+	run_distsec scan --max-decompressed 1X "$b/good.deb"
+	expect_rc 2
+	grep -q "max-decompressed takes a size in bytes (suffix K, M, G or T), not '1X'" "$work/err" ||
+		fail "--max-decompressed 1X: no usage error"
+else
+	echo "decompression bomb: skipped (no zstd or ar)"
 fi
 
 echo "limits: ok"
