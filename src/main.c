@@ -283,7 +283,7 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 	case OPT_SHARD: {
 		/* digits only, each number in range before it is narrowed: sscanf's
 		 * %u took 4294967297 for 1 and a sign for a number */
-		char *slash, *end;
+		char *slash = optarg, *end = optarg;
 		unsigned long k = 0, n = 0;
 		if (isdigit((unsigned char)optarg[0]))
 			k = strtoul(optarg, &slash, 10);

@@ -166,7 +166,8 @@ void ds_put_escaped(FILE *out, const char *s)
 {
 	char buf[1024];
 	if (strlen(s) < sizeof buf / 4) {   /* the common case: no allocation */
-		fwrite(buf, 1, escape_into(buf, s), out);
+		size_t n = escape_into(buf, s);
+		fwrite(buf, 1, n, out);
 		return;
 	}
 	char *e = ds_escape(s);
