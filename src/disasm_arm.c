@@ -211,7 +211,8 @@ static bool lift_memory(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 	}
 	o->src = S_LOAD;
 	o->src_reg = plain && b < 16 ? (uint8_t)b : DIS_NOREG;
-	uint64_t origin = at ? rs->origin[b] : 0;
+	/* the base's origin only where it is known: the pc (ldr r0, [pc, r1]) has none */
+	uint64_t origin = at && known_const(rs, b) ? rs->origin[b] : 0;
 	dis_forget(rs, DIS_BIT(s));
 	if (at) {
 		o->value = (int64_t)at;
