@@ -85,6 +85,90 @@ int ds_open_beneath(int rootfd, const char *path, int flags)
 	return open_walk(rootfd, path, flags);
 }
 
+/* RESOLVE_BENEATH by hand, for kernels without openat2: the path's
+ * components opened one at a time without following a symlink, a relative
+ * symlink's target put in its place, an absolute one or a ".." above dirfd
+ * refused with EXDEV, as openat2 refuses them. */
+static int open_inside_walk(int dirfd, const char *path, int flags)
+{
+	int stack[64];   /* the directories walked into below dirfd */
+	size_t depth = 0;
+	int links = 0, fd = -1, err = 0;
+	char *todo = ds_xstrdup(path), *p = todo;
+	if (*p == '/')
+		err = EXDEV;
+	while (!err) {
+		while (*p == '/')
+			p++;
+		int top = depth ? stack[depth - 1] : dirfd;
+		if (!*p) {   /* the directory the path ends in */
+			if ((fd = openat(top, ".", flags)) < 0)
+				err = errno;
+			break;
+		}
+		char *e = strchrnul(p, '/'), *rest = e;
+		while (*rest == '/')
+			rest++;
+		*e = '\0';
+		if (strcmp(p, ".") == 0) {
+			p = rest;
+			continue;
+		}
+		if (strcmp(p, "..") == 0) {
+			if (!depth)
+				err = EXDEV;
+			else
+				close(stack[--depth]);
+			p = rest;
+			continue;
+		}
+		int c = openat(top, p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (c < 0 || fstat(c, &st) != 0) {
+			err = errno;
+			if (c >= 0)
+				close(c);
+			break;
+		}
+		if (S_ISLNK(st.st_mode)) {
+			char target[PATH_MAX];
+			ssize_t tl = readlinkat(c, "", target, sizeof target - 1);
+			close(c);
+			if (tl < 0 || ++links > 40) {
+				err = tl < 0 ? errno : ELOOP;
+				break;
+			}
+			target[tl] = '\0';
+			if (target[0] == '/') {
+				err = EXDEV;
+				break;
+			}
+			char *next = ds_xasprintf("%s/%s", target, rest);
+			free(todo);
+			todo = p = next;
+			continue;
+		}
+		if (!*rest) {   /* the last component: opened as asked, never through a link */
+			close(c);
+			if ((fd = openat(top, p, flags | O_NOFOLLOW)) < 0)
+				err = errno;
+			break;
+		}
+		if (!S_ISDIR(st.st_mode) || depth == sizeof stack / sizeof stack[0]) {
+			close(c);
+			err = S_ISDIR(st.st_mode) ? ENAMETOOLONG : ENOTDIR;
+			break;
+		}
+		stack[depth++] = c;
+		p = rest;
+	}
+	while (depth)
+		close(stack[--depth]);
+	free(todo);
+	errno = err;
+	return err ? -1 : fd;
+}
+
 int ds_open_inside(int dirfd, const char *path, int flags)
 {
 	if (have_openat2 != 0) {
@@ -99,8 +183,7 @@ int ds_open_inside(int dirfd, const char *path, int flags)
 		}
 		have_openat2 = 0;
 	}
-	/* without openat2 nothing says where a symlink leads: none is followed */
-	return openat(dirfd, path, flags | O_NOFOLLOW);
+	return open_inside_walk(dirfd, path, flags);
 }
 
 char *ds_path_normalize(const char *path)

@@ -29,7 +29,7 @@ const char *ds_root_strerror(int err);
 int ds_open_beneath(int rootfd, const char *path, int flags);
 /* Opens path below the directory dirfd following symlinks only while they
  * stay below it (openat2 RESOLVE_BENEATH: EXDEV for one leading out);
- * without openat2, no symlink is followed. */
+ * without openat2, the same walked one component at a time. */
 int ds_open_inside(int dirfd, const char *path, int flags);
 /* Canonical absolute path inside the root of `path`, symlinks resolved
  * inside the root (as if the root were /).  NULL with errno on failure. */
