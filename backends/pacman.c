@@ -348,7 +348,7 @@ static bool dot_member(const char *name)
 
 /* A compressed tar (zstd, xz, gzip) or a plain one whose first member is
  * one of makepkg's dot-members; the head is read through libarchive as far
- * as it goes. */
+ * as it goes (-1: not far enough to tell). */
 static int pacman_pkgfile_sniff(const unsigned char *head, size_t len)
 {
 	static const unsigned char zstd[] = { 0x28, 0xb5, 0x2f, 0xfd }, xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
@@ -360,11 +360,13 @@ static int pacman_pkgfile_sniff(const unsigned char *head, size_t len)
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	struct archive_entry *e;
-	int hit = archive_read_open_memory(a, head, len) == ARCHIVE_OK &&
-	          archive_read_next_header(a, &e) == ARCHIVE_OK && archive_entry_pathname(e) &&
-	          dot_member(archive_entry_pathname(e));
+	int r = archive_read_open_memory(a, head, len) == ARCHIVE_OK
+	      ? archive_read_next_header(a, &e) : ARCHIVE_FATAL;
+	int hit = r == ARCHIVE_OK && archive_entry_pathname(e) && dot_member(archive_entry_pathname(e));
 	archive_read_free(a);
-	return hit;
+	/* a header not reached in a compressed head: its first block is not
+	 * whole yet */
+	return r != ARCHIVE_OK && compressed ? -1 : hit;
 }
 
 static void free_pacman_file(struct pacman_file *pf)

@@ -472,21 +472,39 @@ const char *ds_pkgfile_not_one(int fd)
 	return "its first bytes are no package format any backend reads (truncated or damaged?)";
 }
 
-/* Is the host file at path (open as fd) a package file some backend
- * reads, going by its first bytes? */
-bool ds_pkgfile_sniff(int fd)
+/* Do the backends' sniffs take head for a package file?  1, 0, or -1
+ * when one of them needs more bytes to tell. */
+static int sniff_head(const unsigned char *head, size_t n)
 {
-	/* enough of a compressed package (an .apk's gzip, a .pkg.tar.zst's
-	 * first zstd block, up to 128 KiB of tar) to read the name of its
-	 * first member */
-	enum { HEAD = 256 << 10 };
-	unsigned char *head = ds_xmalloc(HEAD);
-	ssize_t n = pread(fd, head, HEAD, 0);
-	bool hit = false;
 	const struct ds_backend_slot *slots;
 	size_t nb = ds_backends_available(&slots);
-	for (size_t i = 0; n > 0 && !hit && i < nb; i++)
-		hit = slots[i].b->pkgfile_sniff && slots[i].b->pkgfile_sniff(head, (size_t)n);
+	int r = 0;
+	for (size_t i = 0; i < nb && r != 1; i++) {
+		int one = slots[i].b->pkgfile_sniff ? slots[i].b->pkgfile_sniff(head, n) : 0;
+		if (one != 0)
+			r = one;
+	}
+	return r;
+}
+
+/* Is the host file at path (open as fd) a package file some backend
+ * reads, going by its first bytes?  A page is enough for most; a backend
+ * that must decompress a whole block first (a .pkg.tar.zst's, up to 128
+ * KiB of tar) gets up to 256 KiB, and only for the files it asks it for:
+ * every shard of a run sniffs every file named. */
+bool ds_pkgfile_sniff(int fd)
+{
+	unsigned char page[4096];
+	ssize_t n = pread(fd, page, sizeof page, 0);
+	if (n <= 0)
+		return false;
+	int r = sniff_head(page, (size_t)n);
+	if (r >= 0 || (size_t)n < sizeof page)
+		return r > 0;
+	enum { MORE = 256 << 10 };
+	unsigned char *head = ds_xmalloc(MORE);
+	n = pread(fd, head, MORE, 0);
+	r = n > 0 ? sniff_head(head, (size_t)n) : 0;
 	free(head);
-	return hit;
+	return r > 0;
 }

@@ -156,11 +156,13 @@ struct ds_backend {
 	 * *names points to *n strings owned by the backend until close().
 	 * NULL: the core takes the installed packages' architectures. */
 	void (*arches)(void *h, const char *const **names, size_t *n);
-	/* Cheap and side-effect free: could a file whose first len bytes (up
-	 * to 256 KiB: enough to decompress the first member's header) are
-	 * head be this backend's kind of package file?  The core asks it on
-	 * the main thread to tell a package file named on the command line
-	 * from a plain file of the root, without opening the package.
+	/* Cheap and side-effect free: could a file whose first len bytes are
+	 * head be this backend's kind of package file?  1 yes, 0 no, -1 when
+	 * these bytes are too few to tell (a compressed block not yet whole):
+	 * the core then asks once more with up to 256 KiB, and -1 means no.
+	 * It asks on the main thread, for each file named on the command line
+	 * (every shard of a run asks for every file), to tell a package file
+	 * from a plain file of the root without opening the package.
 	 * Optional: without it, pkgfile_open decides. */
 	int (*pkgfile_sniff)(const unsigned char *head, size_t len);
 	/* Optional, right after pkgfile_open: only payload members for which

@@ -95,6 +95,13 @@ for ext in zst xz; do
 	expect_line "info     elf-pie                   /usr/sbin/appd  [appd-1.2-1]"
 	expect_line "error    script-sh-syntax          .INSTALL  [appd-1.2-1]"
 done
+# a package whose first zstd block is larger than the page the core sniffs
+# first: told by the second, larger look
+head -c 300000 /dev/urandom >"$p/usr/share/doc/appd/blob"
+mkpkg "$p" zst
+run_distsec scan --check elf-pie --fail-on info "$work/appd-1.2-1-x86_64.pkg.tar.zst"
+expect_rc 1
+expect_line "info     elf-pie                   /usr/sbin/appd  [appd-1.2-1]"
 # a plain .tar.zst is no package: scanned as the file it is
 tar -cf "$work/plain.tar" -C "$FIXTURES" nopie-norelro
 zstd -q -c "$work/plain.tar" >"$work/plain.tar.zst"
