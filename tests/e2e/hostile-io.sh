@@ -173,6 +173,7 @@ caught() {
 		echo "the old report" >"$1/r.json"
 		python3 "$sigwindow" "$@" >"$work/sw" 2>"$work/sw-err" || fail "sigwindow failed"
 		read -r how status num <"$work/sw"
+		[ "$how" != hang ] || fail "distsec did not end after the signal: $(cat "$work/sw")"
 		[ "$how" = hit ] && return 0
 	done
 	fail "$desc: the signal never came while $2* existed"

@@ -81,6 +81,7 @@ for sig in TERM USR1; do
 		TMPDIR="$work/tmp" python3 "$SRCDIR/e2e/sigwindow.py" "$work/tmp" distsec-pacmandb- $sig \
 			"$DISTSEC" scan --root "$root" --backend pacman -q --check elf-pie /usr/sbin >"$work/sw" 2>/dev/null
 		read -r how status num <"$work/sw"
+		[ "$how" != hang ] || fail "distsec did not end after the signal: $(cat "$work/sw")"
 		[ "$how" = hit ] && break
 	done
 	[ "$how" = hit ] || fail "SIG$sig never came while the pacman database copy existed"

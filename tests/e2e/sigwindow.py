@@ -51,5 +51,13 @@ while p.poll() is None:
         hit = True
     os.kill(p.pid, signal.SIGCONT)
     break
-rc = p.wait()
+try:
+    rc = p.wait(timeout=120)
+except subprocess.TimeoutExpired:
+    # a run that neither died of the signal nor ended: say so, not a silent
+    # test timeout
+    p.kill()
+    p.wait()
+    print('hang', 'after SIG' + sys.argv[3], ' '.join(sys.argv[4:]))
+    sys.exit(0)
 print('hit' if hit else 'miss', 'signal ' + signal.Signals(-rc).name if rc < 0 else 'exit %d' % rc)
