@@ -37,14 +37,7 @@ static int copy_one(const char *root, const char *dir, const char *rel, uint64_t
 	}
 	char *dst = ds_xasprintf("%s/%s", dir, rel);
 	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	char buf[65536];
-	ssize_t n = 0;
-	while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	int rc = out >= 0 && n == 0 ? 0 : -1;
+	int rc = out >= 0 ? ds_copy_fd(in, out, max) : -1;
 	if (rc)
 		snprintf(err, errlen, "%s: copying: %s", src, strerror(errno));
 	if (out >= 0)

@@ -106,14 +106,9 @@ static int copy_file(int from_dir, int to_dir, const char *pkg, const char *name
 	}
 	*budget -= (unsigned long long)st.st_size;
 	int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	char buf[65536];
-	ssize_t n = 0;
-	while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-		if (write(out, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	int rc = out >= 0 && n == 0 && close(out) == 0 ? 0 : -1;
+	int rc = out >= 0 ? ds_copy_fd(in, out, (uint64_t)st.st_size) : -1;
+	if (out >= 0 && close(out) != 0)
+		rc = -1;
 	if (rc != 0)
 		snprintf(err, errlen, "cannot copy %s/%s/%s to a temporary directory: %s", LOCAL_DIR, pkg,
 		         name, strerror(errno));

@@ -123,27 +123,6 @@ __attribute__((visibility("default"))) void distsec_backend_host(const struct ds
 	host = h;
 }
 
-static int copy_data(int in, int out, off_t size)
-{
-	char buf[65536];
-	while (size > 0) {
-		/* in-kernel copy; a plain read/write loop where it cannot */
-		ssize_t n = copy_file_range(in, NULL, out, NULL, (size_t)size, 0);
-		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
-		              errno == EOPNOTSUPP)) {
-			n = read(in, buf, sizeof buf);
-			if (n > 0 && write(out, buf, (size_t)n) != n)
-				return -1;
-		}
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break; /* shrank meanwhile: what was there is copied */
-		size -= n;
-	}
-	return 0;
-}
-
 /* Copies dbdir/name (if it is a regular file) into to_dir; 0, or -1 with
  * load_error saying what went wrong with which file. */
 static int copy_file(int from_dir, const char *dbdir, const char *name, int to_dir,
@@ -165,7 +144,7 @@ static int copy_file(int from_dir, const char *dbdir, const char *name, int to_d
 	}
 	*budget -= (unsigned long long)st.st_size;
 	int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	int rc = out >= 0 ? copy_data(in, out, st.st_size) : -1;
+	int rc = out >= 0 ? ds_copy_fd(in, out, (uint64_t)st.st_size) : -1;
 	if (rc != 0)
 		snprintf(load_error, sizeof load_error, "cannot copy %s/%s to a temporary directory: %s",
 		         dbdir, name, strerror(errno));

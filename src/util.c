@@ -493,3 +493,24 @@ int ds_caps_text(const unsigned char *v, size_t len, char *buf, size_t buflen)
 		snprintf(buf, buflen, "=");
 	return 0;
 }
+
+int ds_copy_fd(int in, int out, uint64_t max)
+{
+	char buf[65536];
+	while (max > 0) {
+		size_t want = max < SIZE_MAX / 2 ? (size_t)max : SIZE_MAX / 2;
+		ssize_t n = copy_file_range(in, NULL, out, NULL, want, 0);
+		if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
+		              errno == EOPNOTSUPP)) {
+			n = read(in, buf, want < sizeof buf ? want : sizeof buf);
+			if (n > 0 && write(out, buf, (size_t)n) != n)
+				return -1;
+		}
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;   /* its end (a file that shrank: what was there is copied) */
+		max -= (uint64_t)n;
+	}
+	return 0;
+}

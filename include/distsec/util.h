@@ -133,6 +133,11 @@ void ds_sig_release(int sig, const sigset_t *old, bool raised);
 int ds_mktemp_registered(char *path, bool dir, int (*add)(const char *path, int is_dir),
                          void (*done)(int slot), int *slot);
 
+/* Copies fd in to fd out from their offsets, until in's end or max bytes
+ * (in-kernel where it can, else read and write): the database copies'
+ * one loop.  0, or -1 with errno. */
+int ds_copy_fd(int in, int out, uint64_t max);
+
 /* The name a maintainer calls the same file across versions (diff,
  * --baseline, SARIF fingerprints; docs/DESIGN.md, "Reading reports
  * back"): in each path component, a version -- a run starting with a
