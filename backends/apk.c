@@ -273,9 +273,9 @@ struct apk_file {
 	struct ds_pkg pkg;
 	struct ds_payload payload;
 	struct {
-		char *text;
+		unsigned char *text;
 		size_t len;
-		const char *why;
+		char why[160];   /* empty: the script is not in the package */
 	} scripts[NSCRIPTS];
 	size_t next_script;
 	bool scripts_done;
@@ -310,26 +310,6 @@ static bool control_member(const char *name)
 {
 	return !strncmp(name, ".SIGN.", 6) || !strcmp(name, ".PKGINFO") || !strncmp(name, ".pre-", 5) ||
 	       !strncmp(name, ".post-", 6) || !strcmp(name, ".trigger");
-}
-
-static char *read_entry(struct archive *a, struct archive_entry *e, size_t max, size_t *len,
-                        const char **why)
-{
-	int64_t size = archive_entry_size(e);
-	if (size < 0 || (uint64_t)size > max) {
-		*why = "larger than distsec reads";
-		return NULL;
-	}
-	char *buf = ds_xmalloc((size_t)size + 1);
-	la_ssize_t got = archive_read_data(a, buf, (size_t)size);
-	if (got != (la_ssize_t)size) {
-		*why = "truncated";
-		free(buf);
-		return NULL;
-	}
-	buf[size] = '\0';
-	*len = (size_t)size;
-	return buf;
 }
 
 /* .PKGINFO's "key = value" lines into the package's fields. */
@@ -377,8 +357,8 @@ static void take_script(struct apk_file *af, struct archive_entry *e, const char
 		if (strcmp(name, script_names[i]))
 			continue;
 		free(af->scripts[i].text);
-		af->scripts[i].text = read_entry(af->payload.a, e, SCRIPT_MAX, &af->scripts[i].len,
-		                                 &af->scripts[i].why);
+		af->scripts[i].text = ds_member_text(af->payload.a, e, SCRIPT_MAX, &af->scripts[i].len,
+		                                     af->scripts[i].why, sizeof af->scripts[i].why);
 		return;
 	}
 }
@@ -408,13 +388,13 @@ static int read_control(struct apk_file *af, char *err, size_t errlen)
 		}
 		if (!strcmp(name, ".PKGINFO")) {
 			size_t len;
-			const char *why;
-			char *text = read_entry(af->payload.a, e, PKGINFO_MAX, &len, &why);
+			char why[160];
+			unsigned char *text = ds_member_text(af->payload.a, e, PKGINFO_MAX, &len, why, sizeof why);
 			if (!text) {
-				snprintf(err, errlen, ".PKGINFO %s", why);
+				snprintf(err, errlen, ".PKGINFO: %s", why);
 				return -1;
 			}
-			parse_pkginfo(af, text);
+			parse_pkginfo(af, (const char *)text);
 			free(text);
 			pkginfo = true;
 		} else {
@@ -499,13 +479,10 @@ static int apk_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 	struct apk_file *af = h;
 	while (!af->payload_only && af->next_script < NSCRIPTS) {
 		size_t i = af->next_script++;
-		if (!af->scripts[i].text && !af->scripts[i].why)
+		if (!af->scripts[i].text && !af->scripts[i].why[0])
 			continue;
-		*m = (struct ds_member){ .path = script_names[i], .mode = S_IFREG | 0755,
-		                         .data = (unsigned char *)af->scripts[i].text,
-		                         .size = af->scripts[i].len, .fd = -1, .script = true,
-		                         .interpreter = NULL,
-		                         .unreadable = af->scripts[i].text ? NULL : af->scripts[i].why };
+		ds_member_script(m, script_names[i], af->scripts[i].text, af->scripts[i].len,
+		                 af->scripts[i].why, NULL);
 		return 1;
 	}
 	if (!af->have_payload)

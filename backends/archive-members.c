@@ -488,3 +488,36 @@ void ds_payload_free(struct ds_payload *p)
 	free(p->buf);
 	memset(p, 0, sizeof *p);
 }
+
+unsigned char *ds_member_text(struct archive *a, struct archive_entry *e, size_t max, size_t *len,
+                              char *why, size_t whylen)
+{
+	int64_t size = archive_entry_size(e);
+	if (size < 0 || (uint64_t)size > max) {
+		snprintf(why, whylen, "control member of %lld bytes, over the %zu MiB limit: not scanned",
+		         (long long)size, max >> 20);
+		return NULL;
+	}
+	unsigned char *text = ds_xmalloc((size_t)size + 1);
+	size_t got = 0;
+	la_ssize_t n = 1;
+	/* archive_read_data may return less than asked (a block at a time) */
+	while (got < (size_t)size && (n = archive_read_data(a, text + got, (size_t)size - got)) > 0)
+		got += (size_t)n;
+	if (n < 0 || got != (size_t)size) {
+		snprintf(why, whylen, "%s", n < 0 ? ds_archive_why(a) : "truncated control member");
+		free(text);
+		return NULL;
+	}
+	text[got] = '\0';
+	*len = got;
+	return text;
+}
+
+void ds_member_script(struct ds_member *m, const char *path, const unsigned char *text, size_t len,
+                      const char *why, const char *interpreter)
+{
+	*m = (struct ds_member){ .path = path, .mode = S_IFREG | 0755, .data = text, .size = len,
+	                         .fd = -1, .script = true, .interpreter = interpreter,
+	                         .unreadable = text ? NULL : why };
+}

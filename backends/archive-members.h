@@ -107,6 +107,16 @@ int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
  * when it would take the payload past p->max_bytes (nothing after it is
  * read then). */
 int ds_payload_budget(struct ds_payload *p, int64_t size, char *err, size_t errlen);
+/* The whole text of the member whose header e was just read (a package's
+ * control file or script), NUL-terminated; NULL with why when it is over
+ * max bytes or cannot be read. */
+unsigned char *ds_member_text(struct archive *a, struct archive_entry *e, size_t max, size_t *len,
+                              char *why, size_t whylen);
+/* Fills m with a script the package manager runs (struct ds_member's
+ * script): path as its users name it, text (NULL: unreadable for why),
+ * interpreter NULL when its own #! line says. */
+void ds_member_script(struct ds_member *m, const char *path, const unsigned char *text, size_t len,
+                      const char *why, const char *interpreter);
 /* libarchive's message for a's last error, never NULL (libarchive leaves
  * it unset for some corrupt headers). */
 const char *ds_archive_why(struct archive *a);

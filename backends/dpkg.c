@@ -737,30 +737,6 @@ struct deb_file {
 
 /* A member of the control tar, whole (NUL-terminated), when it holds at
  * most what any member is held in memory; else NULL with why set. */
-static unsigned char *control_text(struct archive *t, struct archive_entry *e, size_t *len,
-                                   char *why, size_t whylen)
-{
-	int64_t size = archive_entry_size(e);
-	if (size < 0 || (uint64_t)size > DS_MEMBER_IN_MEMORY) {
-		snprintf(why, whylen, "control member of %lld bytes, over the %u MiB limit: not scanned",
-		         (long long)size, DS_MEMBER_IN_MEMORY >> 20);
-		return NULL;
-	}
-	unsigned char *text = ds_xmalloc((size_t)size + 1);
-	size_t got = 0;
-	la_ssize_t n = 1;
-	while (got < (size_t)size && (n = archive_read_data(t, text + got, (size_t)size - got)) > 0)
-		got += (size_t)n;
-	if (n < 0 || got != (size_t)size) {
-		snprintf(why, whylen, "%s", n < 0 ? ds_archive_why(t) : "truncated control member");
-		free(text);
-		return NULL;
-	}
-	text[got] = '\0';
-	*len = got;
-	return text;
-}
-
 /* A maintainer script of the control member; one too large or unreadable
  * is handed out unread, with the reason. */
 static void read_script(struct deb_file *df, struct archive *t, struct archive_entry *e,
@@ -769,8 +745,8 @@ static void read_script(struct deb_file *df, struct archive *t, struct archive_e
 	if (df->scripts[i].path)
 		return;   /* named twice: the first one counts, as for dpkg-deb's extraction */
 	df->scripts[i].path = ds_xasprintf("DEBIAN/%s", maint_scripts[i]);
-	df->scripts[i].text = control_text(t, e, &df->scripts[i].len, df->scripts[i].why,
-	                                   sizeof df->scripts[i].why);
+	df->scripts[i].text = ds_member_text(t, e, DS_MEMBER_IN_MEMORY, &df->scripts[i].len,
+	                                     df->scripts[i].why, sizeof df->scripts[i].why);
 }
 
 /* The member's name in the control tar, "./" and "/" prefixes dropped. */
@@ -961,10 +937,8 @@ static int dpkg_pkgfile_next(void *h, struct ds_member *m, char *err, size_t err
 		size_t i = df->next_script++;
 		if (!df->scripts[i].path)
 			continue;
-		*m = (struct ds_member){ .path = df->scripts[i].path, .mode = S_IFREG | 0755,
-		                         .data = df->scripts[i].text, .size = df->scripts[i].len,
-		                         .fd = -1, .script = true,
-		                         .unreadable = df->scripts[i].text ? NULL : df->scripts[i].why };
+		ds_member_script(m, df->scripts[i].path, df->scripts[i].text, df->scripts[i].len,
+		                 df->scripts[i].why, NULL);
 		return 1;
 	}
 	return ds_payload_next(&df->payload, m, err, errlen);

@@ -322,9 +322,9 @@ static void pacman_close(void *h)
 struct pacman_file {
 	struct ds_pkg pkg;
 	struct ds_payload payload;
-	char *install;          /* .INSTALL: functions bash sources around each step */
+	unsigned char *install; /* .INSTALL: functions bash sources around each step */
 	size_t install_len;
-	const char *install_why;
+	char install_why[160];  /* empty: the package has no .INSTALL */
 	bool install_done, payload_only, have_payload;
 	char *path;             /* the package file, for reading the payload again */
 };
@@ -416,21 +416,9 @@ static int read_dot_members(struct pacman_file *pf, struct archive_entry *e, cha
 		pkginfo |= !strcmp(name, ".PKGINFO");
 		if (strcmp(name, ".INSTALL"))
 			continue;
-		int64_t size = archive_entry_size(e);
-		if (size < 0 || size > INSTALL_MAX) {
-			pf->install_why = "larger than distsec reads";
-			continue;
-		}
 		free(pf->install);
-		pf->install = ds_xmalloc((size_t)size + 1);
-		if (archive_read_data(pf->payload.a, pf->install, (size_t)size) != (la_ssize_t)size) {
-			free(pf->install);
-			pf->install = NULL;
-			pf->install_why = "truncated";
-			continue;
-		}
-		pf->install[size] = '\0';
-		pf->install_len = (size_t)size;
+		pf->install = ds_member_text(pf->payload.a, e, INSTALL_MAX, &pf->install_len,
+		                             pf->install_why, sizeof pf->install_why);
 	}
 	if (r != ARCHIVE_OK && r != ARCHIVE_EOF) {
 		snprintf(err, errlen, "%s", ds_archive_why(pf->payload.a));
@@ -508,13 +496,10 @@ static int pacman_pkgfile_next(void *h, struct ds_member *m, char *err, size_t e
 	struct pacman_file *pf = h;
 	if (!pf->payload_only && !pf->install_done) {
 		pf->install_done = true;
-		if (pf->install || pf->install_why) {
+		if (pf->install || pf->install_why[0]) {
 			/* sourced by bash (makepkg's scriptlet functions) */
-			*m = (struct ds_member){ .path = ".INSTALL", .mode = S_IFREG | 0755,
-			                         .data = (unsigned char *)pf->install,
-			                         .size = pf->install_len, .fd = -1, .script = true,
-			                         .interpreter = "/bin/bash",
-			                         .unreadable = pf->install ? NULL : pf->install_why };
+			ds_member_script(m, ".INSTALL", pf->install, pf->install_len, pf->install_why,
+			                 "/bin/bash");
 			return 1;
 		}
 	}

@@ -867,10 +867,7 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 	struct rpm_file *pf = h;
 	if (!pf->payload_only && pf->next_script < pf->nscripts) {
 		struct rpm_script *sc = &pf->scripts[pf->next_script++];
-		*m = (struct ds_member){ .path = sc->path, .mode = S_IFREG | 0755,
-		                         .data = (unsigned char *)sc->text, .size = sc->len, .fd = -1,
-		                         .unreadable = sc->text ? NULL : sc->why,
-		                         .script = true, .interpreter = sc->interp };
+		ds_member_script(m, sc->path, (unsigned char *)sc->text, sc->len, sc->why, sc->interp);
 		return 1;
 	}
 	if (pf->payload_only && pf->want_left == 0)
