@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "archive-members.h"
@@ -39,13 +38,6 @@
 #define LINE_MAX_APK (64u << 10)    /* a longer line is a damaged database */
 #define PKGINFO_MAX (1u << 20)
 #define SCRIPT_MAX (8u << 20)
-
-struct apk_state {
-	struct ds_pkgtable t;   /* first: the ds_pkgtable_* accessors take the handle */
-	const char **arches;
-	size_t narches, arch_cap;
-	size_t *arch_count;
-};
 
 /* One record being read: the package and the directory R: lines are in. */
 struct record {
@@ -65,34 +57,17 @@ static void record_clear(struct record *r)
 	memset(r, 0, sizeof *r);
 }
 
-static void add_arch(struct apk_state *st, const char *arch)
-{
-	for (size_t i = 0; i < st->narches; i++) {
-		if (!strcmp(st->arches[i], arch)) {
-			st->arch_count[i]++;
-			return;
-		}
-	}
-	size_t cap = st->arch_cap;
-	ds_push(st->arches, st->narches, st->arch_cap, ds_xstrdup(arch));
-	if (st->arch_cap != cap)
-		st->arch_count = ds_xrealloc(st->arch_count, st->arch_cap * sizeof *st->arch_count);
-	st->arch_count[st->narches - 1] = 1;
-}
-
 /* The finished record goes into the table (a record without P: is no
  * package: apk writes none such, a damaged database might). */
-static void record_end(struct apk_state *st, struct record *r)
+static void record_end(struct ds_pkgtable *t, struct record *r)
 {
 	if (r->p.name) {
 		if (r->p.version)
 			r->p.label = ds_xasprintf("%s-%s", r->p.name, r->p.version);
-		if (r->p.arch)
-			add_arch(st, r->p.arch);
-		ds_pkgid id = ds_pkgtable_add(&st->t, &r->p);
+		ds_pkgid id = ds_pkgtable_add(t, &r->p);
 		memset(&r->p, 0, sizeof r->p);   /* the table took the strings */
 		for (size_t i = 0; i < r->nfiles; i++)
-			ds_pkgtable_add_file(&st->t, id, r->files[i]);
+			ds_pkgtable_add_file(t, id, r->files[i]);
 	}
 	record_clear(r);
 }
@@ -126,7 +101,7 @@ static void record_line(struct record *r, char key, const char *val)
 }
 
 /* Reads the database into st; 0, or -1 with err. */
-static int read_db(FILE *fp, struct apk_state *st, char *err, size_t errlen)
+static int read_db(FILE *fp, struct ds_pkgtable *t, char *err, size_t errlen)
 {
 	struct record r = { 0 };
 	char *line = NULL;
@@ -143,7 +118,7 @@ static int read_db(FILE *fp, struct apk_state *st, char *err, size_t errlen)
 		if (n && line[n - 1] == '\n')
 			line[--n] = '\0';
 		if (n == 0) {
-			record_end(st, &r);
+			record_end(t, &r);
 			continue;
 		}
 		if (n >= 2 && line[1] == ':' && !memchr(line, '\0', (size_t)n))
@@ -154,111 +129,70 @@ static int read_db(FILE *fp, struct apk_state *st, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot read %s: %s", DB_PATH, strerror(errno ? errno : EIO));
 	free(line);
 	if (!failed)
-		record_end(st, &r);
+		record_end(t, &r);
 	record_clear(&r);
 	return failed ? -1 : 0;
 }
 
-static void free_state(struct apk_state *st)
+/* The root's architectures: the one most packages have first (native). */
+static void load_arches(struct ds_pkgtable *t)
 {
-	if (!st)
-		return;
-	ds_pkgtable_free(&st->t);
-	for (size_t i = 0; i < st->narches; i++)
-		free((char *)st->arches[i]);
-	free(st->arches);
-	free(st->arch_count);
-	free(st);
+	ds_pkgtable_add_arch(t, ds_pkgtable_common_arch(t, NULL));
+	for (size_t i = 0; i < t->npkgs; i++)
+		ds_pkgtable_add_arch(t, t->pkgs[i].arch);
 }
 
-static struct apk_state *load(const char *root, char *err, size_t errlen)
+/* The database, or NULL with err (*open_err: why it could not be opened,
+ * 0 when it was). */
+static struct ds_pkgtable *load(const char *root, int *open_err, char *err, size_t errlen)
 {
 	FILE *fp = ds_root_fopen(root, DB_PATH, DB_MAX);
+	*open_err = fp ? 0 : errno;
 	if (!fp) {
 		snprintf(err, errlen, "cannot open %s: %s", DB_PATH, ds_root_strerror(errno));
 		return NULL;
 	}
-	struct apk_state *st = ds_xcalloc(1, sizeof *st);
-	ds_pkgtable_init(&st->t);
-	int r = read_db(fp, st, err, errlen);
+	struct ds_pkgtable *t = ds_pkgtable_new();
+	int r = read_db(fp, t, err, errlen);
 	fclose(fp);
 	if (r != 0) {
-		free_state(st);
+		ds_pkgtable_close(t);
 		return NULL;
 	}
-	/* native first: the architecture most packages have */
-	for (size_t i = 1; i < st->narches; i++) {
-		if (st->arch_count[i] > st->arch_count[0]) {
-			const char *a = st->arches[0];
-			size_t c = st->arch_count[0];
-			st->arches[0] = st->arches[i], st->arch_count[0] = st->arch_count[i];
-			st->arches[i] = a, st->arch_count[i] = c;
-		}
-	}
-	return st;
+	load_arches(t);
+	return t;
 }
 
 static int apk_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
-	int fd = ds_root_open(root, DB_PATH, DB_MAX);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			snprintf(out->detail, sizeof out->detail, "no %s", DB_PATH);
-		else {
-			snprintf(out->detail, sizeof out->detail, "cannot read %s: %s", DB_PATH,
-			         ds_root_strerror(errno));
-			out->unreadable = 1;
-		}
+	char err[256] = "";
+	int open_err;
+	struct ds_pkgtable *t = load(root, &open_err, err, sizeof err);
+	if (!t && open_err == ENOENT) {
+		snprintf(out->detail, sizeof out->detail, "no %s", DB_PATH);
 		return 0;
 	}
-	close(fd);
-	char err[256] = "";
-	struct apk_state *st = load(root, err, sizeof err);
-	if (!st) {
-		snprintf(out->detail, sizeof out->detail, "%s", err);
+	if (!t) {
+		if (open_err)
+			snprintf(out->detail, sizeof out->detail, "cannot read %s: %s", DB_PATH,
+			         ds_root_strerror(open_err));
+		else
+			snprintf(out->detail, sizeof out->detail, "%s", err);
 		out->unreadable = 1;
 		return 0;
 	}
-	out->packages = st->t.npkgs;
-	out->usable = st->t.npkgs > 0;
-	out->owns_bin_sh = ds_pkgtable_owns_bin_sh(&st->t);
-	int marker = ds_root_open(root, "etc/alpine-release", 4096);
-	out->native = marker >= 0;
-	if (marker >= 0)
-		close(marker);
-	snprintf(out->detail, sizeof out->detail, "apk database %s: %zu packages", DB_PATH, st->t.npkgs);
-	free_state(st);
+	ds_pkgtable_probe(t, root, "etc/alpine-release", out);
+	snprintf(out->detail, sizeof out->detail, "apk database %s: %zu packages", DB_PATH, t->npkgs);
+	ds_pkgtable_close(t);
 	return 0;
 }
 
 static void *apk_open(const char *root, unsigned flags, char *err, size_t errlen)
 {
 	(void)flags; /* the database names no repository a version came from */
-	return load(root, err, errlen);
-}
-
-/* NAME, or NAME-VERSION as apk prints it. */
-static bool apk_spec_matches(const struct ds_pkg *p, const char *spec)
-{
-	return p->name && (!strcmp(spec, p->name) || (p->label && !strcmp(spec, p->label)));
-}
-
-static int apk_find(void *h, const char *spec, ds_pkgid *id)
-{
-	return ds_pkgtable_find(&((struct apk_state *)h)->t, spec, id, apk_spec_matches);
-}
-
-static void apk_arches(void *h, const char *const **names, size_t *n)
-{
-	struct apk_state *st = h;
-	*names = st->arches;
-	*n = st->narches;
-}
-
-static void apk_close(void *h)
-{
-	free_state(h);
+	int open_err;
+	return load(root, &open_err, err, errlen);
 }
 
 /* ---- .apk package files -------------------------------------------- */
@@ -519,14 +453,14 @@ const struct ds_backend ds_backend_apk = {
 	.open = apk_open,
 	.owner_of = ds_pkgtable_owner_of,
 	.count = ds_pkgtable_count,
-	.find = apk_find,
+	.find = ds_pkgtable_find_named,   /* NAME, or NAME-VERSION as apk prints it */
 	.info = ds_pkgtable_info,
 	.contents = ds_pkgtable_contents,
-	.close = apk_close,
+	.close = ds_pkgtable_close,
 	.pkgfile_open = apk_pkgfile_open,
 	.pkgfile_next = apk_pkgfile_next,
 	.pkgfile_close = apk_pkgfile_close,
-	.arches = apk_arches,
+	.arches = ds_pkgtable_arches,
 	.pkgfile_sniff = apk_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".apk", NULL },
 	.pkgfile_want = apk_pkgfile_want,

@@ -58,8 +58,6 @@ struct dpkg_db_state {
 	char *root;
 	int refs;
 	int have_origins;
-	const char **arches;    /* native (dpkg's own package), then var/lib/dpkg/arch */
-	size_t narches;
 };
 
 static struct dpkg_db_state *cached;
@@ -108,9 +106,6 @@ static void free_state(struct dpkg_db_state *st)
 	if (!st)
 		return;
 	ds_pkgtable_free(&st->t);
-	for (size_t i = 0; i < st->narches; i++)
-		free((char *)st->arches[i]);
-	free(st->arches);
 	free(st->root);
 	free(st);
 }
@@ -179,54 +174,22 @@ static void add_apt_facts(struct dpkg_db_state *st, const char *admindir)
 	shim->close(apt);
 }
 
-static void add_arch(struct dpkg_db_state *st, const char *name, size_t *cap)
-{
-	for (size_t i = 0; i < st->narches; i++)
-		if (strcmp(st->arches[i], name) == 0)
-			return;
-	char *copy = ds_xstrdup(name);
-	ds_push(st->arches, st->narches, *cap, copy);
-}
-
-/* A root without dpkg installed (a chroot made by hand): the architecture
- * most of its packages have. */
-static const char *most_common_arch(const struct ds_pkgtable *t)
-{
-	const char *seen[16];
-	size_t count[16] = { 0 }, nseen = 0, best = 0;
-	for (size_t i = 0; i < t->npkgs; i++) {
-		const char *a = t->pkgs[i].arch;
-		if (!a || strcmp(a, "all") == 0)
-			continue;
-		size_t k = 0;
-		while (k < nseen && strcmp(seen[k], a) != 0)
-			k++;
-		if (k == nseen && nseen < 16)
-			seen[nseen++] = a;
-		if (k < nseen && ++count[k] > count[best])
-			best = k;
-	}
-	return nseen ? seen[best] : NULL;
-}
-
 /* The root's native architecture is that of its installed dpkg (libdpkg's
  * own native one is the host's); the foreign ones are var/lib/dpkg/arch. */
 static void load_arches(struct dpkg_db_state *st)
 {
-	size_t cap = 0;
 	const char *native = NULL;
 	for (size_t i = 0; i < st->t.npkgs && !native; i++)
 		if (strcmp(st->t.pkgs[i].name, "dpkg") == 0)
 			native = st->t.pkgs[i].arch;
-	if (!native)
-		native = most_common_arch(&st->t);
-	if (native)
-		add_arch(st, native, &cap);
+	if (!native)   /* a root without dpkg installed (a chroot made by hand) */
+		native = ds_pkgtable_common_arch(&st->t, "all");
+	ds_pkgtable_add_arch(&st->t, native);
 	dpkg_arch_reset_list();
 	dpkg_arch_load_list();
 	for (struct dpkg_arch *a = dpkg_arch_get_list(); a; a = a->next)
 		if (a->type == DPKG_ARCH_FOREIGN)
-			add_arch(st, a->name, &cap);
+			ds_pkgtable_add_arch(&st->t, a->name);
 }
 
 /* ---- loading, in a child process ------------------------------------
@@ -319,8 +282,8 @@ static int child_load(const char *root, const char *admindir, unsigned flags)
 		for (struct fsys_namenode_list *f = all[i]->files; f; f = f->next)
 			put_record('F', (const char *[]){ on_disk_name(all[i], f->namenode) }, 1);
 	}
-	for (size_t i = 0; i < st->narches; i++)
-		put_record('A', &st->arches[i], 1);
+	for (size_t i = 0; i < st->t.narches; i++)
+		put_record('A', &st->t.arches[i], 1);
 	put_record('Z', NULL, 0);
 	return fflush(to_parent) == 0 ? 0 : 1;
 }
@@ -378,7 +341,6 @@ static int parse_records(struct dpkg_db_state *st, const char *buf, size_t len,
                          const char **marker, const char **failed)
 {
 	const char *p = buf, *end = buf + len;
-	size_t acap = 0;
 	ds_pkgid id = 0;
 	bool have_pkg = false;
 	while (p < end) {
@@ -405,8 +367,7 @@ static int parse_records(struct dpkg_db_state *st, const char *buf, size_t len,
 		} else if (type == 'F' && have_pkg) {
 			ds_pkgtable_add_file(&st->t, id, v[0]);
 		} else if (type == 'A') {
-			char *a = ds_xstrdup(v[0]);
-			ds_push(st->arches, st->narches, acap, a);
+			ds_pkgtable_add_arch(&st->t, v[0]);
 		}
 	}
 	return -1;
@@ -695,12 +656,6 @@ static int dpkg_find(void *h, const char *name, ds_pkgid *id)
 	return ds_pkgtable_find(&((struct dpkg_db_state *)h)->t, name, id, dpkg_names);
 }
 
-static void dpkg_arches(void *h, const char *const **names, size_t *n)
-{
-	struct dpkg_db_state *st = h;
-	*names = st->arches;
-	*n = st->narches;
-}
 
 static void dpkg_close(void *h)
 {
@@ -984,7 +939,7 @@ const struct ds_backend ds_backend_dpkg = {
 	.pkgfile_open = dpkg_pkgfile_open,
 	.pkgfile_next = dpkg_pkgfile_next,
 	.pkgfile_close = dpkg_pkgfile_close,
-	.arches = dpkg_arches,
+	.arches = ds_pkgtable_arches,   /* native (dpkg's own package), then var/lib/dpkg/arch */
 	.pkgfile_sniff = dpkg_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".deb", ".udeb", ".ddeb", NULL },
 	.pkgfile_want = dpkg_pkgfile_want,

@@ -43,12 +43,6 @@ __attribute__((visibility("default"))) void distsec_backend_host(const struct ds
 	host = h;
 }
 
-struct pacman_state {
-	struct ds_pkgtable t;   /* first: the ds_pkgtable_* accessors take the handle */
-	const char **arches;
-	size_t narches, arch_cap;
-};
-
 /* ---- the private copy of the database ------------------------------ */
 
 struct db_copy {
@@ -183,16 +177,6 @@ static int copy_db(const char *root, struct db_copy *c, char *err, size_t errlen
 
 /* ---- the database --------------------------------------------------- */
 
-static void add_arch(struct pacman_state *st, const char *arch)
-{
-	if (!arch || !strcmp(arch, "any"))
-		return;
-	for (size_t i = 0; i < st->narches; i++)
-		if (!strcmp(st->arches[i], arch))
-			return;
-	ds_push(st->arches, st->narches, st->arch_cap, ds_xstrdup(arch));
-}
-
 static void pkg_from_alpm(alpm_pkg_t *ap, struct ds_pkg *p)
 {
 	p->name = ds_field_dup(alpm_pkg_get_name(ap));
@@ -204,7 +188,7 @@ static void pkg_from_alpm(alpm_pkg_t *ap, struct ds_pkg *p)
 		p->label = ds_xasprintf("%s-%s", p->name, p->version);
 }
 
-static void add_package(struct pacman_state *st, alpm_pkg_t *ap)
+static void add_package(struct ds_pkgtable *t, alpm_pkg_t *ap)
 {
 	struct ds_pkg p = { 0 };
 	pkg_from_alpm(ap, &p);
@@ -212,31 +196,21 @@ static void add_package(struct pacman_state *st, alpm_pkg_t *ap)
 		ds_pkg_free(&p);
 		return;
 	}
-	add_arch(st, p.arch);
-	ds_pkgid id = ds_pkgtable_add(&st->t, &p);
+	if (strcmp(p.arch ? p.arch : "any", "any"))
+		ds_pkgtable_add_arch(t, p.arch);
+	ds_pkgid id = ds_pkgtable_add(t, &p);
 	alpm_filelist_t *fl = alpm_pkg_get_files(ap);
 	for (size_t i = 0; fl && i < fl->count; i++) {
 		char *path = ds_xasprintf("/%s", fl->files[i].name);
 		size_t n = strlen(path);
 		if (n > 1 && path[n - 1] == '/')
 			path[n - 1] = '\0';   /* directories are listed with a slash */
-		ds_pkgtable_add_file(&st->t, id, path);
+		ds_pkgtable_add_file(t, id, path);
 		free(path);
 	}
 }
 
-static void free_state(struct pacman_state *st)
-{
-	if (!st)
-		return;
-	ds_pkgtable_free(&st->t);
-	for (size_t i = 0; i < st->narches; i++)
-		free((char *)st->arches[i]);
-	free(st->arches);
-	free(st);
-}
-
-static struct pacman_state *load(const char *root, char *err, size_t errlen)
+static struct ds_pkgtable *load(const char *root, char *err, size_t errlen)
 {
 	struct db_copy c;
 	if (copy_db(root, &c, err, errlen) != 0)
@@ -248,13 +222,12 @@ static struct pacman_state *load(const char *root, char *err, size_t errlen)
 		remove_copy(&c);
 		return NULL;
 	}
-	struct pacman_state *st = ds_xcalloc(1, sizeof *st);
-	ds_pkgtable_init(&st->t);
+	struct ds_pkgtable *t = ds_pkgtable_new();
 	for (alpm_list_t *l = alpm_db_get_pkgcache(alpm_get_localdb(h)); l; l = alpm_list_next(l))
-		add_package(st, l->data);
+		add_package(t, l->data);
 	alpm_release(h);
 	remove_copy(&c);
-	return st;
+	return t;
 }
 
 static int pacman_probe(const char *root, struct ds_probe *out)
@@ -269,22 +242,16 @@ static int pacman_probe(const char *root, struct ds_probe *out)
 		return 0;
 	}
 	char err[256] = "";
-	struct pacman_state *st = load(root, err, sizeof err);
-	if (!st) {
+	struct ds_pkgtable *t = load(root, err, sizeof err);
+	if (!t) {
 		snprintf(out->detail, sizeof out->detail, "%s", err);
 		out->unreadable = 1;
 		return 0;
 	}
-	out->packages = st->t.npkgs;
-	out->usable = st->t.npkgs > 0;
-	out->owns_bin_sh = ds_pkgtable_owns_bin_sh(&st->t);
-	int marker = ds_root_open(root, "etc/arch-release", 4096);
-	out->native = marker >= 0;
-	if (marker >= 0)
-		close(marker);
+	ds_pkgtable_probe(t, root, "etc/arch-release", out);
 	snprintf(out->detail, sizeof out->detail, "pacman database %s: %zu packages", LOCAL_DIR,
-	         st->t.npkgs);
-	free_state(st);
+	         t->npkgs);
+	ds_pkgtable_close(t);
 	return 0;
 }
 
@@ -292,29 +259,6 @@ static void *pacman_open(const char *root, unsigned flags, char *err, size_t err
 {
 	(void)flags; /* the local database names no repository */
 	return load(root, err, errlen);
-}
-
-/* NAME, or NAME-VERSION (pacman's own file names: NAME-PKGVER-PKGREL) */
-static bool pacman_spec_matches(const struct ds_pkg *p, const char *spec)
-{
-	return p->name && (!strcmp(spec, p->name) || (p->label && !strcmp(spec, p->label)));
-}
-
-static int pacman_find(void *h, const char *spec, ds_pkgid *id)
-{
-	return ds_pkgtable_find(&((struct pacman_state *)h)->t, spec, id, pacman_spec_matches);
-}
-
-static void pacman_arches(void *h, const char *const **names, size_t *n)
-{
-	struct pacman_state *st = h;
-	*names = st->arches;
-	*n = st->narches;
-}
-
-static void pacman_close(void *h)
-{
-	free_state(h);
 }
 
 /* ---- package files --------------------------------------------------- */
@@ -537,14 +481,14 @@ static const struct ds_backend pacman_backend = {
 	.open = pacman_open,
 	.owner_of = ds_pkgtable_owner_of,
 	.count = ds_pkgtable_count,
-	.find = pacman_find,
+	.find = ds_pkgtable_find_named,   /* NAME, or NAME-VERSION (pacman's file names) */
 	.info = ds_pkgtable_info,
 	.contents = ds_pkgtable_contents,
-	.close = pacman_close,
+	.close = ds_pkgtable_close,
 	.pkgfile_open = pacman_pkgfile_open,
 	.pkgfile_next = pacman_pkgfile_next,
 	.pkgfile_close = pacman_pkgfile_close,
-	.arches = pacman_arches,
+	.arches = ds_pkgtable_arches,
 	.pkgfile_sniff = pacman_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".pkg.tar.zst", ".pkg.tar.xz", ".pkg.tar.gz",
 	                                           ".pkg.tar.bz2", ".pkg.tar", NULL },

@@ -2,8 +2,10 @@
 /* The installed-package table shared by the database backends. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "distsec/pkgtable.h"
+#include "distsec/rootfile.h"
 #include "distsec/util.h"
 
 void ds_pkgtable_init(struct ds_pkgtable *t)
@@ -103,5 +105,82 @@ void ds_pkgtable_free(struct ds_pkgtable *t)
 	free(t->pkgs);
 	free(t->files);
 	ds_pathindex_free(t->index);
+	for (size_t i = 0; i < t->narches; i++)
+		free((char *)t->arches[i]);
+	free(t->arches);
 	memset(t, 0, sizeof *t);
+}
+
+struct ds_pkgtable *ds_pkgtable_new(void)
+{
+	struct ds_pkgtable *t = ds_xmalloc(sizeof *t);
+	ds_pkgtable_init(t);
+	return t;
+}
+
+void ds_pkgtable_close(void *h)
+{
+	if (!h)
+		return;
+	ds_pkgtable_free(h);
+	free(h);
+}
+
+void ds_pkgtable_add_arch(struct ds_pkgtable *t, const char *arch)
+{
+	if (!arch)
+		return;
+	for (size_t i = 0; i < t->narches; i++)
+		if (strcmp(t->arches[i], arch) == 0)
+			return;
+	char *copy = ds_xstrdup(arch);
+	ds_push(t->arches, t->narches, t->arch_cap, copy);
+}
+
+const char *ds_pkgtable_common_arch(const struct ds_pkgtable *t, const char *skip)
+{
+	struct ds_strmap *count = ds_strmap_new();
+	const char *best = NULL;
+	uintptr_t most = 0;
+	for (size_t i = 0; i < t->npkgs; i++) {
+		const char *a = t->pkgs[i].arch;
+		if (!a || (skip && strcmp(a, skip) == 0))
+			continue;
+		uintptr_t *n = ds_strmap_put(count, a);
+		if (++*n > most) {
+			most = *n;
+			best = a;
+		}
+	}
+	ds_strmap_free(count);
+	return best;
+}
+
+void ds_pkgtable_arches(void *h, const char *const **names, size_t *n)
+{
+	const struct ds_pkgtable *t = h;
+	*names = t->arches;
+	*n = t->narches;
+}
+
+bool ds_pkg_named(const struct ds_pkg *p, const char *spec)
+{
+	return p->name && (strcmp(spec, p->name) == 0 || (p->label && strcmp(spec, p->label) == 0));
+}
+
+int ds_pkgtable_find_named(void *h, const char *spec, ds_pkgid *id)
+{
+	return ds_pkgtable_find(h, spec, id, ds_pkg_named);
+}
+
+void ds_pkgtable_probe(const struct ds_pkgtable *t, const char *root, const char *marker,
+                       struct ds_probe *out)
+{
+	out->packages = t->npkgs;
+	out->usable = t->npkgs > 0;
+	out->owns_bin_sh = ds_pkgtable_owns_bin_sh(t);
+	int fd = ds_root_open(root, marker, 4096);
+	out->native = fd >= 0;
+	if (fd >= 0)
+		close(fd);
 }

@@ -23,6 +23,8 @@ struct ds_pkgtable {
 	struct ds_pkgfiles *files;    /* per package */
 	size_t npkgs, cap;
 	struct ds_pathindex *index;
+	const char **arches;          /* the root's architectures, native first; owned */
+	size_t narches, arch_cap;
 };
 
 void ds_pkgtable_init(struct ds_pkgtable *t);
@@ -41,6 +43,25 @@ int ds_pkgtable_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx);
  * accepts; 0 with *id set, -1 when none. */
 int ds_pkgtable_find(const struct ds_pkgtable *t, const char *spec, ds_pkgid *id,
                      bool (*names)(const struct ds_pkg *p, const char *spec));
+/* A new, empty table on the heap, and its freeing as a backend's close()
+ * (for backends whose handle is the table itself). */
+struct ds_pkgtable *ds_pkgtable_new(void);
+void ds_pkgtable_close(void *h);
+/* Adds arch to the root's architectures, once (NULL is ignored). */
+void ds_pkgtable_add_arch(struct ds_pkgtable *t, const char *arch);
+/* The architecture most packages have (skip, e.g. "all", left out; the
+ * first to reach the highest count wins a tie); NULL when none. */
+const char *ds_pkgtable_common_arch(const struct ds_pkgtable *t, const char *skip);
+/* A backend's arches(): the list ds_pkgtable_add_arch built. */
+void ds_pkgtable_arches(void *h, const char *const **names, size_t *n);
+/* Does spec name p as its NAME or its label (apk's and pacman's
+ * NAME-VERSION)?  And a backend's find() with that test. */
+bool ds_pkg_named(const struct ds_pkg *p, const char *spec);
+int ds_pkgtable_find_named(void *h, const char *spec, ds_pkgid *id);
+/* A probe's counts from a loaded table: packages, usable, owns_bin_sh,
+ * and native when the root holds the file marker (relative to root). */
+void ds_pkgtable_probe(const struct ds_pkgtable *t, const char *root, const char *marker,
+                       struct ds_probe *out);
 /* Does some package own bin/sh under either /usr spelling? (probe tie-break) */
 bool ds_pkgtable_owns_bin_sh(const struct ds_pkgtable *t);
 void ds_pkgtable_free(struct ds_pkgtable *t);
