@@ -100,7 +100,7 @@ static void record_line(struct record *r, char key, const char *val)
 	*field = ds_field_dup(val);
 }
 
-/* Reads the database into st; 0, or -1 with err. */
+/* Reads the database into t; 0, or -1 with err. */
 static int read_db(FILE *fp, struct ds_pkgtable *t, char *err, size_t errlen)
 {
 	struct record r = { 0 };
