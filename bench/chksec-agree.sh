@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/chksec-agree.sh [WORKDIR [NREAL]]: distsec's per-package verdict
-# (JSON summary.by_package, src/verdict.c) against rpm-chksec --all's,
+# (JSON summary.by_package, src/core/verdict.c) against rpm-chksec --all's,
 # computed independently by bench/chksec-ref.py (readelf), per NAME.ARCH,
 # on an rpm root built here with rpmbuild and rpm:
 #   - 18 packages built from small C programs with chosen flags (PIE and

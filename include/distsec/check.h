@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A check: one file under src/checks/ defining one descriptor, listed in
- * the registry table (src/registry.c).  A check sees only the files its
+ * the registry table (src/core/registry.c).  A check sees only the files its
  * `applies` mask selects and reads them through include/distsec/file.h.
  */
 #ifndef DISTSEC_CHECK_H

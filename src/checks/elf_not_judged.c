@@ -3,7 +3,7 @@
  * elf-not-judged: not a check of its own but the id under which the core
  * says (as a pass, shown with -v) why an ELF file got no hardening verdict:
  * another machine's code, bytecode, an object, a separate debug file
- * (src/arch.c).  The JSON summary counts them.
+ * (src/core/arch.c).  The JSON summary counts them.
  */
 #include "distsec/check.h"
 

@@ -33,7 +33,7 @@ static void run(struct ds_file *f, void *state)
 		/* no loader, no GOT it resolves: elf-static says what matters */
 		struct ds_finding *d = ds_report(f, DS_SEV_PASS, "statically linked: RELRO does not apply");
 		ds_detail_str(d, "relro", "not applicable");
-		/* the segment and flag, for rpm-chksec's verdict (src/verdict.c) */
+		/* the segment and flag, for rpm-chksec's verdict (src/core/verdict.c) */
 		ds_detail_bool(d, "gnu_relro", ds_elf_relro(v) != DS_RELRO_NONE);
 		ds_detail_bool(d, "bind_now", v->bind_now);
 		ds_detail_str(d, "class", ds_class_name(ds_file_class(f)));

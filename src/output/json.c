@@ -10,7 +10,7 @@
  * findings this scan no longer has, and summary.baseline counts them.
  * Passes are included only with --verbose, or --shard (distsec merge
  * rebuilds the per-package table and -v from them).  summary.by_package is
- * rpm-chksec --all's table (src/verdict.c).
+ * rpm-chksec --all's table (src/core/verdict.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +61,7 @@ static json_object *inputs(const struct ds_scan *s)
 	return list;
 }
 
-/* rpm-chksec's per-package table (src/verdict.c), keyed NAME.ARCH. */
+/* rpm-chksec's per-package table (src/core/verdict.c), keyed NAME.ARCH. */
 static json_object *package_summary(const struct ds_scan *s)
 {
 	json_object *pkgs = json_object_new_object();

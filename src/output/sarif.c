@@ -2,7 +2,7 @@
 /*
  * sarif: SARIF 2.1.0, one run, as GitHub code scanning and OpenScanHub read
  * it.  tool.driver.rules are the checks this scan enabled, each with its
- * documentation (src/checkdoc.c), CWE tag, security-severity and precision;
+ * documentation (src/core/checkdoc.c), CWE tag, security-severity and precision;
  * defaultConfiguration.level is the lowest level the check reports (its
  * findings carry their own).  Each result names its rule, its level, the
  * file as a URI relative to the scanned root (uriBaseId ROOT) with the line

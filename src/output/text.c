@@ -147,7 +147,7 @@ static bool shown(const struct ds_scan *s, const struct ds_finding *d)
 	                           d->baseline != DS_BASELINE_UNCHANGED);
 }
 
-/* --summary: rpm-chksec --all's table (src/verdict.c); lines printed */
+/* --summary: rpm-chksec --all's table (src/core/verdict.c); lines printed */
 static size_t print_verdicts(FILE *out, const struct ds_scan *s)
 {
 	struct ds_verdict *v;

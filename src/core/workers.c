@@ -50,7 +50,7 @@ static enum ds_kind kind_of_mode(mode_t m)
 }
 
 /* Only ELF files the scanned system runs get hardening verdicts; the
- * others are counted, and with -v a pass says why (src/arch.c). */
+ * others are counted, and with -v a pass says why (src/core/arch.c). */
 static bool elf_judged(struct ds_worker *w, struct ds_file *f)
 {
 	char buf[160];
