@@ -16,14 +16,14 @@ src="$SRCDIR/fixtures/hello.c"
 cross() {
 	t=$1 out=$2
 	shift 2
-	clang --target="$t" -O1 -w "$@" -o "$out" "$src" 2>"$work/cc-err"
+	cached "$out" clang --target="$t" -O1 -w "$@" -o "$out" "$src" 2>"$work/cc-err"
 }
 cross aarch64-linux-gnu "$work/a64-norelro" -Wl,-z,norelro ||
 	{ cat "$work/cc-err"; echo "SKIP: no aarch64 cross toolchain (binutils-aarch64-linux-gnu, libc6-dev-arm64-cross)"; exit 77; }
 cross aarch64-linux-gnu "$work/a64-full" -Wl,-z,relro,-z,now
 cross i686-linux-gnu "$work/i386-norelro" -Wl,-z,norelro ||
 	{ cat "$work/cc-err"; echo "SKIP: no i386 cross toolchain (binutils-i686-linux-gnu, libc6-dev-i386-cross)"; exit 77; }
-cc -O1 -w -Wl,-z,norelro -o "$work/x64-norelro" "$src"
+cached "$work/x64-norelro" cc -O1 -w -Wl,-z,norelro -o "$work/x64-norelro" "$src"
 
 # only: the finding lines, spaces squeezed
 # the findings: the lines before the first blank one (the table and the summary follow)
@@ -98,7 +98,7 @@ other() {
 	cross "$t" "$work/$a-nopie" -fno-pie -no-pie -Wl,-z,relro,-z,now
 	cross "$t" "$work/$a-execstack" -Wl,-z,relro,-z,now,-z,execstack
 	cross "$t" "$work/$a-rpath" -Wl,-z,relro,-z,now,-rpath,/usr/lib/fixture
-	clang --target="$t" -O1 -w -fPIC -shared -Wl,-z,relro,-z,now,-z,notext \
+	cached "$work/$a-textrel" clang --target="$t" -O1 -w -fPIC -shared -Wl,-z,relro,-z,now,-z,notext \
 		-o "$work/$a-textrel" "$SRCDIR/fixtures/textrel.c"
 	r=$work/root-$a
 	mkdir -p "$r/bin" "$r/usr/bin" "$r/usr/lib"

@@ -48,14 +48,14 @@ ran=0
 for target in $targets; do
 	r=$root/$target
 	mkdir -p "$r/usr/bin" "$r/bin"
-	if ! build "$target" "$r/bin/sh" "$src/jail.c"; then
+	if ! cached "$r/bin/sh" build "$target" "$r/bin/sh" "$src/jail.c"; then
 		echo "*skipped*: $target (no cross toolchain: $(head -n1 "$work/cc.err"))"
 		continue
 	fi
 	for opt in O0 O2 O2-noplt; do
 		case $opt in O2-noplt) fl="-O2 -fno-plt" ;; *) fl="-$opt" ;; esac
 		for v in $jail_v; do
-			build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
+			cached "$r/usr/bin/jail-$v-$opt" build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
 		done
 		wait
 		for v in $drop_v; do
@@ -66,18 +66,19 @@ for target in $targets; do
 			*) d=-D$v ;;
 			esac
 			case $v in *API) d="$d -rdynamic" ;; esac
-			build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
+			cached "$r/usr/bin/drop-$v-$opt" build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
 		done
 		wait
 		for v in $tmp_v; do
-			build "$target" "$r/usr/bin/tmp-$v-$opt" $fl -D$v "$src/tmpuse.c" &
+			cached "$r/usr/bin/tmp-$v-$opt" build "$target" "$r/usr/bin/tmp-$v-$opt" $fl -D$v "$src/tmpuse.c" &
 		done
 		wait
 	done
 	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify)
 	gcc_built=
 	if [ "$target" = x86_64-linux-gnu ] && command -v gcc >/dev/null &&
-	   gcc -O2 -w -DPW -DREALONLY -o "$r/usr/bin/drop-PW_REALONLY-gcc" "$src/drop.c" 2>"$work/cc.err"; then
+	   cached "$r/usr/bin/drop-PW_REALONLY-gcc" gcc -O2 -w -DPW -DREALONLY -o "$r/usr/bin/drop-PW_REALONLY-gcc" \
+		"$src/drop.c" 2>"$work/cc.err"; then
 		gcc_built=1
 	fi
 	run_distsec scan --root "$r" --check elf-chroot-chdir,elf-nodrop-groups,elf-tmp-name \

@@ -37,7 +37,7 @@ ran=0
 while IFS='|' read -r t effect before msg; do
 	r=$root/$t
 	mkdir -p "$r/bin" "$r/usr/bin"
-	if ! clang --target="$t" -O1 -w -o "$r/bin/sh" "$SRCDIR/fixtures/hello.c" 2>"$work/cc-err"; then
+	if ! cached "$r/bin/sh" clang --target="$t" -O1 -w -o "$r/bin/sh" "$SRCDIR/fixtures/hello.c" 2>"$work/cc-err"; then
 		echo "*skipped*: $t (no cross toolchain: $(head -n1 "$work/cc-err"))"
 		continue
 	fi

@@ -20,7 +20,7 @@ drop="$SRCDIR/fixtures/disasm/drop.c"
 cross() {
 	t=$1 out=$2
 	shift 2
-	clang --target="$t" -w "$@" -o "$out" 2>"$work/cc-err"
+	cached "$out" clang --target="$t" -w "$@" -o "$out" 2>"$work/cc-err"
 }
 # an i386 program changing to a user's ids without initgroups
 cross i686-linux-gnu "$work/i386-drop" -O2 -DPW -Wl,-z,norelro "$drop" ||
@@ -28,8 +28,8 @@ cross i686-linux-gnu "$work/i386-drop" -O2 -DPW -Wl,-z,norelro "$drop" ||
 cross i686-linux-gnu "$work/i386-norelro" -O1 -Wl,-z,norelro "$hello"
 cross aarch64-linux-gnu "$work/a64-norelro" -O1 -Wl,-z,norelro "$hello" ||
 	{ cat "$work/cc-err"; echo "SKIP: no aarch64 cross toolchain (binutils-aarch64-linux-gnu, libc6-dev-arm64-cross)"; exit 77; }
-cc -O1 -w -Wl,-z,relro,-z,now -o "$work/x64-full" "$hello"
-cc -O1 -w -Wl,-z,norelro -o "$work/x64-norelro" "$hello"
+cached "$work/x64-full" cc -O1 -w -Wl,-z,relro,-z,now -o "$work/x64-full" "$hello"
+cached "$work/x64-norelro" cc -O1 -w -Wl,-z,norelro -o "$work/x64-norelro" "$hello"
 
 # findings: the JSON report's findings, one line each: path, check,
 # severity, then the details that tell how it was judged: the class, the

@@ -4,6 +4,11 @@ set -eu
 root=$(mktemp -d /tmp/distsec-e2e-XXXXXX)
 work=$(mktemp -d /tmp/distsec-e2e-out-XXXXXX)
 trap 'chmod -R u+rwx "$root" 2>/dev/null; rm -rf "$root" "$work"' EXIT
+# a test ended by a signal (meson's timeout, ^C, a closed terminal) removes
+# them too: sh runs the EXIT trap on exit, not on a signal's default action
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # place FIXTURE PATH-IN-ROOT [MODE]
 place() {
@@ -25,6 +30,49 @@ run_distsec() {
 	# valgrind's notes about itself ("--PID-- WARNING: unhandled syscall
 	# 437", openat2) are not distsec's stderr; its error reports (==PID==) stay
 	[ -z "${DISTSEC_WRAPPER:-}" ] || sed -i '/^--[0-9]*-- /d' "$work/err"
+}
+
+# cached OUT CMD...: CMD, which compiles a fixture into OUT; with
+# $DISTSEC_FIXTURE_CACHE set (ci/test sets it for all its stages), OUT is
+# copied from there when the same command was run before on the same
+# inputs: the key is the command (OUT left out), the contents of every
+# argument naming a file and of the .h files beside it, the calling test
+# script (its build recipes) and the installed packages' versions (the
+# compilers and cross libcs).  A failed command stores nothing.
+cached() {
+	fx_out=$1
+	shift
+	if [ -z "${DISTSEC_FIXTURE_CACHE:-}" ]; then
+		"$@"
+		return
+	fi
+	if [ -z "${fixture_env_key:-}" ]; then
+		fixture_env_key=$({
+			cat "$0"
+			dpkg-query -W 2>/dev/null || :
+			for fx_cc in cc gcc clang "${CLANG:-clang}"; do
+				command -v "$fx_cc" && "$fx_cc" --version 2>&1 || :
+			done
+		} | sha256sum | cut -c1-64)
+	fi
+	fx_key=$(for fx_a in "$@"; do
+		if [ "$fx_a" = "$fx_out" ]; then
+			echo "@OUT@"
+		else
+			printf '%s\n' "$fx_a"
+			[ ! -f "$fx_a" ] || cat "$fx_a" "${fx_a%/*}"/*.h 2>/dev/null || :
+		fi
+	done | { echo "$fixture_env_key"; cat; } | sha256sum | cut -c1-64)
+	fx_c=$DISTSEC_FIXTURE_CACHE/$fx_key
+	if [ -f "$fx_c" ]; then
+		cp -p "$fx_c" "$fx_out"
+		return
+	fi
+	"$@" || return
+	mkdir -p "$DISTSEC_FIXTURE_CACHE"
+	# written aside (its mode kept), then renamed: tests of two stages may
+	# share the cache
+	fx_t=$(mktemp "$fx_c.XXXXXX") && cp -p "$fx_out" "$fx_t" && mv -f "$fx_t" "$fx_c"
 }
 
 fail() {
