@@ -6,6 +6,7 @@
  * rpm-chksec's "ET_DYN with DT_DEBUG" misread libraries with DT_DEBUG.
  */
 #include <elf.h>
+#include <stdio.h>
 
 #include "distsec/check.h"
 #include "distsec/elfview.h"
@@ -40,6 +41,12 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_bool(d, "pie", pie == DS_ELF_PIE);
 	ds_detail_str(d, "class", ds_class_name(cls));
 	ds_detail_str(d, "type", v->type == ET_EXEC ? "ET_EXEC" : "ET_DYN");
+	/* who can replace a program root runs: diff compares it across builds */
+	if (cls == DS_CLASS_DAEMON) {
+		char uid[24];
+		snprintf(uid, sizeof uid, "%u", (unsigned)f->uid);
+		ds_detail_str(d, "owner", f->user ? f->user : uid);
+	}
 }
 
 const struct ds_check ds_check_elf_pie = {
@@ -53,7 +60,9 @@ const struct ds_check ds_check_elf_pie = {
 		  "its code and an attacker knows where every gadget is.",
 		.detect = "Read from the ELF header and dynamic section: ET_EXEC is not PIE; ET_DYN with "
 		  "PT_INTERP or DF_1_PIE is; ET_DYN with neither is a shared library and not "
-		  "judged. The severity follows the program class (daemon, setuid, network, ...).",
+		  "judged. The severity follows the program class (daemon, setuid, network, ...). A "
+		  "daemon's record names its owner (details.owner: the package's user name, else the "
+		  "uid), which distsec diff compares.",
 		.limits = "A static non-PIE program of an unimportant class gets only elf-static's info "
 		  "(which says it has no ASLR); a static daemon, setuid or network program is judged "
 		  "here like a dynamic one; the class of a program "

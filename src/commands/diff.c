@@ -17,10 +17,13 @@
  * FORTIFY; new executable stack, TEXTREL, RPATH/RUNPATH; a file that became
  * setuid, setgid or setcap (the program class of its ELF records), when the
  * old side says what the file was (it has passes, or a record of the file
- * naming its class).  A
+ * naming its class); privileges any file gained (file-setid,
+ * file-capabilities new or wider, file-world-writable findings: their
+ * absence counts when the old side ran the check), a program a unit now
+ * starts, a daemon's owner no longer root.  A
  * regression's severity is that of the new build's finding of the same
- * check on the file, at least warning; a new setuid/setgid/setcap file is an
- * error (it needs a review).  New findings of any check are those whose
+ * check on the file, at least warning; a privilege gained is an error (it
+ * needs a review), a new daemon a warning.  New findings of any check are those whose
  * check, path, rule and severity the old package lacked (the --baseline
  * identity).  --waivers applies to both sides' records as in scan; a
  * regression is waived when its file's record of the fact's check is, or
@@ -76,17 +79,45 @@ static const struct {
 		"directories that may be writable by others, or relative to the working directory" },
 };
 
-/* The program classes whose gain is a regression, for explain. */
+/* Privilege gained, for explain: what each id means, where diff learns
+ * it, its severity. */
 static const struct {
-	const char *kind, *why;
-} setid_kinds[] = {
+	const char *kind, *why, *from, *sev;
+} priv_kinds[] = {
 	{ "new-setuid", "a file that was not setuid is now, or a new file is: it runs with its "
 	  "owner's privileges (root's, usually), so every bug in it is a privilege escalation; "
-	  "a new one needs a review" },
+	  "a new one needs a review", "the program class of the file's ELF records, or the "
+	  "file-setid record of any other file (a script, data) (when the old side says what the "
+	  "file was)", "always error; waived by a waiver of elf-pie for the file (of file-setid "
+	  "for a file that is not an ELF program)" },
 	{ "new-setgid", "a file that was not setgid is now, or a new file is: it runs with its "
-	  "group's privileges (shadow, disk, ...), which a bug in it hands to any user" },
+	  "group's privileges (shadow, disk, ...), which a bug in it hands to any user",
+	  "the program class of the file's ELF records, or the file-setid record of any other "
+	  "file (when the old side says what the file was)", "always error; waived by a waiver of "
+	  "elf-pie for the file (of file-setid for a file that is not an ELF program)" },
 	{ "new-setcap", "a file that had no file capabilities has some now, or a new file does: "
-	  "it runs with those capabilities of root's (cap_net_raw, cap_sys_admin ...)" },
+	  "it runs with those capabilities of root's (cap_net_raw, cap_sys_admin ...)",
+	  "the program class of the file's ELF records, or the file's file-capabilities record "
+	  "(the value shown)", "always error; waived by a waiver of elf-pie for the file (of "
+	  "file-capabilities when no ELF record classes it setcap)" },
+	{ "wider-caps", "the file's capabilities grant more than before: a capability or a flag "
+	  "(e, p, i) the old build did not give, shown old -> new (cap_net_raw=ep -> "
+	  "cap_net_raw,cap_sys_admin=ep)", "the file-capabilities records of both builds",
+	  "always error; waived by a waiver of file-capabilities for the file" },
+	{ "new-world-writable", "a file or directory any user could not write before can be "
+	  "written now (a directory without the sticky bit), or a new one is so: whatever reads it "
+	  "reads what any user put there", "the file-world-writable records of both builds (when "
+	  "the old build was scanned with that check)", "always error; waived by a waiver of "
+	  "file-world-writable for the file" },
+	{ "new-daemon", "a program that no systemd service or SysV init script started before is "
+	  "started by one now (a new unit, or a new program): it runs as root at boot, so its "
+	  "hardening and its code need a review", "the program class of the file's ELF records "
+	  "(daemon); a unit that starts a script is not seen", "warning; waived by a waiver of "
+	  "elf-pie for the file" },
+	{ "new-owner", "a program root runs (a daemon) was owned by root and is owned by another "
+	  "user now: that user can replace what root runs", "the owner in the elf-pie records of "
+	  "a daemon in both builds (a package's user name, else the uid)", "always error; waived "
+	  "by a waiver of elf-pie for the file" },
 };
 
 char *ds_diff_explain(const char *id)
@@ -101,15 +132,20 @@ char *ds_diff_explain(const char *id)
 			                    "at least warning.\n", facts[i].kind, facts[i].what,
 			                    facts[i].lost ? "lost" : "added", facts[i].why,
 			                    facts[i].check, facts[i].check, facts[i].check);
-	for (size_t i = 0; i < sizeof setid_kinds / sizeof setid_kinds[0]; i++)
-		if (!strcmp(id, setid_kinds[i].kind))
+	for (size_t i = 0; i < sizeof priv_kinds / sizeof priv_kinds[0]; i++)
+		if (!strcmp(id, priv_kinds[i].kind))
 			return ds_xasprintf("%s: a regression `distsec diff` reports\n\nWhat: %s.\n\n"
-			                    "From: the program class of the file's ELF records (when the "
-			                    "old side says what the file was).\n\nSeverity: always "
-			                    "error; waived by a waiver of elf-pie for the file.\n",
-			                    setid_kinds[i].kind, setid_kinds[i].why);
+			                    "From: %s.\n\nSeverity: %s.\n", priv_kinds[i].kind,
+			                    priv_kinds[i].why, priv_kinds[i].from, priv_kinds[i].sev);
 	return NULL;
 }
+
+/* The checks whose findings (not passes) say a file's privileges: the
+ * absence of a finding is evidence only when the side ran the check. */
+enum { P_SETID, P_CAPS, P_WW, NPRIV };
+static const char *const priv_check[NPRIV] = {
+	[P_SETID] = "file-setid", [P_CAPS] = "file-capabilities", [P_WW] = "file-world-writable",
+};
 
 struct dfile {
 	const char *path;
@@ -119,6 +155,12 @@ struct dfile {
 	int fact[NFACTS];          /* -1 unknown; RELRO 0 none, 1 partial, 2 full; else 0/1 */
 	int sev[NFACTS];           /* worst severity of the fact's check on the file, -1 none */
 	const char *setid;         /* "setuid", "setgid", "setcap" or NULL */
+	bool setid_mode;           /* setid comes from a file-setid record (no ELF class) */
+	bool daemon;               /* its ELF records class it a daemon */
+	const char *owner;         /* a daemon's owner (elf-pie's record), or NULL */
+	const char *caps;          /* file-capabilities' value, or NULL */
+	const char *ww_mode;       /* file-world-writable's mode when it has a finding, or NULL */
+	bool pwaived[NPRIV];       /* the new build's finding of the privilege check is waived */
 	size_t next;               /* the package's next file: index in files + 1, 0 none */
 };
 
@@ -144,6 +186,8 @@ struct side {
 	struct ds_strmap *fileidx; /* "name\037arch\037path" -> index in files + 1 */
 	struct ds_strmap *sameidx; /* the same with ds_path_same_file's name: the first */
 	bool passes;               /* the report has pass records */
+	bool ran[NPRIV];           /* the report's checks_run lists priv_check[i] */
+	struct ds_strmap *strs;    /* the strings the files keep from details */
 };
 
 struct diff_opts {
@@ -330,12 +374,16 @@ static void set_fact(struct dfile *f, int fact, int value, int sev)
 }
 
 /* What one record says about its file. */
-static void record_facts(struct dfile *f, const char *check, json_object *details, int sev,
-                         bool waived)
+static void record_facts(struct side *sd, struct dfile *f, const char *check,
+                         json_object *details, int sev, bool waived)
 {
 	const char *cls = str_of(details, "class");
 	static const char *const setid[] = { "setuid", "setgid", "setcap" };
 	f->class_known |= cls != NULL;
+	f->daemon |= cls && !strcmp(cls, "daemon");
+	for (int i = 0; i < NPRIV; i++)
+		if (!strcmp(check, priv_check[i]))
+			f->pwaived[i] |= waived;
 	for (int i = 0; waived && i < NFACTS; i++)
 		if (!strcmp(check, facts[i].check))
 			f->waived[i] = true;
@@ -362,6 +410,17 @@ static void record_facts(struct dfile *f, const char *check, json_object *detail
 	} else if (!strcmp(check, "elf-rpath")) {
 		set_fact(f, F_RPATH, sev > DS_SEV_PASS, finding);
 	}
+	const char *v;
+	if (!strcmp(check, "elf-pie") && (v = str_of(details, "owner")))
+		f->owner = ds_strmap_key(sd->strs, v);
+	else if (!strcmp(check, "file-capabilities") && (v = str_of(details, "capabilities")))
+		f->caps = ds_strmap_key(sd->strs, v);
+	else if (!strcmp(check, "file-world-writable") && sev > DS_SEV_PASS)
+		f->ww_mode = ds_strmap_key(sd->strs, (v = str_of(details, "mode")) ? v : "");
+	else if (!strcmp(check, "file-setid") && !f->setid) {
+		f->setid = bool_of(details, "setuid") == 1 ? "setuid" : "setgid";
+		f->setid_mode = true;
+	}
 }
 
 /* --waivers on a record, as finish() applies it to a scan's finding; a
@@ -384,6 +443,10 @@ static void build_side(struct side *sd, struct ds_waivers *ws)
 	sd->index = ds_strmap_new();
 	sd->fileidx = ds_strmap_new();
 	sd->sameidx = ds_strmap_new();
+	sd->strs = ds_strmap_new();
+	for (size_t i = 0; i < sd->rep->sum.nchecks_run; i++)
+		for (int k = 0; k < NPRIV; k++)
+			sd->ran[k] |= !strcmp(sd->rep->sum.checks_run[i], priv_check[k]);
 	for (size_t i = 0; i < sd->rep->ninputs; i++)   /* clean package files too */
 		if (sd->rep->inputs[i].pkg && sd->rep->inputs[i].pkg->name)
 			package_of(sd, sd->rep->inputs[i].pkg);
@@ -395,7 +458,7 @@ static void build_side(struct side *sd, struct ds_waivers *ws)
 		struct dfile *f = file_of(sd, p, d->path, true);
 		if (!f->rec)
 			f->rec = d;
-		record_facts(f, d->check_id, details, (int)d->severity, d->waived);
+		record_facts(sd, f, d->check_id, details, (int)d->severity, d->waived);
 		json_object_put(details);
 		if (d->severity == DS_SEV_PASS)
 			sd->passes = true;
@@ -576,19 +639,110 @@ static const char *relro_name(int v)
 	return v == 2 ? "full" : v == 1 ? "partial" : "none";
 }
 
+/* Whether capability text b ("cap_a,cap_b=ep cap_c+i") grants name with
+ * flag f, name being n bytes. */
+static bool caps_grant(const char *b, const char *name, size_t n, char f)
+{
+	for (const char *p = b; *p;) {
+		size_t clause = strcspn(p, " "), names = strcspn(p, "=+");
+		if (names > clause)
+			names = clause;
+		bool flag = memchr(p + names, f, clause - names) != NULL;
+		for (const char *q = p; flag && q < p + names;) {
+			size_t len = strcspn(q, ",=+");
+			if (len == n && !strncmp(q, name, n))
+				return true;
+			q += len + 1;
+		}
+		p += clause + (p[clause] != '\0');
+	}
+	return false;
+}
+
+/* Whether capability text b grants a capability or a flag a does not. */
+static bool caps_wider(const char *a, const char *b)
+{
+	for (const char *p = b; *p;) {
+		size_t clause = strcspn(p, " "), names = strcspn(p, "=+");
+		if (names > clause)
+			names = clause;
+		for (const char *q = p; q < p + names;) {
+			size_t len = strcspn(q, ",=+");
+			for (const char *fl = p + names + 1; fl < p + clause; fl++)
+				if (!caps_grant(a, q, len, *fl))
+					return true;
+			q += len + 1;
+		}
+		p += clause + (p[clause] != '\0');
+	}
+	return false;
+}
+
+static bool root_owned(const char *owner)
+{
+	return !strcmp(owner, "root") || !strcmp(owner, "0");
+}
+
+/* A privilege regression: text is freed here. */
+static void priv_regression(struct report *r, const struct dfile *a, const struct dfile *b,
+                            const char *kind, int sev, bool waived, char *text)
+{
+	regression(r, a, b, kind, sev, waived, text);
+	free(text);
+}
+
+/* Privileges b has that a lacked: set[ug]id, file capabilities (new or
+ * wider), world-writable, started as a daemon, a daemon's owner no longer
+ * root.  known: the old side would have a record of a's class; ran: the
+ * old side ran each privilege check (a missing finding means "did not"). */
+static void compare_privileges(struct report *r, const struct dfile *a, const struct dfile *b,
+                               bool known, const bool ran[NPRIV])
+{
+	/* a file without records on the old side may still have been there:
+	 * only an ELF file's class (in every record of it) tells */
+	const char *fresh = a ? "" : " (a new file)";
+	bool setcap_said = false;
+	if (b->setid && (b->setid_mode ? ran[P_SETID] || known : known) &&
+	    (!a || !a->setid || strcmp(a->setid, b->setid))) {
+		char *kind = ds_xasprintf("new-%s", b->setid);
+		const char *check = b->setid_mode ? priv_check[P_SETID] : "elf-pie";
+		bool waived = (b->setid_mode && b->pwaived[P_SETID]) ||
+		              regression_waived(r, b, -1, check);
+		setcap_said = !strcmp(b->setid, "setcap");
+		priv_regression(r, a, b, kind, DS_SEV_ERROR, waived,
+		                ds_xasprintf("new %s file%s%s%s%s", b->setid, b->setid_mode ? "" : fresh,
+		                             setcap_said && b->caps ? " (" : "",
+		                             setcap_said && b->caps ? b->caps : "",
+		                             setcap_said && b->caps ? ")" : ""));
+		free(kind);
+	}
+	bool caps_waived = b->pwaived[P_CAPS] || regression_waived(r, b, -1, priv_check[P_CAPS]);
+	if (b->caps && !setcap_said && ran[P_CAPS] && (!a || !a->caps))
+		priv_regression(r, a, b, "new-setcap", DS_SEV_ERROR, caps_waived,
+		                ds_xasprintf("new file capabilities %s", b->caps));
+	else if (b->caps && a && a->caps && caps_wider(a->caps, b->caps))
+		priv_regression(r, a, b, "wider-caps", DS_SEV_ERROR, caps_waived,
+		                ds_xasprintf("file capabilities %s -> %s", a->caps, b->caps));
+	if (b->ww_mode && ran[P_WW] && (!a || !a->ww_mode))
+		priv_regression(r, a, b, "new-world-writable", DS_SEV_ERROR,
+		                b->pwaived[P_WW] || regression_waived(r, b, -1, priv_check[P_WW]),
+		                ds_xasprintf("world-writable now (mode %s)", b->ww_mode));
+	if (b->daemon && known && (!a || !a->daemon))
+		priv_regression(r, a, b, "new-daemon", DS_SEV_WARNING,
+		                regression_waived(r, b, -1, "elf-pie"),
+		                ds_xasprintf("now started by a systemd service or init script%s", fresh));
+	if (b->daemon && b->owner && !root_owned(b->owner) && a && a->daemon && a->owner &&
+	    root_owned(a->owner))
+		priv_regression(r, a, b, "new-owner", DS_SEV_ERROR, regression_waived(r, b, -1, "elf-pie"),
+		                ds_xasprintf("owner %s -> %s of a program root runs", a->owner, b->owner));
+}
+
 /* old_knows: the old side would have a record of a's class (it has passes,
  * or it has no package to compare with) */
 static void compare_file(struct report *r, const struct dfile *a, const struct dfile *b,
-                         bool old_knows)
+                         bool old_knows, const bool ran[NPRIV])
 {
-	bool known = a ? a->class_known || old_knows : old_knows;
-	if (b->setid && known && (!a || !a->setid || strcmp(a->setid, b->setid))) {
-		char *kind = ds_xasprintf("new-%s", b->setid);
-		char *text = ds_xasprintf("new %s file%s", b->setid, a ? "" : " (a new file)");
-		regression(r, a, b, kind, DS_SEV_ERROR, regression_waived(r, b, -1, "elf-pie"), text);
-		free(kind);
-		free(text);
-	}
+	compare_privileges(r, a, b, a ? a->class_known || old_knows : old_knows, ran);
 	for (int i = 0; a && i < NFACTS; i++) {
 		int was = a->fact[i], now = b->fact[i];
 		bool worse = facts[i].lost ? was >= 0 && now >= 0 && now < was
@@ -750,12 +904,14 @@ static void sort_side(struct side *sd)
 
 static void compare(struct report *r, struct side *old, struct side *new)
 {
+	static const bool all[NPRIV] = { true, true, true };   /* no old package */
 	for (size_t i = 0; i < new->n; i++) {
 		struct dpkg *b = &new->p[i], *a = b->peer;
 		package_header(r, a, b);
 		for (size_t k = b->first; k; k = new->files[k - 1].next) {
 			const struct dfile *f = &new->files[k - 1];
-			compare_file(r, a ? file_of(old, a, f->path, false) : NULL, f, !a || old->passes);
+			compare_file(r, a ? file_of(old, a, f->path, false) : NULL, f, !a || old->passes,
+			             a ? old->ran : all);
 		}
 		compare_findings(r, a, b);
 		if (!a)
@@ -780,6 +936,7 @@ static void side_free(struct side *sd)
 	free(sd->files);
 	ds_strmap_free(sd->fileidx);
 	ds_strmap_free(sd->sameidx);
+	ds_strmap_free(sd->strs);
 	ds_strmap_free(sd->index);
 	ds_report_free(sd->rep);
 }

@@ -10,7 +10,7 @@ extern const struct ds_check ds_check_elf_pie, ds_check_elf_relro, ds_check_elf_
 	ds_check_elf_cet, ds_check_elf_static, ds_check_script_sh_syntax, ds_check_script_sh_tmp,
 	ds_check_script_sh_nul,
 	ds_check_script_py_chroot_chdir, ds_check_file_hidden_exec, ds_check_file_world_writable,
-	ds_check_file_capabilities, ds_check_file_symlink, 	ds_check_file_stig,
+	ds_check_file_capabilities, ds_check_file_setid, ds_check_file_symlink, 	ds_check_file_stig,
 	ds_check_selinux_dev_label, ds_check_selinux_unconfined_daemon, ds_check_elf_not_judged;
 
 const struct ds_check *const ds_checks[] = {
@@ -34,6 +34,7 @@ const struct ds_check *const ds_checks[] = {
 	&ds_check_file_hidden_exec,
 	&ds_check_file_world_writable,
 	&ds_check_file_capabilities,
+	&ds_check_file_setid,
 	&ds_check_file_symlink,
 	&ds_check_file_stig,
 	&ds_check_selinux_dev_label,

@@ -32,7 +32,7 @@ expect_line "CWE: CWE-693 (https://cwe.mitre.org/data/definitions/693.html)"
 run_distsec explain elf-execstack
 # every regression id diff reports is explained
 for id in lost-pie lost-relro lost-bind-now lost-canary lost-fortify new-execstack new-textrel \
-	new-rpath new-setuid new-setgid new-setcap; do
+	new-rpath wider-caps new-world-writable new-daemon new-owner new-setuid new-setgid new-setcap; do
 	run_distsec explain "$id"
 	expect_rc 0
 	grep -q "^$id: a regression \`distsec diff\` reports" "$work/out" || fail "explain $id"
