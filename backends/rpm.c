@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <rpm/header.h>
+#include <rpm/rpmcrypto.h>
 #include <rpm/rpmarchive.h>
 #include <rpm/rpmdb.h>
 #include <rpm/rpmds.h>
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,6 +54,7 @@ struct rpm_state {
 	struct ds_pkgtable t;   /* first: the handle is the table's (pkgtable.h) */
 	char *root;
 	const char *dbdir, *kind;
+	char said[256];         /* what librpm said while the headers were read: a note */
 };
 
 static struct rpm_state *cached;
@@ -80,6 +83,25 @@ static size_t find_dbs(const char *root, size_t *found)
 		free(p);
 	}
 	return n;
+}
+
+/* A database file of the layouts that is there but empty (a zero-byte
+ * rpmdb.sqlite): its "dir/file" in buf, or false. */
+static bool empty_db(const char *root, char *buf, size_t len)
+{
+	for (size_t i = 0; i < sizeof db_layouts / sizeof db_layouts[0]; i++) {
+		char *rel = ds_xasprintf("%s/%s", db_layouts[i].dir, db_layouts[i].file);
+		char *p = in_root(root, rel);
+		struct stat st;
+		bool empty = p && lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
+		if (empty)
+			snprintf(buf, len, "%s", rel);
+		free(rel);
+		free(p);
+		if (empty)
+			return true;
+	}
+	return false;
 }
 
 static void init_rpm(void)
@@ -329,6 +351,15 @@ static void unsupported_format(const char *dbdir, const char *file, const char *
 
 typedef int (*db_fn)(rpmts ts, const char *dbdir, const char *kind, void *ctx);
 
+/* The file of dbdir's database of that kind. */
+static const char *db_file(const char *dbdir, const char *kind)
+{
+	for (size_t i = 0; i < sizeof db_layouts / sizeof db_layouts[0]; i++)
+		if (!strcmp(db_layouts[i].dir, dbdir) && !strcmp(db_layouts[i].kind, kind))
+			return db_layouts[i].file;
+	return "";
+}
+
 /* Runs fn on a private copy of the database of db_layouts[layout], opened
  * read-only; -1 with load_error set when librpm cannot read it. */
 static int with_layout(const char *root, size_t layout, db_fn fn, void *ctx)
@@ -400,6 +431,12 @@ static int with_db(const char *root, db_fn fn, void *ctx)
 	size_t found[sizeof db_layouts / sizeof db_layouts[0]];
 	size_t n = find_dbs(root, found), pick = 0;
 	db_choice[0] = '\0';
+	char empty[128];
+	if (n == 0 && empty_db(root, empty, sizeof empty)) {
+		snprintf(load_error, sizeof load_error, "cannot read %s: the file is empty (0 bytes), "
+		         "no database is in it", empty);
+		return -1;
+	}
 	if (n == 0) {
 		snprintf(load_error, sizeof load_error,
 		         "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
@@ -421,17 +458,59 @@ static int with_db(const char *root, db_fn fn, void *ctx)
 	return with_layout(root, found[pick], fn, ctx);
 }
 
-/* Every header and file list into a package table (open()). */
+/* The packages of the Name index (gpg-pubkey keys left out), 0 when it has
+ * none or there is no such index (a bdb database with only Packages). */
+static size_t index_count(rpmts ts)
+{
+	size_t n = 0;
+	rpmdbIndexIterator ii = rpmdbIndexIteratorInit(rpmtsGetRdb(ts), RPMDBI_NAME);
+	const void *key;
+	size_t len;
+	while (ii && rpmdbIndexIteratorNext(ii, &key, &len) == 0)
+		if (len != 10 || memcmp(key, "gpg-pubkey", 10) != 0)
+			n += rpmdbIndexIteratorNumPkgs(ii);
+	rpmdbIndexIteratorFree(ii);
+	return n;
+}
+
+/* The headers of Packages, read one by one (gpg-pubkey left out); each
+ * to st when given. */
+static size_t read_headers(rpmts ts, struct rpm_state *st)
+{
+	size_t n = 0;
+	rpmdbMatchIterator mi = rpmtsInitIterator(ts, RPMDBI_PACKAGES, NULL, 0);
+	Header h;
+	while (mi && (h = rpmdbNextIterator(mi)) != NULL) {
+		const char *name = headerGetString(h, RPMTAG_NAME);
+		n += name && strcmp(name, "gpg-pubkey") != 0;
+		if (st)
+			add_header(st, ts, h);
+	}
+	rpmdbFreeIterator(mi);
+	return n;
+}
+
+/* Every header and file list into a package table (open()).  A database
+ * whose headers are fewer than its own index lists (pages of a torn
+ * rpmdb.sqlite: librpm logs "database disk image is malformed" and its
+ * iterator stops) is refused: owners read from part of it would be wrong
+ * with no word.  What librpm said while reading is kept as a note. */
 static int read_all(rpmts ts, const char *dbdir, const char *kind, void *ctx)
 {
 	struct rpm_state *st = ctx;
 	st->dbdir = dbdir;
 	st->kind = kind;
-	rpmdbMatchIterator mi = rpmtsInitIterator(ts, RPMDBI_PACKAGES, NULL, 0);
-	Header h;
-	while ((h = rpmdbNextIterator(mi)) != NULL)
-		add_header(st, ts, h);
-	rpmdbFreeIterator(mi);
+	rpm_said[0] = '\0';
+	size_t n = read_headers(ts, st), listed = index_count(ts);
+	if (listed && n != listed) {
+		snprintf(load_error, sizeof load_error, "cannot read %s/%s: its index lists %zu "
+		         "packages, %zu could be read%s%s%s", dbdir, db_file(dbdir, kind), listed, n,
+		         rpm_said[0] ? " (librpm: " : "", rpm_said, rpm_said[0] ? ")" : "");
+		return -1;
+	}
+	if (rpm_said[0])
+		snprintf(st->said, sizeof st->said, "%s/%s: librpm: %s", dbdir, db_file(dbdir, kind),
+		         rpm_said);
 	return 0;
 }
 
@@ -459,13 +538,11 @@ static int count_packages(rpmts ts, const char *dbdir, const char *kind, void *c
 	struct census *c = ctx;
 	c->dbdir = dbdir;
 	c->kind = kind;
-	rpmdbIndexIterator ii = rpmdbIndexIteratorInit(rpmtsGetRdb(ts), RPMDBI_NAME);
-	const void *key;
-	size_t len;
-	while (ii && rpmdbIndexIteratorNext(ii, &key, &len) == 0)
-		if (len != 10 || memcmp(key, "gpg-pubkey", 10) != 0)
-			c->packages += rpmdbIndexIteratorNumPkgs(ii);
-	rpmdbIndexIteratorFree(ii);
+	/* without a Name index (a bdb database of Packages alone) the headers
+	 * are counted: --backend auto must not call such a database empty */
+	c->packages = index_count(ts);
+	if (!c->packages)
+		c->packages = read_headers(ts, NULL);
 	static const char *const sh[] = { "/bin/sh", "/usr/bin/sh" };
 	for (size_t i = 0; i < 2 && !c->owns_bin_sh; i++) {
 		rpmdbMatchIterator mi = rpmtsInitIterator(ts, RPMDBI_INSTFILENAMES, sh[i], 0);
@@ -497,6 +574,13 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
 	size_t found[sizeof db_layouts / sizeof db_layouts[0]];
+	char empty[128];
+	if (find_dbs(root, found) == 0 && empty_db(root, empty, sizeof empty)) {
+		snprintf(out->detail, sizeof out->detail, "cannot read %s: the file is empty (0 bytes), "
+		         "no database is in it", empty);
+		out->unreadable = 1;
+		return 0;
+	}
 	if (find_dbs(root, found) == 0) {
 		snprintf(out->detail, sizeof out->detail, "no rpm database");
 		return 0;
@@ -523,6 +607,8 @@ static void *rpm_open(const char *root, unsigned flags, char *err, size_t errlen
 	struct rpm_state *st = load(root);
 	if (!st)
 		snprintf(err, errlen, "%s", load_error);
+	else if (st->said[0])
+		snprintf(err, errlen, "%s", st->said);   /* a note: the core says it */
 	return st;
 }
 
@@ -598,6 +684,8 @@ struct rpm_file {
 	int last_fx;             /* its file index; -1 none */
 	char *user, *group;      /* the current member's owner names, capped */
 	char *hardlink;          /* the current member's other name, if any */
+	int raw;                 /* the package file, for the payload digest; -1 none */
+	off_t payload_at;        /* where its payload starts */
 };
 
 static void rpm_file_free(struct rpm_file *pf)
@@ -612,6 +700,8 @@ static void rpm_file_free(struct rpm_file *pf)
 	rpmfilesFree(pf->files);
 	if (pf->fd)
 		Fclose(pf->fd);
+	if (pf->raw >= 0)
+		close(pf->raw);
 	headerFree(pf->h);
 	ds_pkg_free(&pf->pkg);
 	ds_payload_free(&pf->pl);
@@ -763,6 +853,34 @@ static int rpm_magic(const char *path, int *fdp)
 	return 1;
 }
 
+/* Whether the compressed payload, from offset to the end of fd, has the
+ * digest the header names (RPMTAG_PAYLOADDIGEST, what rpm -K checks and
+ * rpm refuses to install without): 1 yes or no digest to check, 0 no,
+ * -1 with errno when the file cannot be read. */
+static int payload_digest_ok(Header h, int fd, off_t offset)
+{
+	uint32_t algo;
+	char *want = tag_nth(h, RPMTAG_PAYLOADDIGEST, 0);
+	if (!want || tag_uint(h, RPMTAG_PAYLOADDIGESTALGO, 0, &algo) != 0 ||
+	    !rpmDigestLength((int)algo)) {
+		free(want);
+		return 1;
+	}
+	DIGEST_CTX ctx = rpmDigestInit((int)algo, RPMDIGEST_NONE);
+	unsigned char buf[65536];
+	ssize_t n;
+	while ((n = pread(fd, buf, sizeof buf, offset)) > 0) {
+		rpmDigestUpdate(ctx, buf, (size_t)n);
+		offset += n;
+	}
+	char *got = NULL;
+	rpmDigestFinal(ctx, (void **)&got, NULL, 1);
+	int ok = n < 0 ? -1 : got && !strcasecmp(got, want);
+	free(got);
+	free(want);
+	return ok;
+}
+
 static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
                               char *err, size_t errlen)
 {
@@ -772,6 +890,7 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	init_rpm();
 	struct rpm_file *pf = ds_xcalloc(1, sizeof *pf);
 	pf->last_fx = -1;
+	pf->raw = -1;
 	pf->fd = fdDup(fd);
 	close(fd);
 	rpmts ts = rpmtsCreate();
@@ -784,6 +903,8 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 		rpm_file_free(pf);
 		return NULL;
 	}
+	pf->raw = fcntl(Fileno(pf->fd), F_DUPFD_CLOEXEC, 0);
+	pf->payload_at = (off_t)Ftell(pf->fd);
 	pkg_from_header(pf->h, &pf->pkg);
 	/* rpmio names its decompressors as the header does ("xz", "zstd") */
 	const char *compr = headerGetString(pf->h, RPMTAG_PAYLOADCOMPRESSOR);
@@ -862,6 +983,21 @@ static bool visited(rpmfiles files, int i, int (*want)(const char *path, void *c
 	return yes;
 }
 
+/* The whole payload read: its digest decides whether that is the end (0)
+ * or an error (-1): members were read and judged, but the package is not
+ * what its header describes, and rpm would not install it. */
+static int payload_end(struct rpm_file *pf, char *err, size_t errlen)
+{
+	int ok = pf->raw >= 0 ? payload_digest_ok(pf->h, pf->raw, pf->payload_at) : -1;
+	if (ok < 0)
+		snprintf(err, errlen, "payload: cannot read it to check its digest: %s",
+		         strerror(errno));
+	else if (!ok)
+		snprintf(err, errlen, "payload digest mismatch: the payload is not the one the "
+		         "header describes (rpm -K fails, rpm refuses to install it)");
+	return ok == 1 ? 0 : -1;
+}
+
 static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
 {
 	struct rpm_file *pf = h;
@@ -875,7 +1011,7 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 	for (;;) {
 		int rc = rpmfiNext(pf->fi);
 		if (rc == RPMERR_ITER_END)
-			return 0;
+			return payload_end(pf, err, errlen);
 		const char *fn = rc >= 0 ? rpmfiFN(pf->fi) : NULL;
 		if (rc < 0) {
 			char *why = rpmfileStrerror(rc);

@@ -346,8 +346,27 @@ static void *open_backend(void *arg)
 	s->bh = s->backend->open(s->root, open_flags(s), err, sizeof err);
 	if (!s->bh)
 		fall_back(s, err);
-	else if (err[0] && !s->opt->quiet && !ds_warn_silent)
-		fprintf(stderr, "%s%s", err, err[strlen(err) - 1] == '\n' ? "" : "\n");   /* notes */
+	else if (err[0]) {
+		/* notes: what the database's own library said about it (librpm,
+		 * libdpkg), on stderr and, since a gate reads the report, in it;
+		 * the main thread touches the warnings only after the join */
+		if (!s->opt->quiet && !ds_warn_silent)
+			fprintf(stderr, "%s%s", err, err[strlen(err) - 1] == '\n' ? "" : "\n");
+		size_t cap = s->nwarnings;   /* the array is exactly full: ds_push grows it */
+		for (char *line = err, *end; *line; line = end + (*end != '\0')) {
+			/* a line starting with a space continues the one before
+			 * (libdpkg's "parsing file ...:\n missing 'X' field") */
+			for (end = line + strcspn(line, "\n"); end[0] && end[1] == ' ';)
+				*end = ' ', end += strcspn(end, "\n");
+			/* a library's messages may carry our own program name */
+			const char *text = strncmp(line, "distsec: ", 9) ? line : line + 9;
+			if (end > text) {
+				char *w = ds_xasprintf("backend %s: %.*s", s->backend->name,
+				                       (int)(end - text), text);
+				ds_push(s->warnings, s->nwarnings, cap, w);
+			}
+		}
+	}
 	atomic_store(&s->priv->backend_ready, true);
 	return NULL;
 }
