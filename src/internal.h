@@ -95,10 +95,6 @@ struct ds_scan_private {
 	struct ds_merged *merged;      /* a result distsec merge rebuilt (merge.c) */
 };
 
-/* Drops ds_warn's messages: the fuzz targets, whose every input is a
- * broken file, would otherwise write gigabytes of them. */
-extern bool ds_warn_silent;
-
 /* walk.c: the paths to scan, a bounded ring between the walk and the
  * workers (see there). */
 struct ds_job {

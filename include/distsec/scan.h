@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "finding.h"
+#include "util.h"   /* ds_warn, ds_note */
 
 enum ds_group_by { DS_GROUP_NONE = 0, DS_GROUP_PACKAGE, DS_GROUP_MAINTAINER };
 
@@ -153,10 +154,5 @@ json_object *ds_scan_absent(const struct ds_scan *s, size_t i);
 
 /* Is the check enabled for this scan? */
 bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c);
-
-/* Print "distsec: what: why" to stderr, escaped (ds_escape). */
-void ds_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The same without the "distsec: " prefix (the caller's own). */
-void ds_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -93,6 +93,21 @@ char *ds_utf8_clean(const char *s);
 char *ds_escape(const char *s);
 void ds_put_escaped(FILE *out, const char *s);
 
+/* The warning sink: besides main.c (usage and the commands' own output),
+ * the one writer of stderr, each foreign string escaped (ds_put_escaped).
+ * ds_warn prints "distsec: what: why"; ds_note the same without the
+ * "distsec: " prefix (the caller's own); ds_note_lines each line of a text
+ * (a usage text, a library's notes) as a note.  ds_status rewrites the one
+ * progress line in place (a terminal's), ds_status_clear erases it. */
+void ds_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ds_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ds_note_lines(const char *text);
+void ds_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ds_status_clear(void);
+/* Drops ds_warn's and ds_note's messages: the fuzz targets, whose every
+ * input is a broken file, would otherwise write gigabytes of them. */
+extern bool ds_warn_silent;
+
 /* "dir/name" (malloc()ed) with one slash between them: the root "/" and a
  * name's leading slashes add none, an empty name gives dir itself; so
  * ds_path_join(root, "/etc/passwd") is the host path of a file of the root. */

@@ -1034,19 +1034,20 @@ static int parse(int argc, char **argv, struct diff_opts *o)
 			break;
 		}
 		case 'q': o->quiet = o->scan.quiet = true; break;
-		case 'h': fputs(diff_usage, stdout); exit(0);
+		case 'h': fputs(diff_usage, stdout); return -1;   /* done: exit 0 */
 		default: bad = "";
 		}
 		if (bad) {
 			/* getopt has named an unknown option itself ("" here) */
 			if (*bad)
-				fprintf(stderr, "distsec diff: %s\n", bad);
-			fputs(diff_usage, stderr);
+				ds_note("distsec diff: %s", bad);
+			ds_note_lines(diff_usage);
 			return 2;
 		}
 	}
 	if (argc - optind != 2) {
-		fprintf(stderr, "distsec diff: takes OLD and NEW\n%s", diff_usage);
+		ds_note("distsec diff: takes OLD and NEW");
+		ds_note_lines(diff_usage);
 		return 2;
 	}
 	return 0;
@@ -1061,7 +1062,7 @@ int ds_cmd_diff(int argc, char **argv)
 	o.scan.jobs = cpus > 0 ? (int)cpus : 1;
 	int rc = parse(argc, argv, &o);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	struct side old = { .arg = argv[optind] }, new = { .arg = argv[optind + 1] };
 	if (load_side(&old, &o) != 0 || load_side(&new, &o) != 0) {
 		side_free(&old);

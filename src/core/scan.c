@@ -23,38 +23,6 @@
 #include "report.h"
 #include "profile.h"
 
-bool ds_warn_silent;
-
-/* Every message on stderr goes through here: escaped as text is
- * (ds_escape), since most name paths and strings of the scanned files. */
-static void vwarn(const char *prefix, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
-static void vwarn(const char *prefix, const char *fmt, va_list ap)
-{
-	if (ds_warn_silent)
-		return;
-	char *msg = ds_xvasprintf(fmt, ap);
-	fputs(prefix, stderr);
-	ds_put_escaped(stderr, msg);
-	fputc('\n', stderr);
-	free(msg);
-}
-
-void ds_warn(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vwarn("distsec: ", fmt, ap);
-	va_end(ap);
-}
-
-void ds_note(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vwarn("", fmt, ap);
-	va_end(ap);
-}
-
 bool ds_scan_enabled(const struct ds_scan *s, const struct ds_check *c)
 {
 	for (size_t i = 0; i < ds_nchecks; i++)
@@ -350,8 +318,8 @@ static void *open_backend(void *arg)
 		/* notes: what the database's own library said about it (librpm,
 		 * libdpkg), on stderr and, since a gate reads the report, in it;
 		 * the main thread touches the warnings only after the join */
-		if (!s->opt->quiet && !ds_warn_silent)
-			fprintf(stderr, "%s%s", err, err[strlen(err) - 1] == '\n' ? "" : "\n");
+		if (!s->opt->quiet)
+			ds_note_lines(err);
 		size_t cap = s->nwarnings;   /* the array is exactly full: ds_push grows it */
 		for (char *line = err, *end; *line; line = end + (*end != '\0')) {
 			/* a line starting with a space continues the one before

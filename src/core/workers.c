@@ -190,9 +190,9 @@ static void show_progress(struct ds_pool *p, const char *path, size_t total)
 	int dirlen = slash && slash > path ? (int)(slash - path) : 1;
 	if (dirlen > 50)
 		dirlen = 50;
-	fprintf(stderr, "\r\033[Kdistsec: %zu/%zu files, %zu findings  %.*s",
-	        atomic_load(&p->done), total,
-	        atomic_load(&p->workers[0].scan->priv->reported), dirlen, path);
+	ds_status("distsec: %zu/%zu files, %zu findings  %.*s",
+	          atomic_load(&p->done), total,
+	          atomic_load(&p->workers[0].scan->priv->reported), dirlen, path);
 }
 
 static void *worker_main(void *arg)
@@ -252,7 +252,7 @@ void ds_pool_join(struct ds_scan *s, struct ds_pool *p)
 		if (p->running[i])
 			pthread_join(p->tids[i], NULL);
 	if (p->progress)
-		fputs("\r\033[K", stderr);
+		ds_status_clear();
 	struct ds_worker *m = &s->priv->main;
 	for (int i = 0; i < p->n; i++) {
 		struct ds_worker *w = &p->workers[i];

@@ -391,7 +391,7 @@ int ds_profiles_list(FILE *out)
 	if (!found) {
 		ds_warn("no profiles found; looked in:");
 		for (size_t i = 0; i < nd; i++)
-			fprintf(stderr, "  %s/profiles\n", dirs[i]);
+			ds_note("  %s/profiles", dirs[i]);
 	}
 	return found ? 0 : -1;
 }

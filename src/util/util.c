@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -173,6 +174,67 @@ void ds_put_escaped(FILE *out, const char *s)
 	char *e = ds_escape(s);
 	fputs(e, out);
 	free(e);
+}
+
+bool ds_warn_silent;
+
+/* Every message on stderr goes through here: escaped as text is
+ * (ds_escape), since most name paths and strings of the scanned files. */
+static void vwarn(const char *prefix, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+static void vwarn(const char *prefix, const char *fmt, va_list ap)
+{
+	if (ds_warn_silent)
+		return;
+	char *msg = ds_xvasprintf(fmt, ap);
+	fputs(prefix, stderr);
+	ds_put_escaped(stderr, msg);
+	fputc('\n', stderr);
+	free(msg);
+}
+
+void ds_warn(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn("distsec: ", fmt, ap);
+	va_end(ap);
+}
+
+void ds_note(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn("", fmt, ap);
+	va_end(ap);
+}
+
+void ds_note_lines(const char *text)
+{
+	while (*text) {
+		size_t n = strcspn(text, "\n");
+		ds_note("%.*s", (int)(n < INT_MAX ? n : INT_MAX), text);
+		text += n + (text[n] == '\n');
+	}
+}
+
+/* "\r\033[K": back to the line's start, the line erased */
+void ds_status(const char *fmt, ...)
+{
+	if (ds_warn_silent)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = ds_xvasprintf(fmt, ap);
+	va_end(ap);
+	fputs("\r\033[K", stderr);
+	ds_put_escaped(stderr, msg);
+	free(msg);
+}
+
+void ds_status_clear(void)
+{
+	if (!ds_warn_silent)
+		fputs("\r\033[K", stderr);
 }
 
 /* RFC 3629 table 3.1: the second byte's range depends on the first, which
