@@ -78,6 +78,8 @@ struct ds_scan_private {
 	atomic_size_t pkg_read, pkg_broken; /* package files read whole / reported broken */
 	bool pkgfiles_only;            /* nothing of the root is scanned */
 	struct ds_unitset *unitset;    /* the package files' units, during the context pass */
+	atomic_bool *named_formats;    /* per backend slot: a package file of its format was
+	                                * named (the context pass, every share), or NULL */
 	struct ds_args args;           /* what the PATH arguments name */
 	pthread_t backend_thread;      /* opening the database during the walk */
 	atomic_bool backend_pending;   /* backend_thread not yet joined */

@@ -502,22 +502,33 @@ static int load_profile(struct ds_scan *s, const char *spec, const char *why)
 	return 0;
 }
 
+static void note_profile(const struct ds_backend *b, const char **found, bool *mixed)
+{
+	const char *p = b->profile ? b->profile : "stig";
+	*mixed |= *found && strcmp(*found, p) != 0;
+	*found = p;
+}
+
 /* The profile the backends that read the package files name ("stig" for
- * one that names none); *mixed when they name different ones. */
+ * one that names none); *mixed when they name different ones.  A shard
+ * takes the formats of every share's package files (the context pass
+ * opened them all), so that each shard, even one whose share holds no
+ * package file, judges by the profile one run would. */
 static const char *inputs_profile(const struct ds_scan *s, bool *mixed)
 {
 	const struct ds_backend_slot *slots;
 	size_t n = ds_backends_available(&slots);
 	const char *found = NULL;
+	if (s->opt->shard_n && s->priv->named_formats) {
+		for (size_t k = 0; k < n; k++)
+			if (atomic_load(&s->priv->named_formats[k]))
+				note_profile(slots[k].b, &found, mixed);
+		return found;
+	}
 	for (size_t i = 0; i < s->ninputs; i++)
-		for (size_t k = 0; k < n; k++) {
-			const struct ds_backend *b = slots[k].b;
-			if (!s->inputs[i]->format || strcmp(b->name, s->inputs[i]->format) != 0)
-				continue;
-			const char *p = b->profile ? b->profile : "stig";
-			*mixed |= found && strcmp(found, p) != 0;
-			found = p;
-		}
+		for (size_t k = 0; k < n; k++)
+			if (s->inputs[i]->format && strcmp(slots[k].b->name, s->inputs[i]->format) == 0)
+				note_profile(slots[k].b, &found, mixed);
 	return found;
 }
 
@@ -639,8 +650,12 @@ static void package_context(struct ds_scan *s)
 	size_t n = 0;
 	for (size_t i = 0; i < args->n; i++)
 		n += args->v[i].kind == DS_ARG_PKGFILE;
-	if (!n || !s->priv->elf_checks)
-		return;   /* the class only matters to checks of ELF files */
+	/* the class only matters to checks of ELF files; a shard needs the
+	 * pass for the formats named (inputs_profile) */
+	if (!n || (!s->priv->elf_checks && !s->opt->shard_n))
+		return;
+	const struct ds_backend_slot *slots;
+	s->priv->named_formats = ds_xcalloc(ds_backends_available(&slots), sizeof *s->priv->named_formats);
 	s->priv->unitset = ds_unitset_new();
 	struct ds_jobs *j = ds_jobs_new(n > 1);
 	struct ds_pool pool;
@@ -745,6 +760,7 @@ void ds_scan_free(struct ds_scan *s)
 		ds_report_free(s->priv->baseline);
 		ds_profile_free(s->priv->profile);
 		free_spellings(s);
+		free(s->priv->named_formats);
 		free(s->priv->states);
 		free(s->priv->begun);
 		free(s->priv);

@@ -341,6 +341,7 @@ void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct 
 	size_t slot;
 	void *pf = open_package(access(via, R_OK) == 0 ? via : path, &b, &slot, &pkg, err, sizeof err);
 	if (pf) {
+		atomic_store(&w->scan->priv->named_formats[slot], true);
 		limit_payload(w->scan, b, pf);
 		if (b->pkgfile_want)
 			b->pkgfile_want(pf, context_wants, NULL);

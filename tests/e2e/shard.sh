@@ -127,6 +127,26 @@ assert bp['twover-2.0-1.amd64']['relro'] == 'yes', bp['twover-2.0-1.amd64']
 PY
 fi
 
+# a share that holds none of the package files judges by the profile of
+# the set, as one run does, also with no check of ELF files (no context
+# needed for classes): merge takes it
+one_deb=$(head -n 1 "$list")
+for checks in "" "--check file-stig"; do
+	for k in 1 2; do
+		# shellcheck disable=SC2086
+		distsec scan -q --fail-on never $checks --shard $k/2 --format json -o "$work/half-$k.json" "$one_deb" ||
+			fail "shard $k/2 of one package file failed"
+	done
+	python3 - "$work/half-1.json" "$work/half-2.json" <<'PY' || fail "an empty share's profile ($checks)"
+import json, sys
+d = [json.load(open(f)) for f in sys.argv[1:]]
+assert sorted(len(x.get('inputs', [])) for x in d) == [0, 1], [x.get('inputs') for x in d]
+assert [x['profile'] for x in d] == ['debian', 'debian'], [x['profile'] for x in d]
+PY
+	distsec merge -q --fail-on never -o /dev/null "$work/half-1.json" "$work/half-2.json" ||
+		fail "merge refused an empty share ($checks)"
+done
+
 # refused: a missing share, a share twice, a report of another scan mixed in
 run_distsec merge "$work/shard-1.json" "$work/shard-2.json" "$work/shard-3.json"
 expect_rc 2
