@@ -3,7 +3,12 @@
 set -eu
 root=$(mktemp -d /tmp/distsec-e2e-XXXXXX)
 work=$(mktemp -d /tmp/distsec-e2e-out-XXXXXX)
-trap 'chmod -R u+rwx "$root" 2>/dev/null; rm -rf "$root" "$work"' EXIT
+# cleanup: the temporary trees gone (a test with its own EXIT trap calls it)
+cleanup() {
+	chmod -R u+rwx "$root" 2>/dev/null || true
+	rm -rf "$root" "$work"
+}
+trap cleanup EXIT
 # a test ended by a signal (meson's timeout, ^C, a closed terminal) removes
 # them too: sh runs the EXIT trap on exit, not on a signal's default action
 trap 'exit 129' HUP
