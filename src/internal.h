@@ -70,6 +70,9 @@ struct ds_scan_private {
 	struct ds_profile *profile;
 	struct ds_profile **spelling;  /* per backend slot: the profile whose merged-usr
 	                                * spells its package files' members, or NULL */
+	struct ds_profile *lists_root; /* without --profile: the lists of the root's files
+	                                * (the root backend's profile, else stig's) */
+	struct ds_profile *lists_stig; /* ... and of a package file's whose backend names none */
 	bool classify;                 /* an enabled check wants file kinds */
 	size_t skipped_cap;
 	atomic_size_t reported;        /* findings so far, for the progress line */

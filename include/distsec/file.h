@@ -20,6 +20,7 @@ struct ds_elfview;
 struct ds_worker;
 struct ds_owner;
 struct ds_input;
+struct ds_profile;
 
 enum ds_kind {
 	DS_KIND_OTHER = 0,   /* regular file of no kind a check cares about */
@@ -61,6 +62,8 @@ struct ds_file {
 	const char *symlink;     /* a symlink member's target, else NULL */
 	const struct ds_owner *preset_owner; /* owner from a package file, else NULL */
 	const struct ds_input *input;  /* the package file it is a member of, or NULL */
+	const struct ds_profile *profile; /* a member's distribution's profile, or NULL
+	                          * (core-private: checks ask ds_file_list) */
 	const char *pkg_path;    /* a member's spelling in its package when path is
 	                          * another (merged /usr), else NULL */
 	bool pkg_script;         /* a script the package manager runs (path names it:
@@ -122,6 +125,12 @@ const char *ds_file_caps(struct ds_file *f, char *buf, size_t len);
 /* A symlink's target as stored, in buf (a tree's) or the member's; NULL
  * when f is no symlink or it cannot be read. */
 const char *ds_file_symlink(struct ds_file *f, char *buf, size_t len);
+/* A check's list (check's NAME list, NULL-terminated) from the profile of
+ * the file's distribution: --profile's, else for a package file's member
+ * the profile its backend names, for a file of the root the root backend's
+ * (stig's when none names one).  NULL when that profile gives none: the
+ * check uses its own. */
+const char *const *ds_file_list(const struct ds_file *f, const char *check, const char *name);
 /* The rpm-chksec program class of an ELF file. */
 enum ds_class ds_file_class(struct ds_file *f);
 const char *ds_class_name(enum ds_class c);

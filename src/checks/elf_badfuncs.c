@@ -12,6 +12,7 @@
  * security one, and imported by most network programs, so it is not here.
  */
 #include <stddef.h>
+#include <string.h>
 
 #include "distsec/check.h"
 #include "distsec/elfview.h"
@@ -30,19 +31,37 @@ static const struct badfunc badfuncs[] = {
 	{ "tempnam", DS_SEV_WARNING, "returns a temporary name another user can create first" },
 };
 
+#define NBADFUNCS (sizeof badfuncs / sizeof badfuncs[0])
+
+static void report(struct ds_file *f, const char *name, enum ds_severity sev, const char *why)
+{
+	struct ds_finding *d = ds_report(f, sev, "imports %s(), which %s", name, why);
+	ds_finding_set_rule(d, name);
+	ds_detail_str(d, "function", name);
+}
+
+/* The profile's list (list elf-badfuncs functions NAME...) replaces the
+ * table; a name the table knows keeps its severity and reason. */
 static void run(struct ds_file *f, void *state)
 {
 	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v)
 		return;
-	for (size_t i = 0; i < sizeof badfuncs / sizeof badfuncs[0]; i++) {
-		const struct badfunc *b = &badfuncs[i];
-		if (!ds_elf_imports(v, b->name))
+	const char *const *list = ds_file_list(f, "elf-badfuncs", "functions");
+	for (size_t i = 0; !list && i < NBADFUNCS; i++)
+		if (ds_elf_imports(v, badfuncs[i].name))
+			report(f, badfuncs[i].name, badfuncs[i].sev, badfuncs[i].why);
+	for (size_t i = 0; list && list[i]; i++) {
+		if (!ds_elf_imports(v, list[i]))
 			continue;
-		struct ds_finding *d = ds_report(f, b->sev, "imports %s(), which %s", b->name, b->why);
-		ds_finding_set_rule(d, b->name);
-		ds_detail_str(d, "function", b->name);
+		size_t k = 0;
+		while (k < NBADFUNCS && strcmp(badfuncs[k].name, list[i]))
+			k++;
+		if (k < NBADFUNCS)
+			report(f, list[i], badfuncs[k].sev, badfuncs[k].why);
+		else
+			report(f, list[i], DS_SEV_WARNING, "the profile lists as a function not to use");
 	}
 }
 
@@ -58,7 +77,9 @@ const struct ds_check ds_check_elf_badfuncs = {
 		  "symlink) before the program opens it.",
 		.detect = "The file's undefined dynamic symbols (what it asks the loader for): one "
 		  "finding per function, the function's name as the rule, so a profile can re-grade "
-		  "or waive one (severity elf-badfuncs/mktemp info).",
+		  "or waive one (severity elf-badfuncs/mktemp info). The functions are the profile's "
+		  "(list elf-badfuncs functions NAME...; the shipped profiles list these five); a "
+		  "function outside these five is a warning.",
 		.limits = "A static program, or a call through dlsym(), imports nothing the check sees. "
 		  "An import that is never called is reported too. rpminspect's default list of "
 		  "IPv4-only functions (gethostbyname, inet_aton ...) is a portability matter and is "

@@ -26,8 +26,9 @@ static const char *origin_rest(const char *e)
 }
 
 /* Directories any user writes to, or that belong to one user: a library
- * found there is whoever wrote it (rpminspect's forbidden runpaths). */
-static const char *const forbidden[] = { "/tmp", "/var/tmp", "/dev/shm", "/home", NULL };
+ * found there is whoever wrote it (rpminspect's forbidden runpaths); a
+ * profile's "list elf-rpath forbidden DIR..." replaces them. */
+static const char *const forbidden_default[] = { "/tmp", "/var/tmp", "/dev/shm", "/home", NULL };
 
 /* The problem with one search path entry, or NULL. */
 static const char *judge(struct ds_file *f, const char *e, char *buf, size_t len)
@@ -41,7 +42,8 @@ static const char *judge(struct ds_file *f, const char *e, char *buf, size_t len
 		snprintf(buf, len, "relative entry '%s': searched from the current directory", e);
 		return buf;
 	}
-	for (const char *const *fb = forbidden; !rest && *fb; fb++) {
+	const char *const *forbidden = ds_file_list(f, "elf-rpath", "forbidden");
+	for (const char *const *fb = forbidden ? forbidden : forbidden_default; !rest && *fb; fb++) {
 		size_t n = strlen(*fb);
 		if (!strncmp(e, *fb, n) && (e[n] == '/' || !e[n])) {
 			snprintf(buf, len, "forbidden directory %s: under %s, which users write", e, *fb);
@@ -112,7 +114,9 @@ const struct ds_check ds_check_elf_rpath = {
 		  "relative entry is searched from the current directory, and a world-writable "
 		  "one lets anyone plant a library the program loads.",
 		.detect = "Each entry of DT_RPATH and DT_RUNPATH, $ORIGIN expanded to the file's own "
-		  "directory, checked inside the root.",
+		  "directory, checked inside the root. The forbidden directories are the profile's "
+		  "(list elf-rpath forbidden DIR...; the shipped profiles give /tmp, /var/tmp, "
+		  "/dev/shm and /home).",
 		.limits = "Directories created only at run time are judged as they are in the scanned "
 		  "root.",
 		.fix = "Drop the RPATH (chrpath -d, or fix the build system's -Wl,-rpath); install "

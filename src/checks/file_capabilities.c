@@ -13,13 +13,14 @@
 
 #include "distsec/check.h"
 
-/* Narrow ones: each grants one kind of act and no way to gain the others. */
-static const char *const allowed[] = {
+/* Narrow ones: each grants one kind of act and no way to gain the others;
+ * a profile's "list file-capabilities allowed CAP..." replaces them. */
+static const char *const allowed_default[] = {
 	"cap_net_bind_service", "cap_net_raw", "cap_net_admin", "cap_sys_nice", "cap_ipc_lock",
 	NULL,
 };
 
-static bool is_allowed(const char *cap, size_t len)
+static bool is_allowed(const char *const *allowed, const char *cap, size_t len)
 {
 	for (const char *const *a = allowed; *a; a++)
 		if (strlen(*a) == len && !strncmp(*a, cap, len))
@@ -28,11 +29,11 @@ static bool is_allowed(const char *cap, size_t len)
 }
 
 /* The first capability of the text outside the allow-list, in out, or false. */
-static bool outside(const char *caps, char *out, size_t outlen)
+static bool outside(const char *const *allowed, const char *caps, char *out, size_t outlen)
 {
 	for (const char *p = caps; *p;) {
 		size_t n = strcspn(p, ",=+ ");
-		if (n && !is_allowed(p, n)) {
+		if (n && !is_allowed(allowed, p, n)) {
 			snprintf(out, outlen, "%.*s", (int)n, p);
 			return true;
 		}
@@ -53,7 +54,8 @@ static void run(struct ds_file *f, void *state)
 	const char *caps = ds_file_caps(f, buf, sizeof buf);
 	if (!caps)
 		return;
-	bool wide = outside(caps, first, sizeof first);
+	const char *const *allowed = ds_file_list(f, "file-capabilities", "allowed");
+	bool wide = outside(allowed ? allowed : allowed_default, caps, first, sizeof first);
 	struct ds_finding *d = wide
 		? ds_report(f, DS_SEV_WARNING, "file capabilities %s: %s is outside the allow-list",
 		            caps, first)
@@ -79,8 +81,9 @@ const struct ds_check ds_check_file_capabilities = {
 		  "cap_net_raw, cap_net_admin, cap_sys_nice, cap_ipc_lock; cap_setuid and cap_setgid "
 		  "are not on it (they become any user).",
 		.limits = "Capabilities set at install time by a maintainer script (setcap in "
-		  "postinst) are not in the package file. The allow-list is the same for every "
-		  "profile; a profile re-grades the check or waives a path.",
+		  "postinst) are not in the package file. The allow-list is the profile's (list "
+		  "file-capabilities allowed CAP...; the shipped profiles give the one above), and a "
+		  "profile re-grades the check or waives a path.",
 		.fix = "Grant only what the program needs (often cap_net_bind_service alone), or run "
 		  "it as a service with AmbientCapabilities= instead of a file capability.",
 	},

@@ -13,6 +13,7 @@
 #include "distsec/elfview.h"
 #include "distsec/file.h"
 #include "internal.h"
+#include "profile.h"
 
 int ds_file_fd(struct ds_file *f)
 {
@@ -314,6 +315,15 @@ bool ds_file_daemon(const struct ds_file *f)
 	v = ds_strmap_get(daemons, key);
 	free(key);
 	return v && (*v & DS_NAMED_DAEMON);
+}
+
+const char *const *ds_file_list(const struct ds_file *f, const char *check, const char *name)
+{
+	const struct ds_scan *s = f->worker->scan;
+	const struct ds_profile *p = s->opt->profile ? s->priv->profile
+	                             : f->input ? (f->profile ? f->profile : s->priv->lists_stig)
+	                             : s->priv->lists_root;
+	return p ? ds_profile_list(p, check, name) : NULL;
 }
 
 enum ds_class ds_file_class(struct ds_file *f)

@@ -165,6 +165,23 @@ static int load_spellings(struct ds_scan *s)
 	return 0;
 }
 
+/* Without --profile, the profiles whose lists the checks read for the
+ * root's files and for the members of a backend that names none
+ * (ds_file_list), loaded before the workers start. */
+static int load_lists(struct ds_scan *s)
+{
+	if (s->opt->profile)
+		return 0;
+	const char *root = s->backend && s->backend->profile ? s->backend->profile : "stig";
+	char err[512];
+	if (!(s->priv->lists_root = ds_profile_load(root, err, sizeof err)) ||
+	    !(s->priv->lists_stig = ds_profile_load("stig", err, sizeof err))) {
+		ds_warn("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
 static void free_spellings(struct ds_scan *s)
 {
 	const struct ds_backend_slot *slots;
@@ -627,7 +644,7 @@ int ds_scan_open(struct ds_scan *s)
 	/* after pkgfiles_only: every shard reads the root (or not) alike */
 	if (s->opt->shard_n)
 		ds_args_shard(&s->priv->args, s->opt->shard_k, s->opt->shard_n);
-	if (start_backend(s) != 0)
+	if (start_backend(s) != 0 || load_lists(s) != 0)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
 	bool root_context = !s->priv->pkgfiles_only || s->opt->installed_state;
@@ -759,6 +776,8 @@ void ds_scan_free(struct ds_scan *s)
 		ds_waivers_free(s->priv->waivers);
 		ds_report_free(s->priv->baseline);
 		ds_profile_free(s->priv->profile);
+		ds_profile_free(s->priv->lists_root);
+		ds_profile_free(s->priv->lists_stig);
 		free_spellings(s);
 		free(s->priv->named_formats);
 		free(s->priv->states);

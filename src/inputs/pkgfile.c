@@ -70,7 +70,7 @@ static void member_on(struct ds_worker *w, const struct ds_member *m, const stru
 		.mode = m->mode, .uid = m->uid, .gid = m->gid,
 		.user = m->user, .group = m->group,
 		.size = (off_t)m->size, .fd = -1, .pfd = -1, .mem = m->data, .preset_owner = owner,
-		.input = in, .has_caps = m->has_caps, .caps = m->caps, .symlink = m->symlink, .pkg_script = m->script,
+		.input = in, .profile = spelling, .has_caps = m->has_caps, .caps = m->caps, .symlink = m->symlink, .pkg_script = m->script,
 	};
 	if (m->unreadable) {
 		/* a QA gate must not pass what it did not read */

@@ -5,13 +5,15 @@
  * rules describe a hardened deployment; a package is judged by its
  * distribution's policy, which allows some of what the STIG forbids
  * (Debian's cron.daily scripts are 0755 because run-parts runs only
- * executable files).  A profile only re-grades or waives findings, with a
- * reason each; the checks never know it.  Lines:
+ * executable files).  A profile re-grades or waives findings, with a
+ * reason each, and gives a few checks their lists (ds_file_list); the
+ * checks never know which profile it is.  Lines:
  *
  *   description ONE LINE
  *   severity CHECK[/RULE] error|warning|info # reason
  *   waive CHECK[/RULE] GLOB[,GLOB...] [KEY=VALUE | KEY<=OCTAL]... # reason
  *   merged-usr DIR... # reason
+ *   list CHECK NAME ITEM... # reason
  *
  * RULE is a finding's rule id (file-stig's STIG ids); a GLOB is fnmatch(3)
  * with `*` crossing '/', as in --waivers; KEY=VALUE asks the finding's
@@ -20,7 +22,10 @@
  * first waiver that matches gives the reason.  merged-usr names the
  * top-level directories the distribution has moved under /usr (#21): a
  * package file's member spelled /bin/sh is reported as /usr/bin/sh, its own
- * spelling kept in the finding's details.
+ * spelling kept in the finding's details.  list gives a check one of its
+ * lists for this distribution (elf-badfuncs' functions, file-capabilities'
+ * allowed, elf-rpath's forbidden), replacing the check's own; a later
+ * line for the same CHECK NAME replaces an earlier one.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -48,12 +53,20 @@ struct entry {
 	char *reason;             /* "NAME profile: why" */
 };
 
+struct plist {
+	char *check, *name;
+	char **items;             /* NULL-terminated */
+	size_t n, cap;
+};
+
 struct ds_profile {
 	char *name, *path, *description;
 	struct entry *e;
 	size_t n, cap;
 	char **merged;            /* "/bin", "/sbin"...: under /usr on this distribution */
 	size_t nmerged, merged_cap;
+	struct plist *lists;
+	size_t nlists, lists_cap;
 };
 
 static void free_entry(struct entry *e)
@@ -81,6 +94,12 @@ void ds_profile_free(struct ds_profile *p)
 	for (size_t i = 0; i < p->nmerged; i++)
 		free(p->merged[i]);
 	free(p->merged);
+	for (size_t i = 0; i < p->nlists; i++) {
+		free(p->lists[i].check);
+		free(p->lists[i].name);
+		ds_list_free(p->lists[i].items);
+	}
+	free(p->lists);
 	free(p->description);
 	free(p);
 }
@@ -183,6 +202,46 @@ static const char *parse_merged(struct ds_profile *p, char *rest, const char *wh
 	return p->nmerged > before ? NULL : "merged-usr takes top-level directories (/bin /sbin /lib ...)";
 }
 
+/* "list CHECK NAME ITEM...": the check's NAME list, replacing any before. */
+static const char *parse_list(struct ds_profile *p, char *rest, const char *why)
+{
+	if (!why || !*why)
+		return "a reason ('# why') is required";
+	char *save = NULL;
+	char *check = strtok_r(rest, " \t\r\n", &save), *name = strtok_r(NULL, " \t\r\n", &save);
+	if (!check || !name)
+		return "list takes CHECK NAME ITEM...";
+	if (!ds_check_find(check))
+		return "unknown check id";
+	struct plist l = { .check = ds_xstrdup(check), .name = ds_xstrdup(name) };
+	for (char *w = strtok_r(NULL, " \t\r\n", &save); w; w = strtok_r(NULL, " \t\r\n", &save)) {
+		char *item = ds_xstrdup(w);
+		ds_push(l.items, l.n, l.cap, item);
+	}
+	char *end = NULL;
+	ds_push(l.items, l.n, l.cap, end);
+	l.n--;
+	for (size_t i = 0; i < p->nlists; i++)
+		if (!strcmp(p->lists[i].check, check) && !strcmp(p->lists[i].name, name)) {
+			free(p->lists[i].check);
+			free(p->lists[i].name);
+			ds_list_free(p->lists[i].items);
+			p->lists[i] = l;
+			return NULL;
+		}
+	ds_push(p->lists, p->nlists, p->lists_cap, l);
+	return NULL;
+}
+
+const char *const *ds_profile_list(const struct ds_profile *p, const char *check,
+                                   const char *name)
+{
+	for (size_t i = 0; p && i < p->nlists; i++)
+		if (!strcmp(p->lists[i].check, check) && !strcmp(p->lists[i].name, name))
+			return (const char *const *)p->lists[i].items;
+	return NULL;
+}
+
 char *ds_profile_merged_path(const struct ds_profile *p, const char *path)
 {
 	for (size_t i = 0; p && i < p->nmerged; i++) {
@@ -222,6 +281,8 @@ static const char *parse_line(struct ds_profile *p, char *line)
 	}
 	if (!strcmp(line, "merged-usr"))
 		return parse_merged(p, rest, why);
+	if (!strcmp(line, "list"))
+		return parse_list(p, rest, why);
 	struct entry e = { .waive = !strcmp(line, "waive") };
 	const char *err = e.waive || !strcmp(line, "severity") ? parse_entry(p, &e, rest, why)
 	                                                        : "unknown keyword";

@@ -26,6 +26,10 @@ const char *ds_profile_judge(const struct ds_profile *p, struct ds_finding *d);
  * when the profile's distribution has merged its first directory; else
  * NULL.  Caller frees. */
 char *ds_profile_merged_path(const struct ds_profile *p, const char *path);
+/* The profile's "list CHECK NAME" (NULL-terminated), or NULL when it
+ * gives none (the check keeps its own). */
+const char *const *ds_profile_list(const struct ds_profile *p, const char *check,
+                                   const char *name);
 /* `distsec profiles`: each profile found, its description, the backends
  * that pick it, its file.  -1 (and where it looked) when there are none. */
 int ds_profiles_list(FILE *out);
