@@ -92,4 +92,43 @@ expect_line "pass     elf-pie                   /bin/busybox  [busybox-1.24.2-r1
 expect_line "/lib/ld-musl-x86_64.so.1  [musl-1.1.14-r14]"
 expect_line "pass     elf-pie                   /sbin/apk  [apk-tools-2.6.7-r0]"
 expect_line "3 files (3 ELF, 0 scripts), 3 packages, backend apk"
+
+# 5. a real armhf database (tests/fixtures/apk/installed-armhf, Alpine 3.20.3):
+# owners, the root's architecture, and the alpine profile's two waivers of
+# the modes its packages record (shadow a:0:42:640, busybox's dad a:0:0:775)
+rm -rf "$root/bin" "$root/lib" "$root/sbin" "$root/etc"
+mkdir -p "$root/bin" "$root/lib/apk/db" "$root/etc/network/if-up.d"
+cp "$SRCDIR/fixtures/apk/installed-armhf" "$root/lib/apk/db/installed"
+place pie-full bin/busybox
+printf 'root:x:0:root\nshadow:x:42:\n' >"$root/etc/group"
+printf 'root:*::0:::::\n' >"$root/etc/shadow"
+chmod 0640 "$root/etc/shadow"
+printf '#!/bin/sh\nexit 0\n' >"$root/etc/network/if-up.d/dad"
+chmod 0775 "$root/etc/network/if-up.d/dad"
+if [ "$(id -u)" = 0 ]; then
+	chown 0:42 "$root/etc/shadow"
+	run_distsec backends --root "$root"
+	expect_line "would use: apk (apk database lib/apk/db/installed: 14 packages)"
+	run_distsec scan --root "$root" --check elf-pie,file-stig --format json /bin/busybox /etc
+	expect_rc 0
+	python3 - "$work/out" <<'PY' || fail "the armhf root's owners or the alpine profile"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert (d['backend'], d['profile']) == ('apk', 'alpine'), (d['backend'], d['profile'])
+got = sorted((f['check'], f['path'], f['severity'], bool(f.get('waived')), f['owner'].get('name'),
+              f['owner'].get('version'), f['owner'].get('arch')) for f in d['findings'])
+want = [('file-stig', '/etc/network/if-up.d/dad', 'error', True, 'busybox', '1.36.1-r29', 'armhf'),
+        ('file-stig', '/etc/shadow', 'error', True, 'alpine-baselayout-data', '3.6.5-r0', 'armhf')]
+assert got == want, got
+PY
+	# the same files under the strict profile: the two errors
+	run_distsec scan --root "$root" --check file-stig --profile stig /etc
+	expect_rc 1
+	expect_line "error    file-stig                 /etc/shadow  [alpine-baselayout-data-3.6.5-r0]"
+else
+	echo "*skipped*: the armhf root's /etc/shadow needs chown 0:42 (not root)"
+fi
+# the stand-in program is x86-64's: the armhf root does not run it
+run_distsec scan --root "$root" -v /bin/busybox
+expect_line "pass     elf-not-judged            /bin/busybox  [busybox-1.36.1-r29]  not judged: built for x86_64; the scanned system runs arm"
 echo "apk-backend: ok"

@@ -113,9 +113,25 @@ run_distsec scan --root "$root" --profile "$work/broken" /etc
 expect_rc 2
 grep -q "broken:1: a reason" "$work/err" || { cat "$work/err"; fail "no message for a broken profile"; }
 
+# arch: shadow and gshadow 0600 root:root are waived, one bit more is not
+mkdir -p "$work/archroot/etc"
+printf 'root:x:0:0::/root:/bin/bash\n' >"$work/archroot/etc/passwd"
+printf 'root:x:0:root\nwheel:x:998:\n' >"$work/archroot/etc/group"
+for f in shadow gshadow; do printf 'root:*::\n' >"$work/archroot/etc/$f"; done
+chmod 0600 "$work/archroot/etc/shadow"
+chmod 0640 "$work/archroot/etc/gshadow"
+run_distsec scan --root "$work/archroot" --check file-stig --profile arch --format json /etc
+expect_rc 1
+facts "$work/out" >"$work/facts" && mv "$work/facts" "$work/out"
+expect_line "arch 1 1"
+expect_line "error /etc/shadow GEN001420 waived arch profile: Arch's filesystem package installs /etc/shadow 0600 root:root"
+expect_line "error /etc/gshadow GEN000000-LNX001433 - -"
+
 run_distsec profiles
 expect_rc 0
-for p in debian fedora stig; do expect_line "$p "; done
+for p in alpine arch debian fedora stig; do expect_line "$p "; done
+expect_line "(default for backend apk; "
+expect_line "(default for backend pacman; "
 expect_line "(default for backend dpkg; "
 
 # an .rpm with Fedora's cron.d 0644: the fedora profile
