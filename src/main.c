@@ -68,7 +68,7 @@ static const char usage_text[] =
 	"                         (repeatable, oldest first)\n"
 	"  --report-dir DIR       with --group-by: one report per package or maintainer in\n"
 	"                         DIR, plus index.json (html: index.html, checks/ID.html)\n"
-	"  --rules FILE           STIG rules file for file-stig\n"
+	"  --rules FILE           STIG rules file, in place of the built-in one\n"
 	"  --profile NAME|FILE    judge findings by this profile (default: the one the\n"
 	"                         package files' or the root's package manager names)\n"
 	"  --color WHEN           auto (default: terminal, NO_COLOR unset or empty), always, never\n"

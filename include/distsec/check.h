@@ -25,6 +25,59 @@ enum ds_applies {
 	DS_ON_SPECIAL = 1u << 6,  /* FIFOs, sockets, symlinks */
 };
 
+/* How a fact reads from a record's details (json). */
+enum ds_fact_type {
+	DS_FACT_BOOL,      /* a boolean at key: true when the file has it */
+	DS_FACT_COUNT,     /* a number at key: above 0 when the file has it */
+	DS_FACT_LEVEL,     /* a string at key among levels, the worst first: its index
+	                    * (any other string: -2) */
+	DS_FACT_FINDING,   /* no key: the record is a finding (above pass) when it has it */
+	DS_FACT_CLASS,     /* the file's program class at key (daemon, setuid ...) */
+	DS_FACT_TEXT,      /* a string at key, shown as it is */
+};
+
+/* Which privilege of a file a fact tells, for `distsec diff`'s privileges
+ * gained (new-setuid, wider-caps, new-world-writable, new-owner). */
+enum ds_privilege {
+	DS_PRIV_NONE,
+	DS_PRIV_SETID,            /* a finding: the file is set-user-ID (the BOOL at key) or
+	                           * set-group-ID; the check's absence of a finding is
+	                           * evidence when the side ran it */
+	DS_PRIV_CAPS,             /* the TEXT of its file capabilities (cap_net_raw=ep) */
+	DS_PRIV_WORLD_WRITABLE,   /* a finding: anyone can write it, its mode the TEXT at key */
+	DS_PRIV_OWNER,            /* the TEXT of its owner (a user name, else the uid) */
+};
+
+/* Which input of the per-package verdict (rpm-chksec's RELRO and PIE
+ * columns, verdict.c) a fact is. */
+enum ds_verdict_input {
+	DS_VERDICT_NONE,
+	DS_VERDICT_RELRO,         /* a DS_FACT_LEVEL of none, partial, full */
+	DS_VERDICT_RELRO_SEGMENT, /* PT_GNU_RELRO present: decides RELRO when the level is not one */
+	DS_VERDICT_BIND_NOW,      /* BIND_NOW, beside the segment */
+	DS_VERDICT_ELF_TYPE,      /* a DS_FACT_LEVEL whose level 0 is a program not built as PIE */
+};
+
+/* A property of a file that a check's records (passes included) state, read
+ * by the core without knowing the check: `distsec diff` reports a file
+ * that lost it (or gained it) between two builds, the package verdict
+ * judges packages by it.  A check lists its facts in its descriptor. */
+struct ds_fact {
+	const char *what;              /* "PIE", "RELRO", "executable stack" */
+	const char *key;               /* the details key that holds it; NULL: DS_FACT_FINDING */
+	enum ds_fact_type type;
+	const char *const *levels;     /* DS_FACT_LEVEL: NULL-terminated, the worst first */
+	/* distsec diff: the regression's id ("lost-pie") when losing it (lost)
+	 * or gaining it (!lost) is one, and why it matters (distsec explain
+	 * ID); NULL: diff does not compare it.  A DS_FACT_CLASS fact's check
+	 * is the one whose waivers waive a file's new setuid, setgid or setcap. */
+	const char *regression;
+	bool lost;
+	const char *why;
+	enum ds_verdict_input verdict;
+	enum ds_privilege privilege;
+};
+
 struct ds_check {
 	const char *id;
 	enum ds_severity severity;   /* default (highest) severity, for listing */
@@ -49,9 +102,9 @@ struct ds_check {
 	const char *severity_policy; /* when it is which severity, one line */
 	unsigned cwe;                /* MITRE CWE id, 0 when none fits */
 	const char *precision;       /* very-high|high|medium|low: how often a finding is real */
-	/* The column of the per-package table (rpm-chksec's, --summary and the
-	 * JSON summary) its findings decide, e.g. "pie"; NULL for none. */
-	const char *package_column;
+	/* The facts its records state (above), ended by one without `what`;
+	 * NULL for none. */
+	const struct ds_fact *facts;
 
 	/* Optional, once per scan, single-threaded, before any run(): loads what
 	 * the check needs for this scan and returns it as the check's state,
@@ -72,6 +125,10 @@ struct ds_check {
 extern const struct ds_check *const ds_checks[];
 extern const size_t ds_nchecks;
 const struct ds_check *ds_check_find(const char *id);
+/* A fact's value in a record of its check (details, severity): 0/1 for
+ * DS_FACT_BOOL, _COUNT and _FINDING, the level's index for DS_FACT_LEVEL
+ * (-2: a string that is none of them); -1 when the record does not say. */
+int ds_fact_value(const struct ds_fact *fa, json_object *details, int severity);
 /* checkdoc.c: a check's documentation from its descriptor (malloc()ed).
  * ds_check_help: the text `distsec explain` prints, or Markdown (SARIF). */
 char *ds_check_help(const struct ds_check *c, bool markdown);

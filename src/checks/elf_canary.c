@@ -139,5 +139,12 @@ const struct ds_check ds_check_elf_canary = {
 	},
 	.cwe = 121,
 	.precision = "medium",
+	.facts = (const struct ds_fact[]){
+		{ .what = "stack protector", .key = "canary", .type = DS_FACT_BOOL,
+		  .regression = "lost-canary", .lost = true,
+		  .why = "the file had stack-protector canaries and has none: a stack buffer overflow "
+		         "reaches the return address undetected" },
+		{ 0 },
+	},
 	.run = run,
 };

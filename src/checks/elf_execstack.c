@@ -111,5 +111,12 @@ const struct ds_check ds_check_elf_execstack = {
 	},
 	.cwe = 693,
 	.precision = "very-high",
+	.facts = (const struct ds_fact[]){
+		{ .what = "executable stack", .key = "stack_exec", .type = DS_FACT_BOOL,
+		  .regression = "new-execstack",
+		  .why = "the file now asks for an executable stack (PT_GNU_STACK with PF_X, or "
+		         "none): code injected on the stack runs" },
+		{ 0 },
+	},
 	.run = run,
 };

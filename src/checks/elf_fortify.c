@@ -83,5 +83,12 @@ const struct ds_check ds_check_elf_fortify = {
 	},
 	.cwe = 120,
 	.precision = "medium",
+	.facts = (const struct ds_fact[]){
+		{ .what = "FORTIFY", .key = "fortified", .type = DS_FACT_COUNT,
+		  .regression = "lost-fortify", .lost = true,
+		  .why = "the file called the checked (_chk) variants of string and memory functions "
+		         "and does not now: overflows they caught at run time go unnoticed" },
+		{ 0 },
+	},
 	.run = run,
 };

@@ -77,6 +77,17 @@ const struct ds_check ds_check_elf_pie = {
 	  "network-local ones; info for the rest",
 	.cwe = 693,
 	.precision = "very-high",
-	.package_column = "pie",
+	.facts = (const struct ds_fact[]){
+		{ .what = "PIE", .key = "pie", .type = DS_FACT_BOOL, .regression = "lost-pie",
+		  .lost = true,
+		  .why = "a program built as a position-independent executable before is not now: ASLR "
+		         "no longer moves its code, so an exploit knows where its gadgets are" },
+		{ .what = "ELF type", .key = "type", .type = DS_FACT_LEVEL,
+		  .levels = (const char *const[]){ "ET_EXEC", "ET_DYN", NULL },
+		  .verdict = DS_VERDICT_ELF_TYPE },
+		{ .what = "program class", .key = "class", .type = DS_FACT_CLASS },
+		{ .what = "owner", .key = "owner", .type = DS_FACT_TEXT, .privilege = DS_PRIV_OWNER },
+		{ 0 },
+	},
 	.run = run,
 };

@@ -77,6 +77,21 @@ const struct ds_check ds_check_elf_relro = {
 	  "network and network-local programs, fine for the rest",
 	.cwe = 693,
 	.precision = "very-high",
-	.package_column = "relro",
+	.facts = (const struct ds_fact[]){
+		{ .what = "RELRO", .key = "relro", .type = DS_FACT_LEVEL,
+		  .levels = (const char *const[]){ "none", "partial", "full", NULL },
+		  .regression = "lost-relro", .lost = true,
+		  .why = "RELRO went from full to partial or none, or from partial to none: relocated "
+		         "data such as the GOT stays writable, a target for a memory-corruption bug",
+		  .verdict = DS_VERDICT_RELRO },
+		{ .what = "BIND_NOW", .key = "bind_now", .type = DS_FACT_BOOL,
+		  .regression = "lost-bind-now", .lost = true,
+		  .why = "the file no longer resolves every symbol at load time, so its GOT cannot be "
+		         "made read-only after relocation (full RELRO needs BIND_NOW)",
+		  .verdict = DS_VERDICT_BIND_NOW },
+		{ .what = "the RELRO segment", .key = "gnu_relro", .type = DS_FACT_BOOL,
+		  .verdict = DS_VERDICT_RELRO_SEGMENT },
+		{ 0 },
+	},
 	.run = run,
 };

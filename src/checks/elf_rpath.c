@@ -128,5 +128,12 @@ const struct ds_check ds_check_elf_rpath = {
 	  "directory",
 	.cwe = 426,
 	.precision = "high",
+	.facts = (const struct ds_fact[]){
+		{ .what = "RPATH/RUNPATH", .type = DS_FACT_FINDING, .regression = "new-rpath",
+		  .why = "the file now carries an RPATH or RUNPATH: libraries are searched for in "
+		         "directories that may be writable by others, or relative to the working "
+		         "directory" },
+		{ 0 },
+	},
 	.run = run,
 };

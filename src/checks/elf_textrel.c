@@ -33,5 +33,11 @@ const struct ds_check ds_check_elf_textrel = {
 	},
 	.cwe = 693,
 	.precision = "very-high",
+	.facts = (const struct ds_fact[]){
+		{ .what = "TEXTREL", .type = DS_FACT_FINDING, .regression = "new-textrel",
+		  .why = "the file now has text relocations: the loader makes its code writable while "
+		         "relocating it, and the pages cannot be shared" },
+		{ 0 },
+	},
 	.run = run,
 };

@@ -91,5 +91,10 @@ const struct ds_check ds_check_file_capabilities = {
 	.severity_policy = "info for capabilities on the allow-list; warning for any other",
 	.cwe = 250,
 	.precision = "high",
+	.facts = (const struct ds_fact[]){
+		{ .what = "file capabilities", .key = "capabilities", .type = DS_FACT_TEXT,
+		  .privilege = DS_PRIV_CAPS },
+		{ 0 },
+	},
 	.run = run,
 };

@@ -73,5 +73,10 @@ const struct ds_check ds_check_file_setid = {
 	  "not setuid or setgid",
 	.cwe = 250,
 	.precision = "very-high",
+	.facts = (const struct ds_fact[]){
+		{ .what = "set-user-ID", .key = "setuid", .type = DS_FACT_BOOL,
+		  .privilege = DS_PRIV_SETID },
+		{ 0 },
+	},
 	.run = run,
 };

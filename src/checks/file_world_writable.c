@@ -50,5 +50,10 @@ const struct ds_check ds_check_file_world_writable = {
 	},
 	.cwe = 732,
 	.precision = "very-high",
+	.facts = (const struct ds_fact[]){
+		{ .what = "mode", .key = "mode", .type = DS_FACT_TEXT,
+		  .privilege = DS_PRIV_WORLD_WRITABLE },
+		{ 0 },
+	},
 	.run = run,
 };

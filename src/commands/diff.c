@@ -3,7 +3,8 @@
  * distsec diff OLD NEW: what got worse between two builds, per package, as
  * rpminspect gates a Fedora build on the previous one.  Each side is a
  * distsec JSON report, or package files (one, a .changes, or a directory of
- * .deb/.rpm files) scanned here with passes, and both end up as the JSON
+ * the files a backend names its package files by, pkgfile_suffixes)
+ * scanned here with passes, and both end up as the JSON
  * record of docs/DESIGN.md, so the comparison is one code path.
  *
  * Packages are matched by name and architecture (versions differ), then by
@@ -43,41 +44,72 @@
 #include "output/output.h"
 #include "report.h"
 
-enum { F_PIE, F_RELRO, F_NOW, F_CANARY, F_FORTIFY, F_EXECSTACK, F_TEXTREL, F_RPATH, NFACTS };
-
-/* What each fact is called, the check whose records give it, whether
- * losing it (1) or gaining it (0) is the regression, and why that matters
- * (distsec explain ID). */
-static const struct {
-	const char *kind, *check, *what;
-	bool lost;
-	const char *why;
-} facts[NFACTS] = {
-	[F_PIE] = { "lost-pie", "elf-pie", "PIE", true,
-		"a program built as a position-independent executable before is not now: ASLR "
-		"no longer moves its code, so an exploit knows where its gadgets are" },
-	[F_RELRO] = { "lost-relro", "elf-relro", "RELRO", true,
-		"RELRO went from full to partial or none, or from partial to none: relocated "
-		"data such as the GOT stays writable, a target for a memory-corruption bug" },
-	[F_NOW] = { "lost-bind-now", "elf-relro", "BIND_NOW", true,
-		"the file no longer resolves every symbol at load time, so its GOT cannot be made "
-		"read-only after relocation (full RELRO needs BIND_NOW)" },
-	[F_CANARY] = { "lost-canary", "elf-canary", "stack protector", true,
-		"the file had stack-protector canaries and has none: a stack buffer overflow "
-		"reaches the return address undetected" },
-	[F_FORTIFY] = { "lost-fortify", "elf-fortify", "FORTIFY", true,
-		"the file called the checked (_chk) variants of string and memory functions and "
-		"does not now: overflows they caught at run time go unnoticed" },
-	[F_EXECSTACK] = { "new-execstack", "elf-execstack", "executable stack", false,
-		"the file now asks for an executable stack (PT_GNU_STACK with PF_X, or none): "
-		"code injected on the stack runs" },
-	[F_TEXTREL] = { "new-textrel", "elf-textrel", "TEXTREL", false,
-		"the file now has text relocations: the loader makes its code writable while "
-		"relocating it, and the pages cannot be shared" },
-	[F_RPATH] = { "new-rpath", "elf-rpath", "RPATH/RUNPATH", false,
-		"the file now carries an RPATH or RUNPATH: libraries are searched for in "
-		"directories that may be writable by others, or relative to the working directory" },
+/* A fact diff compares (a check's descriptor declares it, check.h), at
+ * most MAXFACTS of them: the arrays of struct dfile are that long. */
+enum { MAXFACTS = 16 };
+struct dfact {
+	const struct ds_check *check;
+	const struct ds_fact *fact;
 };
+
+/* The facts of privilege: whose records say them and at which key. */
+enum { P_SETID, P_CAPS, P_WW, P_OWNER, NPRIV };
+
+struct factset {
+	struct dfact f[MAXFACTS];  /* those with a regression id, lost ones first */
+	size_t n;
+	struct dfact cls;          /* the program class (its check's waivers: new-setuid ...) */
+	struct dfact priv[NPRIV];  /* check NULL: no check says it */
+};
+
+/* Every check's facts with a regression id, the lost ones first, each in
+ * the checks' order: the order a file's regressions are listed in. */
+static void facts_init(struct factset *fs)
+{
+	static const enum ds_privilege priv_of[NPRIV] = {
+		[P_SETID] = DS_PRIV_SETID, [P_CAPS] = DS_PRIV_CAPS,
+		[P_WW] = DS_PRIV_WORLD_WRITABLE, [P_OWNER] = DS_PRIV_OWNER,
+	};
+	*fs = (struct factset){ .n = 0 };
+	for (int lost = 1; lost >= 0; lost--)
+		for (size_t i = 0; i < ds_nchecks; i++)
+			for (const struct ds_fact *f = ds_checks[i]->facts; f && f->what; f++) {
+				struct dfact d = { ds_checks[i], f };
+				if (lost && f->type == DS_FACT_CLASS && !fs->cls.check)
+					fs->cls = d;
+				for (int k = 0; lost && k < NPRIV; k++)
+					if (f->privilege == priv_of[k] && !fs->priv[k].check)
+						fs->priv[k] = d;
+				if (!f->regression || f->lost != lost)
+					continue;
+				if (fs->n == MAXFACTS)
+					abort();   /* descriptors past MAXFACTS: a programming error */
+				fs->f[fs->n++] = d;
+			}
+}
+
+static const char *id_of(const struct dfact *d)
+{
+	return d->check ? d->check->id : "(none)";
+}
+
+/* An explain text with @CLASS@, @SETID@, @CAPS@, @WW@ and @OWNER@ spelt as
+ * the ids of the checks that state those facts. */
+static char *explain_fill(const struct factset *fs, const char *t)
+{
+	static const char *const mark[] = { "@CLASS@", "@SETID@", "@CAPS@", "@WW@", "@OWNER@" };
+	const struct dfact *by[] = { &fs->cls, &fs->priv[P_SETID], &fs->priv[P_CAPS],
+	                             &fs->priv[P_WW], &fs->priv[P_OWNER] };
+	char *out = ds_xstrdup(t);
+	for (size_t k = 0; k < sizeof mark / sizeof mark[0]; k++)
+		for (char *at; (at = strstr(out, mark[k]));) {
+			char *next = ds_xasprintf("%.*s%s%s", (int)(at - out), out, id_of(by[k]),
+			                          at + strlen(mark[k]));
+			free(out);
+			out = next;
+		}
+	return out;
+}
 
 /* Privilege gained, for explain: what each id means, where diff learns
  * it, its severity. */
@@ -87,90 +119,94 @@ static const struct {
 	{ "new-setuid", "a file that was not setuid is now, or a new file is: it runs with its "
 	  "owner's privileges (root's, usually), so every bug in it is a privilege escalation; "
 	  "a new one needs a review", "the program class of the file's ELF records, or the "
-	  "file-setid record of any other file (a script, data) (when the old side says what the "
-	  "file was)", "always error; waived by a waiver of elf-pie for the file (of file-setid "
+	  "@SETID@ record of any other file (a script, data) (when the old side says what the "
+	  "file was)", "always error; waived by a waiver of @CLASS@ for the file (of @SETID@ "
 	  "for a file that is not an ELF program)" },
 	{ "new-setgid", "a file that was not setgid is now, or a new file is: it runs with its "
 	  "group's privileges (shadow, disk, ...), which a bug in it hands to any user",
-	  "the program class of the file's ELF records, or the file-setid record of any other "
+	  "the program class of the file's ELF records, or the @SETID@ record of any other "
 	  "file (when the old side says what the file was)", "always error; waived by a waiver of "
-	  "elf-pie for the file (of file-setid for a file that is not an ELF program)" },
+	  "@CLASS@ for the file (of @SETID@ for a file that is not an ELF program)" },
 	{ "new-setcap", "a file that had no file capabilities has some now, or a new file does: "
 	  "it runs with those capabilities of root's (cap_net_raw, cap_sys_admin ...)",
-	  "the program class of the file's ELF records, or the file's file-capabilities record "
-	  "(the value shown)", "always error; waived by a waiver of elf-pie for the file (of "
-	  "file-capabilities when no ELF record classes it setcap)" },
+	  "the program class of the file's ELF records, or the file's @CAPS@ record "
+	  "(the value shown)", "always error; waived by a waiver of @CLASS@ for the file (of "
+	  "@CAPS@ when no ELF record classes it setcap)" },
 	{ "wider-caps", "the file's capabilities grant more than before: a capability or a flag "
 	  "(e, p, i) the old build did not give, shown old -> new (cap_net_raw=ep -> "
-	  "cap_net_raw,cap_sys_admin=ep)", "the file-capabilities records of both builds",
-	  "always error; waived by a waiver of file-capabilities for the file" },
+	  "cap_net_raw,cap_sys_admin=ep)", "the @CAPS@ records of both builds",
+	  "always error; waived by a waiver of @CAPS@ for the file" },
 	{ "new-world-writable", "a file or directory any user could not write before can be "
 	  "written now (a directory without the sticky bit), or a new one is so: whatever reads it "
-	  "reads what any user put there", "the file-world-writable records of both builds (when "
+	  "reads what any user put there", "the @WW@ records of both builds (when "
 	  "the old build was scanned with that check)", "always error; waived by a waiver of "
-	  "file-world-writable for the file" },
+	  "@WW@ for the file" },
 	{ "new-daemon", "a program that no systemd service or SysV init script started before is "
 	  "started by one now (a new unit, or a new program): it runs as root at boot, so its "
 	  "hardening and its code need a review", "the program class of the file's ELF records "
 	  "(daemon); a unit that starts a script is not seen", "warning; waived by a waiver of "
-	  "elf-pie for the file" },
+	  "@CLASS@ for the file" },
 	{ "new-owner", "a program root runs (a daemon) was owned by root and is owned by another "
-	  "user now: that user can replace what root runs", "the owner in the elf-pie records of "
+	  "user now: that user can replace what root runs", "the owner in the @OWNER@ records of "
 	  "a daemon in both builds (a package's user name, else the uid)", "always error; waived "
-	  "by a waiver of elf-pie for the file" },
+	  "by a waiver of @CLASS@ for the file" },
 };
 
 char *ds_diff_explain(const char *id)
 {
-	for (int i = 0; i < NFACTS; i++)
-		if (!strcmp(id, facts[i].kind))
+	struct factset fs;
+	facts_init(&fs);
+	for (size_t i = 0; i < fs.n; i++) {
+		const struct ds_fact *fa = fs.f[i].fact;
+		const char *check = fs.f[i].check->id;
+		if (!strcmp(id, fa->regression))
 			return ds_xasprintf("%s: a regression `distsec diff` reports: %s %s between the "
 			                    "old and the new build of a package\n\nWhat: %s.\n\nFrom: "
 			                    "the %s records of both builds (passes included: report "
 			                    "sides need scan -v); see 'distsec explain %s'.\n\n"
 			                    "Severity: that of the new build's %s finding on the file, "
-			                    "at least warning.\n", facts[i].kind, facts[i].what,
-			                    facts[i].lost ? "lost" : "added", facts[i].why,
-			                    facts[i].check, facts[i].check, facts[i].check);
+			                    "at least warning.\n", fa->regression, fa->what,
+			                    fa->lost ? "lost" : "added", fa->why, check, check, check);
+	}
 	for (size_t i = 0; i < sizeof priv_kinds / sizeof priv_kinds[0]; i++)
-		if (!strcmp(id, priv_kinds[i].kind))
-			return ds_xasprintf("%s: a regression `distsec diff` reports\n\nWhat: %s.\n\n"
-			                    "From: %s.\n\nSeverity: %s.\n", priv_kinds[i].kind,
-			                    priv_kinds[i].why, priv_kinds[i].from, priv_kinds[i].sev);
+		if (!strcmp(id, priv_kinds[i].kind)) {
+			char *from = explain_fill(&fs, priv_kinds[i].from);
+			char *sev = explain_fill(&fs, priv_kinds[i].sev);
+			char *t = ds_xasprintf("%s: a regression `distsec diff` reports\n\nWhat: %s.\n\n"
+			                       "From: %s.\n\nSeverity: %s.\n", priv_kinds[i].kind,
+			                       priv_kinds[i].why, from, sev);
+			free(from);
+			free(sev);
+			return t;
+		}
 	return NULL;
 }
-
-/* The checks whose findings (not passes) say a file's privileges: the
- * absence of a finding is evidence only when the side ran the check. */
-enum { P_SETID, P_CAPS, P_WW, NPRIV };
-static const char *const priv_check[NPRIV] = {
-	[P_SETID] = "file-setid", [P_CAPS] = "file-capabilities", [P_WW] = "file-world-writable",
-};
 
 struct dfile {
 	const char *path;
 	const struct ds_report_finding *rec;   /* a record of it (owner, for waivers) */
-	bool waived[NFACTS];       /* the new build's finding of the fact's check is waived */
+	bool waived[MAXFACTS];     /* the new build's finding of the fact's check is waived */
 	bool class_known;          /* a record names its program class */
-	int fact[NFACTS];          /* -1 unknown; RELRO 0 none, 1 partial, 2 full; else 0/1 */
-	int sev[NFACTS];           /* worst severity of the fact's check on the file, -1 none */
+	int fact[MAXFACTS];        /* -1 unknown; a level's index (RELRO 0 none, 1 partial,
+	                            * 2 full); else 0/1 */
+	int sev[MAXFACTS];         /* worst severity of the fact's check on the file, -1 none */
 	const char *setid;         /* "setuid", "setgid", "setcap" or NULL */
-	bool setid_mode;           /* setid comes from a file-setid record (no ELF class) */
+	bool setid_mode;           /* setid comes from a P_SETID record (no ELF class) */
 	bool daemon;               /* its ELF records class it a daemon */
-	const char *owner;         /* a daemon's owner (elf-pie's record), or NULL */
-	const char *caps;          /* file-capabilities' value, or NULL */
-	const char *ww_mode;       /* file-world-writable's mode when it has a finding, or NULL */
+	const char *owner;         /* a daemon's owner (P_OWNER's record), or NULL */
+	const char *caps;          /* the file's capabilities (P_CAPS's record), or NULL */
+	const char *ww_mode;       /* its mode when P_WW's check has a finding, or NULL */
 	bool pwaived[NPRIV];       /* the new build's finding of the privilege check is waived */
 	size_t next;               /* the package's next file: index in files + 1, 0 none */
 };
 
-struct dpkg {
+struct dpackage {
 	const char *name, *version, *arch;
 	size_t first, last;        /* its files: index in the side's files + 1, 0 none */
 	size_t nf;
 	const struct ds_report_finding **finds;   /* its findings (passes left out) */
 	size_t nfinds, findcap;
-	struct dpkg *peer;
+	struct dpackage *peer;
 	bool renamed;
 	size_t shared;             /* pair_packages' count for the package it pairs */
 };
@@ -178,7 +214,7 @@ struct dpkg {
 struct side {
 	const char *arg;
 	struct ds_report *rep;
-	struct dpkg *p;
+	struct dpackage *p;
 	size_t n, cap;
 	struct ds_strmap *index;   /* "name\037arch" -> index in p + 1 */
 	struct dfile *files;       /* every package's, one array (no allocation per package) */
@@ -186,7 +222,7 @@ struct side {
 	struct ds_strmap *fileidx; /* "name\037arch\037path" -> index in files + 1 */
 	struct ds_strmap *sameidx; /* the same with ds_path_same_file's name: the first */
 	bool passes;               /* the report has pass records */
-	bool ran[NPRIV];           /* the report's checks_run lists priv_check[i] */
+	bool ran[NPRIV];           /* the report's checks_run lists the check of fact i */
 	struct ds_strmap *strs;    /* the strings the files keep from details */
 };
 
@@ -197,6 +233,7 @@ struct diff_opts {
 	const char *waivers_file;  /* --waivers: applied here to both sides' records */
 	struct ds_waivers *waivers;
 	struct ds_options scan;
+	struct factset facts;
 };
 
 static const char *str_of(json_object *o, const char *key)
@@ -206,23 +243,7 @@ static const char *str_of(json_object *o, const char *key)
 	       ? json_object_get_string(v) : NULL;
 }
 
-static int bool_of(json_object *details, const char *key)
-{
-	json_object *v;
-	return json_object_object_get_ex(details, key, &v) ? json_object_get_boolean(v) : -1;
-}
-
 /* ---- reading a side ---- */
-
-static bool package_named(const char *name)
-{
-	static const char *const ext[] = { ".deb", ".udeb", ".ddeb", ".rpm", NULL };
-	size_t n = strlen(name);
-	for (size_t i = 0; ext[i]; i++)
-		if (n > strlen(ext[i]) && !strcmp(name + n - strlen(ext[i]), ext[i]))
-			return true;
-	return false;
-}
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -238,7 +259,7 @@ static char **dir_packages(const char *dir, size_t *n)
 	*n = 0;
 	struct dirent *e;
 	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.' && package_named(e->d_name)) {
+		if (e->d_name[0] != '.' && ds_pkgfile_suffix(e->d_name)) {
 			char *p = ds_xasprintf("%s/%s", dir, e->d_name);
 			ds_push(v, *n, cap, p);
 		}
@@ -300,7 +321,7 @@ static int load_side(struct side *sd, const struct diff_opts *o)
 	size_t n = 1;
 	char **list = S_ISDIR(st.st_mode) ? dir_packages(sd->arg, &n) : NULL;
 	if (S_ISDIR(st.st_mode) && !n) {
-		ds_warn("diff: %s: no .deb or .rpm files in it", sd->arg);
+		ds_warn("diff: %s: no package files in it", sd->arg);
 		return -1;
 	}
 	sd->rep = scan_side(list ? (const char *const *)list : &sd->arg, n, o);
@@ -312,7 +333,7 @@ static int load_side(struct side *sd, const struct diff_opts *o)
 
 /* ---- the model: packages, their files' facts, their findings ---- */
 
-static struct dpkg *package_of(struct side *sd, const struct ds_pkg *o)
+static struct dpackage *package_of(struct side *sd, const struct ds_pkg *o)
 {
 	const char *name = o && o->name ? o->name : "(no package)";
 	const char *arch = o && o->arch ? o->arch : "";
@@ -320,7 +341,7 @@ static struct dpkg *package_of(struct side *sd, const struct ds_pkg *o)
 	uintptr_t *slot = ds_strmap_put(sd->index, key);
 	free(key);
 	if (!*slot) {
-		struct dpkg p = { .name = name, .arch = arch };
+		struct dpackage p = { .name = name, .arch = arch };
 		p.version = o && o->version ? o->version : "";
 		ds_push(sd->p, sd->n, sd->cap, p);
 		*slot = sd->n;
@@ -328,14 +349,14 @@ static struct dpkg *package_of(struct side *sd, const struct ds_pkg *o)
 	return &sd->p[*slot - 1];
 }
 
-static struct dpkg *owner_package(struct side *sd, const struct ds_owner *owner)
+static struct dpackage *owner_package(struct side *sd, const struct ds_owner *owner)
 {
 	return package_of(sd, owner->status == DS_OWNER_PACKAGE ? owner->pkgs[0] : NULL);
 }
 
 /* p's file at path, or NULL (add: made when missing); a lookup falls back
  * to the file of the same ds_path_same_file name. */
-static struct dfile *file_of(struct side *sd, struct dpkg *p, const char *path, bool add)
+static struct dfile *file_of(struct side *sd, struct dpackage *p, const char *path, bool add)
 {
 	char *key = ds_xasprintf("%s\037%s\037%s", p->name, p->arch, path);
 	uintptr_t *slot = add ? ds_strmap_put(sd->fileidx, key) : ds_strmap_get(sd->fileidx, key);
@@ -349,7 +370,7 @@ static struct dfile *file_of(struct side *sd, struct dpkg *p, const char *path, 
 		slot = alike;
 	if (slot && !*slot) {
 		struct dfile f = { .path = path };
-		for (int i = 0; i < NFACTS; i++)
+		for (int i = 0; i < MAXFACTS; i++)
 			f.fact[i] = f.sev[i] = -1;
 		ds_push(sd->files, sd->nfiles, sd->filecap, f);
 		*slot = sd->nfiles;
@@ -374,51 +395,40 @@ static void set_fact(struct dfile *f, int fact, int value, int sev)
 }
 
 /* What one record says about its file. */
-static void record_facts(struct side *sd, struct dfile *f, const char *check,
-                         json_object *details, int sev, bool waived)
+static void record_facts(const struct factset *fs, struct side *sd, struct dfile *f,
+                         const struct ds_check *check, json_object *details, int sev,
+                         bool waived)
 {
-	const char *cls = str_of(details, "class");
+	const char *cls = fs->cls.check ? str_of(details, fs->cls.fact->key) : NULL;
 	static const char *const setid[] = { "setuid", "setgid", "setcap" };
 	f->class_known |= cls != NULL;
 	f->daemon |= cls && !strcmp(cls, "daemon");
-	for (int i = 0; i < NPRIV; i++)
-		if (!strcmp(check, priv_check[i]))
+	for (int i = 0; check && i < NPRIV; i++)
+		if (check == fs->priv[i].check)
 			f->pwaived[i] |= waived;
-	for (int i = 0; waived && i < NFACTS; i++)
-		if (!strcmp(check, facts[i].check))
-			f->waived[i] = true;
 	for (size_t i = 0; cls && i < sizeof setid / sizeof setid[0]; i++)
 		if (!strcmp(cls, setid[i]))
 			f->setid = setid[i];   /* details is freed after this call */
+	if (!check)
+		return;   /* a check this distsec does not have: no fact of it is known */
 	int finding = sev > DS_SEV_PASS ? sev : -1;
-	if (!strcmp(check, "elf-pie")) {
-		set_fact(f, F_PIE, bool_of(details, "pie"), finding);
-	} else if (!strcmp(check, "elf-relro")) {
-		const char *r = str_of(details, "relro");
-		set_fact(f, F_RELRO, !r ? -1 : !strcmp(r, "full") ? 2 : !strcmp(r, "partial") ? 1 : 0, finding);
-		set_fact(f, F_NOW, bool_of(details, "bind_now"), finding);
-	} else if (!strcmp(check, "elf-canary")) {
-		set_fact(f, F_CANARY, bool_of(details, "canary"), finding);
-	} else if (!strcmp(check, "elf-fortify")) {
-		json_object *v;
-		set_fact(f, F_FORTIFY, json_object_object_get_ex(details, "fortified", &v)
-		         ? json_object_get_int(v) > 0 : -1, finding);
-	} else if (!strcmp(check, "elf-execstack")) {
-		set_fact(f, F_EXECSTACK, bool_of(details, "stack_exec"), finding);
-	} else if (!strcmp(check, "elf-textrel")) {
-		set_fact(f, F_TEXTREL, sev > DS_SEV_PASS, finding);
-	} else if (!strcmp(check, "elf-rpath")) {
-		set_fact(f, F_RPATH, sev > DS_SEV_PASS, finding);
+	for (size_t i = 0; i < fs->n; i++) {
+		if (fs->f[i].check != check)
+			continue;
+		f->waived[i] |= waived;
+		int v = ds_fact_value(fs->f[i].fact, details, sev);
+		set_fact(f, (int)i, v == -2 ? 0 : v, finding);   /* an unknown level: the worst */
 	}
 	const char *v;
-	if (!strcmp(check, "elf-pie") && (v = str_of(details, "owner")))
+	const struct dfact *p = fs->priv;
+	if (check == p[P_OWNER].check && (v = str_of(details, p[P_OWNER].fact->key)))
 		f->owner = ds_strmap_key(sd->strs, v);
-	else if (!strcmp(check, "file-capabilities") && (v = str_of(details, "capabilities")))
+	else if (check == p[P_CAPS].check && (v = str_of(details, p[P_CAPS].fact->key)))
 		f->caps = ds_strmap_key(sd->strs, v);
-	else if (!strcmp(check, "file-world-writable") && sev > DS_SEV_PASS)
-		f->ww_mode = ds_strmap_key(sd->strs, (v = str_of(details, "mode")) ? v : "");
-	else if (!strcmp(check, "file-setid") && !f->setid) {
-		f->setid = bool_of(details, "setuid") == 1 ? "setuid" : "setgid";
+	else if (check == p[P_WW].check && sev > DS_SEV_PASS)
+		f->ww_mode = ds_strmap_key(sd->strs, (v = str_of(details, p[P_WW].fact->key)) ? v : "");
+	else if (check == p[P_SETID].check && !f->setid) {
+		f->setid = ds_fact_value(p[P_SETID].fact, details, sev) == 1 ? "setuid" : "setgid";
 		f->setid_mode = true;
 	}
 }
@@ -438,7 +448,7 @@ static void waive_record(struct ds_report_finding *d, struct ds_waivers *ws)
 	}
 }
 
-static void build_side(struct side *sd, struct ds_waivers *ws)
+static void build_side(struct side *sd, const struct factset *fs, struct ds_waivers *ws)
 {
 	sd->index = ds_strmap_new();
 	sd->fileidx = ds_strmap_new();
@@ -446,19 +456,20 @@ static void build_side(struct side *sd, struct ds_waivers *ws)
 	sd->strs = ds_strmap_new();
 	for (size_t i = 0; i < sd->rep->sum.nchecks_run; i++)
 		for (int k = 0; k < NPRIV; k++)
-			sd->ran[k] |= !strcmp(sd->rep->sum.checks_run[i], priv_check[k]);
+			sd->ran[k] |= fs->priv[k].check &&
+			              !strcmp(sd->rep->sum.checks_run[i], fs->priv[k].check->id);
 	for (size_t i = 0; i < sd->rep->ninputs; i++)   /* clean package files too */
 		if (sd->rep->inputs[i].pkg && sd->rep->inputs[i].pkg->name)
 			package_of(sd, sd->rep->inputs[i].pkg);
 	for (size_t i = 0; i < sd->rep->nfindings; i++) {
 		struct ds_report_finding *d = &sd->rep->findings[i];
 		waive_record(d, ws);
-		struct dpkg *p = owner_package(sd, &d->owner);
+		struct dpackage *p = owner_package(sd, &d->owner);
 		json_object *details = ds_report_details(d);
 		struct dfile *f = file_of(sd, p, d->path, true);
 		if (!f->rec)
 			f->rec = d;
-		record_facts(sd, f, d->check_id, details, (int)d->severity, d->waived);
+		record_facts(fs, sd, f, d->check, details, (int)d->severity, d->waived);
 		json_object_put(details);
 		if (d->severity == DS_SEV_PASS)
 			sd->passes = true;
@@ -477,7 +488,7 @@ static void build_side(struct side *sd, struct ds_waivers *ws)
 static void pair_packages(struct side *old, struct side *new)
 {
 	for (size_t i = 0; i < new->n; i++) {   /* name and architecture */
-		struct dpkg *b = &new->p[i];
+		struct dpackage *b = &new->p[i];
 		char *key = ds_xasprintf("%s\037%s", b->name, b->arch);
 		uintptr_t *slot = ds_strmap_get(old->index, key);
 		free(key);
@@ -492,7 +503,7 @@ static void pair_packages(struct side *old, struct side *new)
 	for (size_t j = old->n; j-- > 0;)
 		*ds_strmap_put(by_name, old->p[j].name) = j + 1;
 	for (size_t i = 0; i < new->n; i++) {
-		struct dpkg *b = &new->p[i];
+		struct dpackage *b = &new->p[i];
 		uintptr_t *next = b->peer ? NULL : ds_strmap_get(by_name, b->name);
 		while (next && *next && *next <= old->n && !strcmp(old->p[*next - 1].name, b->name) &&
 		       old->p[*next - 1].peer)
@@ -521,13 +532,13 @@ static void pair_packages(struct side *old, struct side *new)
 		}
 	size_t *touched = ds_xcalloc(old->n + 1, sizeof *touched), ntouched;
 	for (size_t i = 0; i < new->n; i++) {
-		struct dpkg *b = &new->p[i], *best = NULL;
+		struct dpackage *b = &new->p[i], *best = NULL;
 		ntouched = 0;
 		for (size_t k = b->peer ? 0 : b->first; k; k = new->files[k - 1].next) {
 			uintptr_t *slot = ds_strmap_get(owners, new->files[k - 1].path);
 			size_t *l = slot ? lists[*slot - 1] : NULL;
 			for (size_t m = 1; l && l[0] <= RENAME_FANOUT && m <= l[0]; m++) {
-				struct dpkg *a = &old->p[l[m]];
+				struct dpackage *a = &old->p[l[m]];
 				if (a->peer)
 					continue;
 				if (!a->shared++)
@@ -535,7 +546,7 @@ static void pair_packages(struct side *old, struct side *new)
 			}
 		}
 		for (size_t t = 0; t < ntouched; t++) {
-			struct dpkg *a = &old->p[touched[t]];
+			struct dpackage *a = &old->p[touched[t]];
 			if (!best || a->shared > best->shared || (a->shared == best->shared && a < best))
 				best = a;
 		}
@@ -565,7 +576,7 @@ struct report {
 	struct tally t;
 	/* text: a package compared under its own name gets its header only
 	 * with its first line, so an unchanged one prints nothing */
-	const struct dpkg *held_old, *held_new;
+	const struct dpackage *held_old, *held_new;
 };
 
 static void held_header(struct report *r);
@@ -592,11 +603,10 @@ static void put_line(struct report *r, const char *sev, const char *what, const 
 /* Whether --waivers waives check's finding on f, or f's record of the
  * fact is waived. */
 static bool regression_waived(const struct report *r, const struct dfile *f, int fact,
-                              const char *check)
+                              const struct ds_check *c)
 {
 	if (fact >= 0 && f->waived[fact])
 		return true;
-	const struct ds_check *c = ds_check_find(check);
 	if (!r->o->waivers || !c || !f->rec)
 		return false;
 	struct ds_finding d = { .check = c, .severity = DS_SEV_ERROR, .path = (char *)f->path,
@@ -632,11 +642,6 @@ static void regression(struct report *r, const struct dfile *a, const struct dfi
 		json_object_object_add(r->cur, "regressions", list);
 	}
 	json_object_array_add(list, o);
-}
-
-static const char *relro_name(int v)
-{
-	return v == 2 ? "full" : v == 1 ? "partial" : "none";
 }
 
 /* Whether capability text b ("cap_a,cap_b=ep cap_c+i") grants name with
@@ -700,12 +705,13 @@ static void compare_privileges(struct report *r, const struct dfile *a, const st
 {
 	/* a file without records on the old side may still have been there:
 	 * only an ELF file's class (in every record of it) tells */
+	const struct factset *fs = &r->o->facts;
 	const char *fresh = a ? "" : " (a new file)";
 	bool setcap_said = false;
 	if (b->setid && (b->setid_mode ? ran[P_SETID] || known : known) &&
 	    (!a || !a->setid || strcmp(a->setid, b->setid))) {
 		char *kind = ds_xasprintf("new-%s", b->setid);
-		const char *check = b->setid_mode ? priv_check[P_SETID] : "elf-pie";
+		const struct ds_check *check = b->setid_mode ? fs->priv[P_SETID].check : fs->cls.check;
 		bool waived = (b->setid_mode && b->pwaived[P_SETID]) ||
 		              regression_waived(r, b, -1, check);
 		setcap_said = !strcmp(b->setid, "setcap");
@@ -716,7 +722,7 @@ static void compare_privileges(struct report *r, const struct dfile *a, const st
 		                             setcap_said && b->caps ? ")" : ""));
 		free(kind);
 	}
-	bool caps_waived = b->pwaived[P_CAPS] || regression_waived(r, b, -1, priv_check[P_CAPS]);
+	bool caps_waived = b->pwaived[P_CAPS] || regression_waived(r, b, -1, fs->priv[P_CAPS].check);
 	if (b->caps && !setcap_said && ran[P_CAPS] && (!a || !a->caps))
 		priv_regression(r, a, b, "new-setcap", DS_SEV_ERROR, caps_waived,
 		                ds_xasprintf("new file capabilities %s", b->caps));
@@ -725,15 +731,15 @@ static void compare_privileges(struct report *r, const struct dfile *a, const st
 		                ds_xasprintf("file capabilities %s -> %s", a->caps, b->caps));
 	if (b->ww_mode && ran[P_WW] && (!a || !a->ww_mode))
 		priv_regression(r, a, b, "new-world-writable", DS_SEV_ERROR,
-		                b->pwaived[P_WW] || regression_waived(r, b, -1, priv_check[P_WW]),
+		                b->pwaived[P_WW] || regression_waived(r, b, -1, fs->priv[P_WW].check),
 		                ds_xasprintf("world-writable now (mode %s)", b->ww_mode));
 	if (b->daemon && known && (!a || !a->daemon))
 		priv_regression(r, a, b, "new-daemon", DS_SEV_WARNING,
-		                regression_waived(r, b, -1, "elf-pie"),
+		                regression_waived(r, b, -1, fs->cls.check),
 		                ds_xasprintf("now started by a systemd service or init script%s", fresh));
 	if (b->daemon && b->owner && !root_owned(b->owner) && a && a->daemon && a->owner &&
 	    root_owned(a->owner))
-		priv_regression(r, a, b, "new-owner", DS_SEV_ERROR, regression_waived(r, b, -1, "elf-pie"),
+		priv_regression(r, a, b, "new-owner", DS_SEV_ERROR, regression_waived(r, b, -1, fs->cls.check),
 		                ds_xasprintf("owner %s -> %s of a program root runs", a->owner, b->owner));
 }
 
@@ -743,17 +749,19 @@ static void compare_file(struct report *r, const struct dfile *a, const struct d
                          bool old_knows, const bool ran[NPRIV])
 {
 	compare_privileges(r, a, b, a ? a->class_known || old_knows : old_knows, ran);
-	for (int i = 0; a && i < NFACTS; i++) {
+	const struct factset *fs = &r->o->facts;
+	for (size_t i = 0; a && i < fs->n; i++) {
+		const struct ds_fact *fa = fs->f[i].fact;
 		int was = a->fact[i], now = b->fact[i];
-		bool worse = facts[i].lost ? was >= 0 && now >= 0 && now < was
-		                           : now == 1 && was != 1;
+		bool worse = fa->lost ? was >= 0 && now >= 0 && now < was : now == 1 && was != 1;
 		if (!worse)
 			continue;
 		int sev = b->sev[i] > DS_SEV_WARNING ? b->sev[i] : DS_SEV_WARNING;
-		char *text = i == F_RELRO
-			? ds_xasprintf("RELRO %s -> %s", relro_name(was), relro_name(now))
-			: ds_xasprintf("%s %s", facts[i].what, facts[i].lost ? "lost" : "added");
-		regression(r, a, b, facts[i].kind, sev, regression_waived(r, b, i, facts[i].check), text);
+		char *text = fa->type == DS_FACT_LEVEL
+			? ds_xasprintf("%s %s -> %s", fa->what, fa->levels[was], fa->levels[now])
+			: ds_xasprintf("%s %s", fa->what, fa->lost ? "lost" : "added");
+		regression(r, a, b, fa->regression, sev,
+		           regression_waived(r, b, (int)i, fs->f[i].check), text);
 		free(text);
 	}
 }
@@ -768,7 +776,7 @@ static char *record_key(const struct ds_report_finding *d)
 
 /* Findings of b whose identity a lacks (a multiset: each old one matches
  * once); the old ones left over are fixed. */
-static void compare_findings(struct report *r, const struct dpkg *a, const struct dpkg *b)
+static void compare_findings(struct report *r, const struct dpackage *a, const struct dpackage *b)
 {
 	struct ds_strmap *left = ds_strmap_new();
 	for (size_t i = 0; a && i < a->nfinds; i++) {
@@ -814,7 +822,7 @@ static void compare_findings(struct report *r, const struct dpkg *a, const struc
 	ds_strmap_free(left);
 }
 
-static json_object *pkg_json(const struct dpkg *p)
+static json_object *pkg_json(const struct dpackage *p)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "name", ds_json_string(p->name));
@@ -824,7 +832,7 @@ static json_object *pkg_json(const struct dpkg *p)
 }
 
 /* "name version arch", escaped */
-static void pkg_text(FILE *out, const struct dpkg *p)
+static void pkg_text(FILE *out, const struct dpackage *p)
 {
 	ds_put_escaped(out, p->name);
 	fputc(' ', out);
@@ -833,7 +841,7 @@ static void pkg_text(FILE *out, const struct dpkg *p)
 	ds_put_escaped(out, p->arch);
 }
 
-static void package_header(struct report *r, const struct dpkg *a, const struct dpkg *b)
+static void package_header(struct report *r, const struct dpackage *a, const struct dpackage *b)
 {
 	const char *status = !a ? "added" : !b ? "removed" : b->renamed ? "renamed" : "compared";
 	if (r->o->json) {
@@ -869,7 +877,7 @@ static void package_header(struct report *r, const struct dpkg *a, const struct 
  * first line */
 static void held_header(struct report *r)
 {
-	const struct dpkg *a = r->held_old, *b = r->held_new;
+	const struct dpackage *a = r->held_old, *b = r->held_new;
 	if (!b)
 		return;
 	r->held_old = r->held_new = NULL;
@@ -886,7 +894,7 @@ static void held_header(struct report *r)
 
 static int cmp_pkg(const void *x, const void *y)
 {
-	const struct dpkg *a = x, *b = y;
+	const struct dpackage *a = x, *b = y;
 	int c = strcmp(a->name, b->name);
 	return c ? c : strcmp(a->arch, b->arch);
 }
@@ -906,7 +914,7 @@ static void compare(struct report *r, struct side *old, struct side *new)
 {
 	static const bool all[NPRIV] = { true, true, true };   /* no old package */
 	for (size_t i = 0; i < new->n; i++) {
-		struct dpkg *b = &new->p[i], *a = b->peer;
+		struct dpackage *b = &new->p[i], *a = b->peer;
 		package_header(r, a, b);
 		for (size_t k = b->first; k; k = new->files[k - 1].next) {
 			const struct dfile *f = &new->files[k - 1];
@@ -992,7 +1000,7 @@ static int write_diff(FILE *fp, void *arg)
 static const char diff_usage[] =
 	"usage: distsec diff [OPTIONS] OLD NEW\n"
 	"OLD and NEW: a distsec JSON report (scan -v --format json), a package file,\n"
-	"a .changes, or a directory of .deb/.rpm files.  Options: --format text|json,\n"
+	"a .changes, or a directory of package files.  Options: --format text|json,\n"
 	"-o FILE, --fail-on SEV, --check ID,..., --skip ID,..., --profile NAME,\n"
 	"--waivers FILE, -j N, -q.  See distsec(1).\n";
 
@@ -1063,6 +1071,7 @@ int ds_cmd_diff(int argc, char **argv)
 	int rc = parse(argc, argv, &o);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	facts_init(&o.facts);
 	struct side old = { .arg = argv[optind] }, new = { .arg = argv[optind + 1] };
 	if (load_side(&old, &o) != 0 || load_side(&new, &o) != 0) {
 		side_free(&old);
@@ -1078,8 +1087,8 @@ int ds_cmd_diff(int argc, char **argv)
 			return 2;
 		}
 	}
-	build_side(&old, o.waivers);
-	build_side(&new, o.waivers);
+	build_side(&old, &o.facts, o.waivers);
+	build_side(&new, &o.facts, o.waivers);
 	if (!o.quiet)
 		for (const struct side *sd = &old; sd; sd = sd == &old ? &new : NULL)
 			if (!sd->passes && sd->rep->nfindings)

@@ -53,3 +53,27 @@ const struct ds_check *ds_check_find(const char *id)
 			return ds_checks[i];
 	return NULL;
 }
+
+int ds_fact_value(const struct ds_fact *fa, json_object *details, int severity)
+{
+	json_object *v;
+	if (fa->type == DS_FACT_FINDING)
+		return severity > DS_SEV_PASS;
+	if (!fa->key || !details || !json_object_object_get_ex(details, fa->key, &v))
+		return -1;
+	switch (fa->type) {
+	case DS_FACT_BOOL:
+		return json_object_get_boolean(v) ? 1 : 0;
+	case DS_FACT_COUNT:
+		return json_object_get_int(v) > 0;
+	case DS_FACT_LEVEL:
+		if (!json_object_is_type(v, json_type_string))
+			return -1;
+		for (int i = 0; fa->levels && fa->levels[i]; i++)
+			if (!strcmp(json_object_get_string(v), fa->levels[i]))
+				return i;
+		return -2;
+	default:
+		return -1;
+	}
+}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The per-package verdict of rpm-chksec --all (Steve Grubb, 0.5.2), from
- * the facts the elf-relro and elf-pie findings record (passes included;
- * waivers do not change facts):
+ * the facts the checks' records state (passes included; waivers do not
+ * change facts), as their descriptors declare them (check.h, ds_fact):
  *   - a file's RELRO is "no" without PT_GNU_RELRO, "partial" with it but
  *     without BIND_NOW, else "full"; its PIE is "no" for ET_EXEC;
  *   - the package's RELRO is "no" when any ELF file's RELRO is "no" (every
@@ -53,10 +53,28 @@ static const char *detail(const struct ds_finding *d, const char *key)
 	return json_object_object_get_ex(d->details, key, &v) ? json_object_get_string(v) : NULL;
 }
 
-static bool detail_true(const struct ds_finding *d, const char *key)
+static const struct ds_fact *fact_for(const struct ds_check *c, enum ds_verdict_input in)
 {
-	json_object *v;
-	return json_object_object_get_ex(d->details, key, &v) && json_object_get_boolean(v);
+	for (const struct ds_fact *f = c->facts; f && f->what; f++)
+		if (f->verdict == in)
+			return f;
+	return NULL;
+}
+
+/* The value in d of its check's fact that is the verdict's input in
+ * (ds_fact_value); -1 when the check has none or d does not say. */
+static int input(const struct ds_finding *d, enum ds_verdict_input in)
+{
+	const struct ds_fact *f = fact_for(d->check, in);
+	return f ? ds_fact_value(f, d->details, (int)d->severity) : -1;
+}
+
+static bool has_input(const struct ds_check *c)
+{
+	for (const struct ds_fact *f = c->facts; f && f->what; f++)
+		if (f->verdict != DS_VERDICT_NONE)
+			return true;
+	return false;
 }
 
 /* relro: 2 no, 1 partial, 0 yes; pie: 1 no; cls: the worst class's rank */
@@ -103,20 +121,18 @@ static void judge(struct acc *a, const struct ds_finding *d)
 	size_t rank = class_rank(cls);
 	bool important = rank < NIMPORTANT;
 	int bad = 0;
-	if (!strcmp(d->check->id, "elf-relro")) {
-		const char *r = detail(d, "relro");
-		if (!r || !strcmp(r, "not applicable"))   /* static: the segment decides */
-			r = detail_true(d, "gnu_relro") ? (detail_true(d, "bind_now") ? "full" : "partial")
-			                                : "none";
-		int level = !strcmp(r, "none") ? 2 : !strcmp(r, "partial") && important ? 1 : 0;
+	if (fact_for(d->check, DS_VERDICT_RELRO)) {
+		int relro = input(d, DS_VERDICT_RELRO);   /* 0 none, 1 partial, 2 full */
+		if (relro < 0)   /* no level (a static program's "not applicable"): the segment decides */
+			relro = input(d, DS_VERDICT_RELRO_SEGMENT) == 1
+			        ? (input(d, DS_VERDICT_BIND_NOW) == 1 ? 2 : 1) : 0;
+		int level = relro == 0 ? 2 : relro == 1 && important ? 1 : 0;
 		if (level > a->relro)
 			a->relro = level;
 		bad = level;
-	} else if (!strcmp(d->check->id, "elf-pie")) {
-		const char *t = detail(d, "type");
-		if (important && t && !strcmp(t, "ET_EXEC"))
-			bad = a->pie = 1;
 	}
+	if (important && input(d, DS_VERDICT_ELF_TYPE) == 0)   /* ET_EXEC: not PIE */
+		bad = a->pie = 1;
 	if (bad && rank < a->cls)
 		a->cls = rank;
 }
@@ -137,7 +153,7 @@ size_t ds_verdicts(const struct ds_scan *s, struct ds_verdict **out)
 	for (size_t i = 0; i < s->nfindings; i++) {
 		const struct ds_finding *d = s->findings[i];
 		const struct ds_pkg *p = d->owner.status == DS_OWNER_PACKAGE ? d->owner.pkgs[0] : NULL;
-		if (!d->check->package_column || !p || !p->name || skipped(p))
+		if (!has_input(d->check) || !p || !p->name || skipped(p))
 			continue;
 		judge(acc_for(idx, &v, &n, &cap, p), d);
 	}

@@ -3,7 +3,7 @@
 # the source: no exit() but main.c's (a forked child's _exit is its own
 # process's end); stderr written by main.c and the warning sink (util.c)
 # only, every other message going through ds_warn/ds_note (isatty of
-# STDERR_FILENO is no write).
+# STDERR_FILENO is no write); no check id named outside src/checks/.
 set -eu
 top=$SRCDIR/..
 cd "$top"
@@ -36,5 +36,14 @@ rule "$tmp/exit" "exit() outside src/main.c"
 code '(^|[^_[:alnum:]])(stderr|perror[[:space:]]*\()' |
 	grep -vE '^(src/main\.c|src/util/util\.c):' >"$tmp/stderr.hits" || :
 rule "$tmp/stderr" "stderr written outside src/main.c and the warning sink (src/util/util.c)"
+# the core, the outputs, the commands and the backends name no check: what
+# they read of a check's records its descriptor declares (check.h,
+# ds_fact), so a check id in a string outside src/checks/ is a check named
+ids=$(sed -n 's/^[[:space:]]*\.id = "\([a-z0-9-]*\)",.*/\1/p' src/checks/*.c | LC_ALL=C sort -u | paste -sd'|')
+[ -n "$ids" ] || { echo "FAIL: no check id found in src/checks/" >&2; exit 1; }
+srcs=$(find src backends include -name '*.c' -o -name '*.h' -o -name '*.cc' -o -name '*.in' |
+	grep -v '^src/checks/' | LC_ALL=C sort)
+code "\"([^\"]*[^a-z0-9\"-])?($ids)([^a-z0-9\"-][^\"]*)?\"" >"$tmp/ids.hits"
+rule "$tmp/ids" "a check id outside src/checks/"
 [ $bad = 0 ] || exit 1
 echo "layering: ok"
