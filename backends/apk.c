@@ -463,6 +463,7 @@ const struct ds_backend ds_backend_apk = {
 	.arches = ds_pkgtable_arches,
 	.pkgfile_sniff = apk_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".apk", NULL },
+	.root_files = (const char *const[]){ "lib/apk/db/installed", "etc/alpine-release", NULL },
 	.pkgfile_want = apk_pkgfile_want,
 	.pkgfile_limit = apk_pkgfile_limit,
 };

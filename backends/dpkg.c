@@ -942,6 +942,7 @@ const struct ds_backend ds_backend_dpkg = {
 	.arches = ds_pkgtable_arches,   /* native (dpkg's own package), then var/lib/dpkg/arch */
 	.pkgfile_sniff = dpkg_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".deb", ".udeb", ".ddeb", NULL },
+	.root_files = (const char *const[]){ "var/lib/dpkg/", "etc/debian_version", NULL },
 	.pkgfile_want = dpkg_pkgfile_want,
 	.pkgfile_limit = dpkg_pkgfile_limit,
 };

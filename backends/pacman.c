@@ -494,6 +494,7 @@ static const struct ds_backend pacman_backend = {
 	                                           ".pkg.tar.bz2", ".pkg.tar", NULL },
 	.pkgfile_want = pacman_pkgfile_want,
 	.pkgfile_limit = pacman_pkgfile_limit,
+	.root_files = (const char *const[]){ "var/lib/pacman/local/", "etc/arch-release", NULL },
 };
 
 __attribute__((visibility("default"))) const struct ds_backend *distsec_backend_entry(void)

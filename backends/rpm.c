@@ -1118,6 +1118,9 @@ static const struct ds_backend rpm_backend = {
 	.pkgfile_close = rpm_pkgfile_close,
 	.pkgfile_sniff = rpm_pkgfile_sniff,
 	.pkgfile_suffixes = (const char *const[]){ ".rpm", NULL },
+	.root_files = (const char *const[]){ "var/lib/rpm/", "usr/lib/sysimage/rpm/",
+	                                     "etc/redhat-release", "etc/fedora-release",
+	                                     "etc/SuSE-release", "etc/system-release", NULL },
 	.pkgfile_want = rpm_pkgfile_want,
 	.pkgfile_limit = rpm_pkgfile_limit,
 };

@@ -26,7 +26,7 @@ struct ds_worker {
 };
 
 /* arguments.c: what each PATH argument names (see there) */
-enum ds_arg_kind { DS_ARG_ROOT_PATH, DS_ARG_PKGFILE, DS_ARG_ERROR };
+enum ds_arg_kind { DS_ARG_ROOT_PATH, DS_ARG_PKGFILE, DS_ARG_IMAGE, DS_ARG_ERROR };
 struct ds_arg {
 	char *path;             /* inside the root, or on the host for a package file */
 	enum ds_arg_kind kind;
@@ -39,7 +39,7 @@ struct ds_arg {
 struct ds_args {
 	struct ds_arg *v;
 	size_t n, cap;
-	size_t nroot, npkg;
+	size_t nroot, npkg, nimage;
 	char **trees;          /* source trees (real paths) whose debian/ waivers apply */
 	size_t ntrees, trees_cap;
 };
@@ -98,6 +98,9 @@ struct ds_scan_private {
 	size_t narches;
 	const char *arches_source;
 	struct ds_merged *merged;      /* a result distsec merge rebuilt (merge.c) */
+	struct ds_image *image;        /* the container image scanned (image.c), or NULL */
+	char *image_root;              /* its private directory of database copies */
+	int image_slot;                /* that directory's signal cleanup slot */
 };
 
 /* walk.c: the paths to scan, a bounded ring between the walk and the
@@ -115,6 +118,9 @@ struct ds_job {
 /* A host package file whose units and init scripts are gathered (the
  * context pass before package files are scanned). */
 #define DS_JOB_PKGCTX 0xF1
+/* A layer of the scanned image (its index in the path): its members that
+ * the flattened view holds. */
+#define DS_JOB_LAYER 0xF2
 /* What a .changes / .buildinfo says a package file it lists must be. */
 struct ds_expect {
 	long long size;
@@ -140,6 +146,8 @@ int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg);
 int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j);
 /* A host package file for the workers; the ring takes e (may be NULL). */
 void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *e);
+/* Layer i of the scan's image, for the workers. */
+void ds_jobs_add_layer(struct ds_jobs *j, size_t i);
 /* e: what a .changes says of it (the ring takes it), or NULL */
 void ds_jobs_add_context(struct ds_jobs *j, const char *path, struct ds_expect *e);
 /* Scans one job (a path inside the root or a package file) on w. */
@@ -223,6 +231,9 @@ const struct ds_backend *ds_backend_select(const char *name, const char *root,
 void ds_cleanup_install(void);
 int ds_cleanup_add(const char *path, int is_dir);
 void ds_cleanup_done(int slot);
+/* Removes a temporary directory of the run and what is in it (eight
+ * levels deep at most); safe in a signal handler. */
+void ds_remove_dir(const char *path);
 extern const struct ds_host ds_host;
 
 /* daemons.c: which programs systemd units / init scripts start (the
@@ -294,6 +305,13 @@ int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_e
 /* The context pass: the package file's units and init scripts into the
  * scan's unit set; nothing reported (the scan proper says what is wrong). */
 void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct ds_expect *e);
+/* Layer i of the scan's image: the members of the flattened view it
+ * holds, each scanned as a package file's member is, owned as the image's
+ * database says. */
+void ds_scan_layer_job(struct ds_worker *w, size_t i);
+/* An error (scan-unreadable, on the image's root) and a message naming the image. */
+void ds_report_image_error(struct ds_worker *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* The same on the main worker (fuzz targets). */
 int ds_scan_package_file(struct ds_scan *s, const char *path);
 /* Scans one in-memory file (a package member, a fuzz input) on the main

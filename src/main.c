@@ -18,6 +18,9 @@ static const char usage_text[] =
 	"usage: distsec scan [OPTIONS] [PATH | PACKAGE-FILE | UPLOAD.changes]...\n"
 	"       distsec scan [OPTIONS] --package NAME...\n"
 	"       distsec scan [OPTIONS] --all-packages\n"
+	"       distsec scan [OPTIONS] IMAGE   an OCI image layout or archive, or a Docker\n"
+	"                               archive (oci:DIR, oci-archive:FILE,\n"
+	"                               docker-archive:FILE, or by its contents)\n"
 	"       distsec diff [OPTIONS] OLD NEW  what got worse between two builds (JSON\n"
 	"                               reports, package files, .changes or directories)\n"
 	"       distsec merge [OPTIONS] REPORT.json...  one report from the JSON reports\n"
@@ -42,8 +45,11 @@ static const char usage_text[] =
 	"  --shard K/N            scan only share K of N (N <= 1000000) of the PATHs and\n"
 	"                         package files, by a hash of the file name (distsec merge\n"
 	"                         joins the reports)\n"
-	"  --max-decompressed SIZE  stop reading a package file's payload past SIZE\n"
-	"                         decompressed bytes (K, M, G, T; default 64G): an error\n"
+	"  --max-decompressed SIZE  stop reading a package file's payload (an image's\n"
+	"                         layer) past SIZE decompressed bytes (K, M, G, T; default\n"
+	"                         64G): an error\n"
+	"  --platform OS/ARCH[/VARIANT]  the image of a multi-platform index to scan\n"
+	"                         (default: the host's)\n"
 	"  --installed-state      also read the root's package database and units when\n"
 	"                         only package files are scanned (not read by default)\n"
 	"  --all-packages         scan every file of every installed package\n"
@@ -135,7 +141,8 @@ static int deliver(struct ds_scan *s, const struct ds_options *o)
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
        OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_SUMMARY, OPT_WAIVERS,
        OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY,
-       OPT_PROFILE, OPT_BASELINE, OPT_SHARD, OPT_HISTORY, OPT_MAX_DECOMPRESSED };
+       OPT_PROFILE, OPT_BASELINE, OPT_SHARD, OPT_HISTORY, OPT_MAX_DECOMPRESSED,
+       OPT_PLATFORM };
 
 static const struct option scan_options[] = {
 	{ "root", required_argument, 0, OPT_ROOT },
@@ -159,6 +166,7 @@ static const struct option scan_options[] = {
 	{ "history", required_argument, 0, OPT_HISTORY },
 	{ "shard", required_argument, 0, OPT_SHARD },
 	{ "max-decompressed", required_argument, 0, OPT_MAX_DECOMPRESSED },
+	{ "platform", required_argument, 0, OPT_PLATFORM },
 	{ "report-dir", required_argument, 0, OPT_REPORT_DIR },
 	{ "sarif-category", required_argument, 0, OPT_SARIF_CATEGORY },
 	{ "color", required_argument, 0, OPT_COLOR },
@@ -296,6 +304,9 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 		o->shard_n = (unsigned)n;
 		break;
 	}
+	case OPT_PLATFORM:
+		o->platform = optarg;
+		break;
 	case OPT_MAX_DECOMPRESSED: {
 		/* digits, then at most one of K, M, G, T (binary) */
 		char *end;

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 8
+#define DS_BACKEND_ABI 9
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -184,6 +184,13 @@ struct ds_backend {
 	 * would go past it is not read and pkgfile_next fails (-1, err says
 	 * so).  Without it, a payload is decompressed whole. */
 	void (*pkgfile_limit)(void *pf, uint64_t max_bytes);
+	/* Optional, NULL-ended: the files of a root probe and open read (the
+	 * database, the distribution marker), relative to the root; one
+	 * ending in '/' stands for everything below that directory.  A
+	 * container image's copies of these, in a private directory, stand
+	 * for the root the backend is given (the image's other files are
+	 * never written out). */
+	const char *const *root_files;
 };
 
 typedef const struct ds_backend *(*ds_backend_entry_fn)(void);

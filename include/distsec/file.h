@@ -64,6 +64,8 @@ struct ds_file {
 	const struct ds_input *input;  /* the package file it is a member of, or NULL */
 	const struct ds_profile *profile; /* a member's distribution's profile, or NULL
 	                          * (core-private: checks ask ds_file_list) */
+	const char *layer;             /* an image's file: the digest of the layer that
+	                                * last wrote it, else NULL */
 	const char *pkg_path;    /* a member's spelling in its package when path is
 	                          * another (merged /usr), else NULL */
 	bool pkg_script;         /* a script the package manager runs (path names it:

@@ -55,6 +55,8 @@ struct ds_finding {
 	bool details_shared;                   /* core-private: details is another finding's
 	                                        * too (hard links): copied before a change */
 	const struct ds_input *input;          /* the package file it is in, or NULL */
+	const char *layer;                     /* an image's file: the digest of the layer
+	                                        * that last wrote it (the scan's), or NULL */
 	enum ds_baseline_state baseline;       /* with --baseline (passes stay NONE) */
 };
 

@@ -50,7 +50,10 @@ struct ds_options {
 	unsigned shard_k, shard_n;   /* --shard K/N: only the paths and package files
 	                              * whose name falls in share K of N (n 0: all) */
 	uint64_t max_decompressed;   /* --max-decompressed: payload bytes decompressed
-	                              * per package file; 0: DS_DECOMPRESSED_MAX */
+	                              * per package file (an image: per layer);
+	                              * 0: DS_DECOMPRESSED_MAX */
+	const char *platform;        /* --platform os/arch[/variant] of an image's
+	                              * index, NULL: the host's */
 };
 
 /* A package file's payload decompressed past this is an error: a 646 KB
@@ -79,9 +82,26 @@ struct ds_input {
 	struct ds_pkg pkg;           /* the package's own metadata */
 };
 
+/* The container image a scan read (src/image.c), NULL for a root. */
+struct ds_image_info {
+	const char *name;            /* as named on the command line */
+	const char *format;          /* "oci-layout", "oci-archive", "docker-archive" */
+	const char *digest;          /* "sha256:HEX": the manifest's (a Docker
+	                              * archive: the config's, its image id) */
+	const char *const *tags;     /* repository tags or reference names */
+	size_t ntags;
+	const char *platform;        /* os/arch[/variant] of the manifest read */
+	const char *user;            /* the config's User, NULL when unset */
+	const char *const *command;  /* Entrypoint then Cmd, as the config gives them */
+	size_t ncommand;
+	const char *program;         /* the path command[0] names in the image, or NULL */
+};
+
 struct ds_scan {
 	const struct ds_options *opt;
-	char *root;                  /* canonical host path of the root */
+	char *root;                  /* canonical host path of the root; an image's
+	                              * name as given once the scan is over */
+	const struct ds_image_info *image; /* the image scanned, or NULL */
 	bool root_unread;            /* only package files were scanned: nothing of
 	                              * the root (database, units) was read, and
 	                              * the paths are the packages' members */

@@ -29,7 +29,7 @@ static struct slot {
 } slots[SLOTS];
 
 /* Empties the directory fd: files, and directories down to depth more
- * levels (the pacman backend's copy holds local/NAME/desc). */
+ * levels. */
 static void empty_dir(int fd, int depth)
 {
 	char buf[4096];
@@ -53,16 +53,17 @@ static void empty_dir(int fd, int depth)
 		}
 }
 
-/* A directory and what a copy or a database library creates in it (two
+/* A directory and what a copy, a database library or an image's
+ * database copies create in it (var/lib/pacman/local/NAME/desc: eight
  * levels of directories at most).  Twice, in case a file appeared
  * meanwhile. */
-static void remove_dir(const char *path)
+void ds_remove_dir(const char *path)
 {
 	for (int pass = 0; pass < 2 && rmdir(path) != 0 && errno == ENOTEMPTY; pass++) {
 		int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0)
 			return;
-		empty_dir(fd, 2);
+		empty_dir(fd, 8);
 		close(fd);
 	}
 }
@@ -74,7 +75,7 @@ static void on_signal(int sig)
 		if (atomic_load(&slots[i].state) != ARMED)
 			continue;
 		if (slots[i].dir)
-			remove_dir(slots[i].path);
+			ds_remove_dir(slots[i].path);
 		else
 			unlink(slots[i].path);
 	}

@@ -78,6 +78,7 @@ struct ds_finding *ds_report(struct ds_file *f, enum ds_severity sev, const char
 	va_end(ap);
 	d->owner_pending = !owner;
 	d->input = f->input;
+	d->layer = f->layer;
 	if (f->pkg_path) {
 		d->pkg_path = ds_xstrdup(f->pkg_path);
 		ds_detail_str(d, "package_path", f->pkg_path);

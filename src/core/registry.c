@@ -11,7 +11,8 @@ extern const struct ds_check ds_check_elf_pie, ds_check_elf_relro, ds_check_elf_
 	ds_check_script_sh_nul,
 	ds_check_script_py_chroot_chdir, ds_check_file_hidden_exec, ds_check_file_world_writable,
 	ds_check_file_capabilities, ds_check_file_setid, ds_check_file_symlink, 	ds_check_file_stig,
-	ds_check_selinux_dev_label, ds_check_selinux_unconfined_daemon, ds_check_elf_not_judged;
+	ds_check_selinux_dev_label, ds_check_selinux_unconfined_daemon, ds_check_image_root_user,
+	ds_check_elf_not_judged;
 
 const struct ds_check *const ds_checks[] = {
 	&ds_check_elf_pie,
@@ -40,6 +41,7 @@ const struct ds_check *const ds_checks[] = {
 	&ds_check_file_stig,
 	&ds_check_selinux_dev_label,
 	&ds_check_selinux_unconfined_daemon,
+	&ds_check_image_root_user,
 	&ds_check_elf_not_judged,
 	&ds_check_scan_unreadable,
 };

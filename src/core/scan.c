@@ -19,6 +19,7 @@
 
 #include "distsec/elfview.h"
 #include "distsec/output.h"
+#include "inputs/image.h"
 #include "internal.h"
 #include "report.h"
 #include "profile.h"
@@ -620,6 +621,84 @@ static int load_tree_waivers(struct ds_scan *s)
 	return 0;
 }
 
+/* The private directory standing for an image's root: only the files
+ * the backends read (image.c), removed when the scan ends. */
+static void remove_image_root(struct ds_scan *s)
+{
+	struct ds_scan_private *p = s->priv;
+	if (!p->image_root)
+		return;
+	ds_remove_dir(p->image_root);
+	ds_cleanup_done(p->image_slot);
+	free(p->image_root);
+	p->image_root = NULL;
+}
+
+/* An image named alone is read (its index, manifest, config, every layer
+ * into the flattened view), its package databases copied into a private
+ * directory, and that directory becomes the root the backends and the
+ * root's context (aliases, units) are read from. */
+static int open_image(struct ds_scan *s)
+{
+	struct ds_scan_private *p = s->priv;
+	const struct ds_args *a = &p->args;
+	if (a->n != 1 || s->opt->npackages || s->opt->all_packages) {
+		ds_warn("%s: an image is scanned alone (no other PATH, --package or --all-packages)",
+		        a->v[0].kind == DS_ARG_IMAGE ? a->v[0].path : "image");
+		return -1;
+	}
+	char why[512];
+	p->image = ds_image_open(a->v[0].path, s->opt->platform,
+	                         s->opt->max_decompressed ? s->opt->max_decompressed
+	                                                  : DS_DECOMPRESSED_MAX, why, sizeof why);
+	if (!p->image) {
+		ds_warn("%s: %s", a->v[0].path, why);
+		return -1;
+	}
+	s->image = ds_image_info(p->image);
+	const char *tmp = getenv("TMPDIR");
+	char *dir = ds_xasprintf("%s/distsec-image-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (ds_mktemp_registered(dir, true, ds_cleanup_add, ds_cleanup_done, &p->image_slot) != 0) {
+		ds_warn("temporary directory %s: %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	p->image_root = dir;
+	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || ds_image_copy_root_files(p->image, fd, why, sizeof why) != 0) {
+		ds_warn("%s: %s", s->image->name, fd < 0 ? strerror(errno) : why);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(s->rootfd);
+	s->rootfd = fd;
+	free(s->root);
+	s->root = ds_xstrdup(dir);
+	return 0;
+}
+
+static void add_unit(const char *path, const unsigned char *data, size_t len, void *u)
+{
+	ds_unitset_add(u, path, data, len);
+}
+
+/* The image's daemons: what its units and init scripts start, and the
+ * program its config runs (Entrypoint, else Cmd). */
+static void image_daemons(struct ds_scan *s)
+{
+	struct ds_unitset *u = ds_unitset_new();
+	ds_image_each_kept(s->priv->image, add_unit, u);
+	ds_daemons_add_set(s->priv->daemons, u);
+	ds_unitset_free(u);
+	if (s->image->program)
+		*ds_strmap_put(s->priv->daemons, s->image->program) |= DS_NAMED_DAEMON;
+	const char *const *problems;
+	size_t n = ds_image_problems(s->priv->image, &problems);
+	for (size_t i = 0; i < n; i++)
+		ds_report_image_error(&s->priv->main, "%s", problems[i]);
+}
+
 int ds_scan_open(struct ds_scan *s)
 {
 	char err[512];
@@ -635,12 +714,14 @@ int ds_scan_open(struct ds_scan *s)
 	if (open_root(s) != 0)
 		return -1;
 	ds_args_classify(s, &s->priv->args);
+	if (s->priv->args.nimage && open_image(s) != 0)
+		return -1;
 	if (load_tree_waivers(s) != 0)
 		return -1;
 	if (s->priv->args.npkg && load_spellings(s) != 0)
 		return -1;
-	s->priv->pkgfiles_only = s->priv->args.n && !s->priv->args.nroot && !s->opt->npackages &&
-	                         !s->opt->all_packages;
+	s->priv->pkgfiles_only = s->priv->args.n && !s->priv->args.nroot && !s->priv->image &&
+	                         !s->opt->npackages && !s->opt->all_packages;
 	/* after pkgfiles_only: every shard reads the root (or not) alike */
 	if (s->opt->shard_n)
 		ds_args_shard(&s->priv->args, s->opt->shard_k, s->opt->shard_n);
@@ -653,6 +734,8 @@ int ds_scan_open(struct ds_scan *s)
 		s->priv->aliases = ds_aliases_load(s->rootfd);
 	s->priv->daemons = root_context ? ds_daemons_load(s->rootfd) : ds_strmap_new();
 	s->priv->inodes = ds_inodes_new();
+	if (s->priv->image)
+		image_daemons(s);
 	return begin_checks(s);
 }
 
@@ -716,6 +799,9 @@ int ds_scan_run(struct ds_scan *s)
 			ds_report_input_error(&s->priv->main, a->path, "%s", a->error);
 		else if (a->kind == DS_ARG_PKGFILE)
 			ds_jobs_add_pkgfile(j, a->path, a->expect);
+		else if (a->kind == DS_ARG_IMAGE)
+			for (size_t k = 0; k < ds_image_layer_count(s->priv->image); k++, walked++)
+				ds_jobs_add_layer(j, k);
 		else if (ds_walk_argument(s, j, a->path) != 0)
 			rc = -1;
 		else
@@ -737,6 +823,11 @@ int ds_scan_run(struct ds_scan *s)
 	if (rc != 0 || choose_profile(s) != 0)
 		return -1;
 	finish(s);
+	if (s->priv->image) {   /* the report names the image, not its copies */
+		remove_image_root(s);
+		free(s->root);
+		s->root = ds_xstrdup(s->image->name);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	s->stats.seconds = (double)(t1.tv_sec - t0.tv_sec) +
 	                   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
@@ -780,6 +871,8 @@ void ds_scan_free(struct ds_scan *s)
 		ds_profile_free(s->priv->lists_stig);
 		free_spellings(s);
 		free(s->priv->named_formats);
+		remove_image_root(s);
+		ds_image_free(s->priv->image);
 		free(s->priv->states);
 		free(s->priv->begun);
 		free(s->priv);

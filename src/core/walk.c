@@ -96,6 +96,13 @@ void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *
 	push_job(j, path, DS_JOB_PKGFILE, e, -1, false);
 }
 
+void ds_jobs_add_layer(struct ds_jobs *j, size_t i)
+{
+	char name[32];
+	snprintf(name, sizeof name, "%zu", i);
+	push_job(j, name, DS_JOB_LAYER, NULL, -1, false);
+}
+
 void ds_jobs_add_context(struct ds_jobs *j, const char *path, struct ds_expect *e)
 {
 	if (j->seen) {

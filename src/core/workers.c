@@ -172,6 +172,8 @@ void ds_scan_job(struct ds_worker *w, const struct ds_job *job)
 		ds_scan_pkgfile_job(w, job->path, job->expect);
 	else if (job->type == DS_JOB_PKGCTX)
 		ds_pkgfile_context_job(w, job->path, job->expect);
+	else if (job->type == DS_JOB_LAYER)
+		ds_scan_layer_job(w, (size_t)strtoul(job->path, NULL, 10));
 	else
 		ds_scan_path(w, job->path, job->type, job->fd, job->fd_reads);
 }

@@ -11,6 +11,9 @@
  *                         recognises is a package file, anything else is
  *                         the root's own path (relative from the current
  *                         directory when it exists there).
+ * A container image (oci:DIR, oci-archive:FILE, docker-archive:FILE, or a
+ * host directory or file whose contents are one: image.c) is scanned as
+ * the root it holds.
  * NAME.changes and NAME.buildinfo stand for the binary package files they
  * list (changes.c).  A host file that exists but cannot be opened is an
  * error naming it, never taken for a path inside the root.
@@ -24,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "image.h"
 #include "internal.h"
 
 static void add(struct ds_args *a, const char *path, enum ds_arg_kind kind, const char *error)
@@ -35,6 +39,8 @@ static void add(struct ds_args *a, const char *path, enum ds_arg_kind kind, cons
 		a->nroot++;
 	else if (kind == DS_ARG_PKGFILE)
 		a->npkg++;
+	else if (kind == DS_ARG_IMAGE)
+		a->nimage++;
 }
 
 /* The host's own spelling of a path that exists, for the root "/". */
@@ -61,6 +67,11 @@ static void host_file(struct ds_args *a, const char *arg, bool may_be_root_file)
 		add(a, arg, DS_ARG_ERROR, fd < 0 ? strerror(errno) : "not a regular file");
 		if (fd >= 0)
 			close(fd);
+		return;
+	}
+	if (ds_image_named(arg)) {   /* an image archive, by its contents */
+		close(fd);
+		add(a, arg, DS_ARG_IMAGE, NULL);
 		return;
 	}
 	bool pkg = ds_pkgfile_sniff(fd);
@@ -91,6 +102,10 @@ static bool exists_in_root(const struct ds_scan *s, const char *arg)
 
 static void classify(const struct ds_scan *s, struct ds_args *a, const char *arg, bool named_pkg)
 {
+	if (ds_image_prefixed(arg)) {
+		add(a, arg, DS_ARG_IMAGE, NULL);
+		return;
+	}
 	bool host_is_root = strcmp(s->root, "/") == 0;
 	bool host_path = named_pkg || !strncmp(arg, "./", 2) || !strncmp(arg, "../", 3);
 	struct stat st;
@@ -102,6 +117,8 @@ static void classify(const struct ds_scan *s, struct ds_args *a, const char *arg
 				add(a, arg, DS_ARG_ROOT_PATH, NULL); /* the walk says it is missing */
 		} else if (S_ISREG(st.st_mode)) {
 			host_file(a, arg, host_is_root && !named_pkg);
+		} else if (S_ISDIR(st.st_mode) && ds_image_named(arg)) {
+			add(a, arg, DS_ARG_IMAGE, NULL);
 		} else if (host_is_root && !named_pkg) {
 			add_host_root_path(a, arg);
 		} else {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "distsec/pkgtable.h"
+#include "image.h"
 #include "internal.h"
 #include "profile.h"
 
@@ -60,7 +61,8 @@ static int script_kind(struct ds_worker *w, struct ds_file *f, const char *inter
 }
 
 static void member_on(struct ds_worker *w, const struct ds_member *m, const struct ds_owner *owner,
-                      const struct ds_input *in, const struct ds_profile *spelling)
+                      const struct ds_input *in, const struct ds_profile *spelling,
+                      const char *layer)
 {
 	/* one spelling (#21): the merged-/usr path of the package's
 	 * distribution, before any check sees the member */
@@ -70,7 +72,7 @@ static void member_on(struct ds_worker *w, const struct ds_member *m, const stru
 		.mode = m->mode, .uid = m->uid, .gid = m->gid,
 		.user = m->user, .group = m->group,
 		.size = (off_t)m->size, .fd = -1, .pfd = -1, .mem = m->data, .preset_owner = owner,
-		.input = in, .profile = spelling, .has_caps = m->has_caps, .caps = m->caps, .symlink = m->symlink, .pkg_script = m->script,
+		.input = in, .profile = spelling, .layer = layer, .has_caps = m->has_caps, .caps = m->caps, .symlink = m->symlink, .pkg_script = m->script,
 	};
 	if (m->unreadable) {
 		/* a QA gate must not pass what it did not read */
@@ -102,7 +104,7 @@ static void member_on(struct ds_worker *w, const struct ds_member *m, const stru
 
 void ds_scan_member(struct ds_scan *s, const struct ds_member *m, const struct ds_owner *owner)
 {
-	member_on(&s->priv->main, m, owner, NULL, NULL);
+	member_on(&s->priv->main, m, owner, NULL, NULL, NULL);
 }
 
 static struct ds_finding *unreadable_finding(const char *path, const char *fmt, ...)
@@ -142,6 +144,33 @@ void ds_report_input_error(struct ds_worker *w, const char *path, const char *fm
 	ds_worker_add(w, d);
 	atomic_fetch_add(&w->scan->priv->pkg_broken, 1);
 	free(why);
+}
+
+void ds_report_image_error(struct ds_worker *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *why = ds_xvasprintf(fmt, ap);
+	va_end(ap);
+	const char *name = w->scan->image->name;
+	ds_warn("%s: %s", name, why);
+	struct ds_finding *d = unreadable_finding("/", "image unreadable: %s", why);
+	ds_detail_str(d, "reason", why);
+	ds_detail_str(d, "image", name);
+	ds_worker_add(w, d);
+	free(why);
+}
+
+static void layer_member(const struct ds_member *m, const char *layer, void *ctx)
+{
+	member_on(ctx, m, NULL, NULL, NULL, layer);
+}
+
+void ds_scan_layer_job(struct ds_worker *w, size_t i)
+{
+	char why[512];
+	if (ds_image_layer_members(w->scan->priv->image, i, layer_member, w, why, sizeof why) != 0)
+		ds_report_image_error(w, "%s", why);
 }
 
 /* Size and sha256 of the whole file, read through fd. */
@@ -256,7 +285,7 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 		const struct ds_profile *spelling = w->scan->opt->profile ? p->profile
 		                                  : p->spelling ? p->spelling[i] : NULL;
 		while ((r = b->pkgfile_next(pf, &m, err, sizeof err)) == 1)
-			member_on(w, &m, &owner, kept, spelling);
+			member_on(w, &m, &owner, kept, spelling, NULL);
 		b->pkgfile_close(pf);
 		if (r < 0) {
 			ds_report_input_error(w, path, "%s", err);

@@ -2,7 +2,9 @@
 /*
  * json: one document, built with json-c (docs/DESIGN.md, "Result schema"):
  * {"tool", "root", "backend", "profile", "findings": [...], "summary": {...}};
- * "shard" {index, count} with --shard.  "root" is null when only package
+ * "shard" {index, count} with --shard; "image" {name, format, digest,
+ * tags, platform, user, command, program} for a container image, whose
+ * files' findings name their "layer".  "root" is null when only package
  * files were read (the findings' paths are their members').
  * summary.checks_run names the checks that ran, so a converter can tell a
  * clean result from one never looked for.  With --baseline each finding
@@ -35,6 +37,8 @@ json_object *ds_finding_json(const struct ds_finding *d)
 	}
 	if (d->input)
 		json_object_object_add(o, "input", ds_json_string(d->input->path));
+	if (d->layer)
+		json_object_object_add(o, "layer", json_object_new_string(d->layer));
 	if (d->baseline)
 		json_object_object_add(o, "baseline", json_object_new_string(
 			d->baseline == DS_BASELINE_NEW ? "new" : "unchanged"));
@@ -59,6 +63,27 @@ static json_object *inputs(const struct ds_scan *s)
 		json_object_array_add(list, o);
 	}
 	return list;
+}
+
+/* The image scanned: what it is, what it runs and as whom. */
+static json_object *image(const struct ds_image_info *im)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "name", ds_json_string(im->name));
+	json_object_object_add(o, "format", json_object_new_string(im->format));
+	json_object_object_add(o, "digest", im->digest ? json_object_new_string(im->digest) : NULL);
+	json_object *tags = json_object_new_array();
+	for (size_t i = 0; i < im->ntags; i++)
+		json_object_array_add(tags, ds_json_string(im->tags[i]));
+	json_object_object_add(o, "tags", tags);
+	json_object_object_add(o, "platform", ds_json_string(im->platform));
+	json_object_object_add(o, "user", im->user ? ds_json_string(im->user) : NULL);
+	json_object *cmd = json_object_new_array();
+	for (size_t i = 0; i < im->ncommand; i++)
+		json_object_array_add(cmd, ds_json_string(im->command[i]));
+	json_object_object_add(o, "command", cmd);
+	json_object_object_add(o, "program", im->program ? ds_json_string(im->program) : NULL);
+	return o;
 }
 
 /* rpm-chksec's per-package table (src/core/verdict.c), keyed NAME.ARCH. */
@@ -169,6 +194,8 @@ static int render(const struct ds_scan *s, FILE *out)
 	member(out, "root", s->root_unread ? NULL : ds_json_string(s->root));
 	member(out, "backend", ds_json_string(s->backend->name));
 	member(out, "profile", ds_json_string(s->profile));
+	if (s->image)
+		member(out, "image", image(s->image));
 	if (s->opt->shard_n) {   /* distsec merge checks that every share is there once */
 		json_object *sh = json_object_new_object();
 		json_object_object_add(sh, "index", json_object_new_int64(s->opt->shard_k));

@@ -224,6 +224,8 @@ static json_object *result(const struct ds_finding *d, int rule_index, int artif
 	json_object_object_add(props, "details", json_object_get(d->details));
 	if (d->rule)
 		json_object_object_add(props, "stigRule", ds_json_string(d->rule));
+	if (d->layer)
+		json_object_object_add(props, "layer", json_object_new_string(d->layer));
 	json_object_object_add(r, "properties", props);
 	if (d->waiver) {
 		json_object *sup = json_object_new_object();

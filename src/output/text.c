@@ -137,6 +137,17 @@ static void print_summary(FILE *out, const struct ds_scan *s, bool any)
 		fprintf(out, "; against the baseline %zu new, %zu unchanged, %zu absent",
 		        st->new_findings, st->unchanged, st->absent);
 	fputc('\n', out);
+	if (s->image) {   /* which image, as its registry and runtime name it */
+		fputs("image ", out);
+		ds_put_escaped(out, s->image->name);
+		fprintf(out, " (%s, %s", s->image->digest ? s->image->digest : "no digest",
+		        s->image->platform);
+		for (size_t i = 0; i < s->image->ntags; i++) {
+			fputs(i ? " " : ", ", out);
+			ds_put_escaped(out, s->image->tags[i]);
+		}
+		fputs(")\n", out);
+	}
 }
 
 /* Passes, waived findings (counted in the table and the summary) and,
