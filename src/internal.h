@@ -101,6 +101,7 @@ struct ds_scan_private {
 	struct ds_image *image;        /* the container image scanned (image.c), or NULL */
 	char *image_root;              /* its private directory of database copies */
 	int image_slot;                /* that directory's signal cleanup slot */
+	struct ds_debugset *debug;     /* where programs' debug files are, or NULL */
 };
 
 /* walk.c: the paths to scan, a bounded ring between the walk and the
@@ -398,5 +399,38 @@ int ds_scan_backend_wait(const struct ds_scan *s);
 bool ds_scan_backend_ready(const struct ds_scan *s);
 /* Ends the checks still begun, closes everything, frees s (NULL is fine). */
 void ds_scan_free(struct ds_scan *s);
+
+/* The build's own flags (DESIGN.md, The build's own flags). */
+#include <libelf.h>
+#include "distsec/buildflags.h"
+struct ds_member;
+#define DS_BUILD_ID_MAX 64
+/* dwarf.c (dwarf_none.c without libdw): the compile units of a separate
+ * debug file into bf, its build-id note into id (*idlen bytes, set as
+ * soon as it is read); 0, or -1 with why. */
+int ds_dwarf_read(Elf *elf, struct ds_buildflags *bf, unsigned char *id, size_t *idlen,
+                  char *why, size_t len);
+extern const bool ds_have_dwarf;
+/* debugfiles.c: where each program's debug file is found. */
+struct ds_debugset;
+struct ds_debugset *ds_debugset_new(void);
+void ds_debugset_free(struct ds_debugset *d);
+/* --debug-dir: 0, or -1 with err. */
+int ds_debugset_dir(struct ds_debugset *d, const char *dir, char *err, size_t len);
+/* The root's /usr/lib/debug/.build-id, when it has one. */
+void ds_debugset_root(struct ds_debugset *d, int rootfd);
+/* Any place to look at all. */
+bool ds_debugset_used(const struct ds_debugset *d);
+/* A debug package's name (-dbgsym, -debuginfo, -dbg) and its debug
+ * files' paths (/usr/lib/debug/...debug). */
+bool ds_debug_package(const char *name);
+bool ds_debug_member(const char *path);
+/* A debug member of a package file of the run (label names the package),
+ * read at once; only its record is kept.  Thread-safe. */
+void ds_debugset_add_member(struct ds_debugset *d, const char *label, const struct ds_member *m);
+/* The record of the program whose build-id is id: 1 found, 0 no debug
+ * file, -1 one found and not read (why names it). */
+int ds_debugset_find(struct ds_debugset *d, const unsigned char *id, size_t n,
+                     struct ds_buildflags *bf, char *why, size_t len);
 
 #endif

@@ -75,6 +75,10 @@ static const char usage_text[] =
 	"  --report-dir DIR       with --group-by: one report per package or maintainer in\n"
 	"                         DIR, plus index.json (html: index.html, checks/ID.html)\n"
 	"  --rules FILE           STIG rules file, in place of the built-in one\n"
+	"  --debug-dir DIR        programs' separate debug files by build-id\n"
+	"                         (DIR/.build-id/xx/rest.debug, as /usr/lib/debug): the\n"
+	"                         compile options they record judge the stack protector,\n"
+	"                         stack-clash and cf-protection flags and -O0 units\n"
 	"  --profile NAME|FILE    judge findings by this profile (default: the one the\n"
 	"                         package files' or the root's package manager names)\n"
 	"  --color WHEN           auto (default: terminal, NO_COLOR unset or empty), always, never\n"
@@ -139,7 +143,7 @@ static int deliver(struct ds_scan *s, const struct ds_options *o)
 }
 
 enum { OPT_ROOT = 256, OPT_BACKEND, OPT_PACKAGE, OPT_ALL, OPT_CHECK, OPT_SKIP,
-       OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_COLOR, OPT_CROSS, OPT_SUMMARY, OPT_WAIVERS,
+       OPT_FORMAT, OPT_GROUP, OPT_FAIL, OPT_RULES, OPT_DEBUG_DIR, OPT_COLOR, OPT_CROSS, OPT_SUMMARY, OPT_WAIVERS,
        OPT_REPORT_DIR, OPT_PKGFILE, OPT_FILES_FROM, OPT_INSTALLED, OPT_SARIF_CATEGORY,
        OPT_PROFILE, OPT_BASELINE, OPT_SHARD, OPT_HISTORY, OPT_MAX_DECOMPRESSED,
        OPT_PLATFORM };
@@ -160,6 +164,7 @@ static const struct option scan_options[] = {
 	{ "fail-on", required_argument, 0, OPT_FAIL },
 	{ "jobs", required_argument, 0, 'j' },
 	{ "rules", required_argument, 0, OPT_RULES },
+	{ "debug-dir", required_argument, 0, OPT_DEBUG_DIR },
 	{ "profile", required_argument, 0, OPT_PROFILE },
 	{ "waivers", required_argument, 0, OPT_WAIVERS },
 	{ "baseline", required_argument, 0, OPT_BASELINE },
@@ -281,6 +286,7 @@ static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)
 		break;
 	}
 	case OPT_RULES: o->rules = optarg; break;
+	case OPT_DEBUG_DIR: o->debug_dir = optarg; break;
 	case OPT_PROFILE: o->profile = optarg; break;
 	case OPT_WAIVERS: o->waivers = optarg; break;
 	case OPT_BASELINE: o->baseline = optarg; break;

@@ -41,6 +41,8 @@ struct ds_elfview {
 
 	bool has_property_note;   /* .note.gnu.property with an x86 feature word */
 	uint32_t x86_features;    /* GNU_PROPERTY_X86_FEATURE_1_AND bits */
+	unsigned char build_id[64]; /* NT_GNU_BUILD_ID, what pairs it with its debug file */
+	size_t build_id_len;      /* 0: none */
 
 	const char *skipped;      /* a section over its size cap, not read (why), else NULL */
 };

@@ -95,6 +95,8 @@ struct ds_file {
 	int elf_state;
 	char *magic;
 	enum ds_class cls;
+	struct ds_buildflags *bflags;
+	int bflags_state;
 };
 
 /* The fd to read the file through, opened on first use from its O_PATH fd
@@ -114,6 +116,11 @@ const unsigned char *ds_file_shell_text(struct ds_file *f, size_t *len, size_t *
 /* The ELF view, or NULL when the file is not a well-formed ELF (a
  * scan-unreadable finding is then reported once by the core). */
 const struct ds_elfview *ds_file_elf(struct ds_file *f);
+/* How the file was compiled, from its separate debug file's compile
+ * units (paired by build-id: buildflags.h); NULL when no debug file is
+ * found, or one is found and cannot be read (then reported
+ * scan-unreadable once). */
+const struct ds_buildflags *ds_file_buildflags(struct ds_file *f);
 /* libmagic's description ("POSIX shell script, ASCII text executable"). */
 const char *ds_file_magic(struct ds_file *f);
 /* The scanned root's O_PATH directory fd, for checks that look at other

@@ -10,11 +10,15 @@
  * program fills itself.  Without either (a tiny program with no buffers
  * gets no canary even with -fstack-protector-strong) it is not judged; nor
  * is a static binary, whose libc defines the symbol instead of importing it.
+ * When the program's debug file is found (buildflags.h), the compile
+ * units' recorded options decide instead, and a unit without
+ * -fstack-protector-strong is a warning: the record is no guess.
  */
 #include <elf.h>
 #include <gelf.h>
 #include <string.h>
 
+#include "distsec/buildflags.h"
 #include "distsec/check.h"
 #include "distsec/elfview.h"
 
@@ -95,6 +99,15 @@ static unsigned long largest_frame(struct ds_file *f, const struct ds_elfview *v
 static void run(struct ds_file *f, void *state)
 {
 	(void)state;
+	/* the compiler's own record, when the debug file is there, rather
+	 * than a guess from what the program imports */
+	const struct ds_buildflags *bf = ds_file_buildflags(f);
+	if (bf && bf->judged) {
+		ds_report_build_gap(f, bf, &bf->no_canary, DS_SEV_WARNING,
+		                    "built without -fstack-protector-strong",
+		                    "every compile unit built with -fstack-protector-strong or -all");
+		return;
+	}
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v || !v->has_dynamic || !v->nimports)
 		return;
@@ -113,6 +126,7 @@ static void run(struct ds_file *f, void *state)
 		d = ds_report(f, DS_SEV_INFO,
 		              "no stack protector: built without -fstack-protector-strong "
 		              "(a %lu-byte stack frame, no __stack_chk_fail)", frame);
+	ds_detail_str(d, "source", "imports");
 	ds_detail_bool(d, "canary", sym != NULL);
 	if (buf)
 		ds_detail_str(d, "buffer_call", buf);
@@ -122,18 +136,28 @@ static void run(struct ds_file *f, void *state)
 
 const struct ds_check ds_check_elf_canary = {
 	.id = "elf-canary",
-	.severity = DS_SEV_INFO,
+	.severity = DS_SEV_WARNING,
+	.least = DS_SEV_INFO,
+	.severity_policy = "warning when the debug file's compile units record no "
+	  "-fstack-protector-strong (details.source dwarf); info when guessed from imports",
 	.applies = DS_ON_ELF,
-	.summary = "buffer functions or a large stack frame but no stack protector (__stack_chk_fail)",
+	.summary = "compile units built without -fstack-protector-strong (DWARF), or buffer "
+	  "functions or a large stack frame but no __stack_chk_fail",
 	.help = {
 		.what = "Code built without a stack protector has no canary between local buffers and "
 		  "the return address, so a stack buffer overflow goes undetected.",
-		.detect = "A dynamically linked file that imports buffer functions (memcpy, read, fgets, "
-		  "sprintf, ...), or has a function with a stack buffer it fills itself, but "
-		  "neither __stack_chk_fail nor __stack_chk_guard.",
-		.limits = "A program whose functions have no arrays gets no canary even with "
-		  "-fstack-protector-strong; static binaries cannot be judged from symbols and "
-		  "are not reported.",
+		.detect = "With the program's separate debug file (paired by build-id: a -dbgsym, "
+		  "-debuginfo or -dbg package of the run, --debug-dir, or the root's "
+		  "/usr/lib/debug/.build-id): every GCC compile unit whose recorded options "
+		  "(DW_AT_producer, the last one winning) leave out -fstack-protector-strong "
+		  "and -all. Without it: a dynamically linked file that imports buffer functions "
+		  "(memcpy, read, fgets, sprintf, ...), or has a function with a stack buffer it "
+		  "fills itself, but neither __stack_chk_fail nor __stack_chk_guard.",
+		.limits = "Clang, Rust, Go and assembler units are counted, not judged; a "
+		  "compiler that enables the protector by default without recording it (Ubuntu's "
+		  "GCC) is not seen. From imports: a program whose functions have no arrays gets "
+		  "no canary even with -fstack-protector-strong; static binaries cannot be judged "
+		  "from symbols and are not reported.",
 		.fix = "Build with -fstack-protector-strong (dpkg-buildflags: "
 		  "hardening=+stackprotectorstrong, the default).",
 	},

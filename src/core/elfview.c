@@ -340,6 +340,12 @@ static void scan_sections(struct ds_elfview *v)
 			    memcmp((const char *)d->d_buf + name_off, "GNU", 4) == 0)
 				parse_property(v, (const unsigned char *)d->d_buf + desc_off,
 				               nh.n_descsz);
+			else if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			         memcmp((const char *)d->d_buf + name_off, "GNU", 4) == 0 &&
+			         nh.n_descsz && nh.n_descsz <= sizeof v->build_id && !v->build_id_len) {
+				memcpy(v->build_id, (const char *)d->d_buf + desc_off, nh.n_descsz);
+				v->build_id_len = nh.n_descsz;
+			}
 		}
 	}
 }

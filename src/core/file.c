@@ -193,6 +193,29 @@ const struct ds_elfview *ds_file_elf(struct ds_file *f)
 	return f->elf;
 }
 
+const struct ds_buildflags *ds_file_buildflags(struct ds_file *f)
+{
+	if (f->bflags_state != 0)
+		return f->bflags;
+	f->bflags_state = -1;
+	struct ds_debugset *d = f->worker->scan->priv->debug;
+	const struct ds_elfview *v = d ? ds_file_elf(f) : NULL;
+	if (!v || !v->build_id_len)
+		return NULL;
+	struct ds_buildflags *bf = ds_xmalloc(sizeof *bf);
+	char why[512];
+	int r = ds_debugset_find(d, v->build_id, v->build_id_len, bf, why, sizeof why);
+	if (r <= 0) {
+		free(bf);
+		if (r < 0)
+			ds_report_unreadable(f, "debug file not read", why);
+		return NULL;
+	}
+	f->bflags = bf;
+	f->bflags_state = 1;
+	return bf;
+}
+
 const char *ds_file_magic(struct ds_file *f)
 {
 	if (f->magic)
@@ -387,6 +410,9 @@ int ds_file_stat_in_root(const struct ds_file *f, const char *path, struct stat 
 void ds_file_release(struct ds_file *f)
 {
 	ds_elfview_free(f->elf);
+	free(f->bflags);
+	f->bflags = NULL;
+	f->bflags_state = 0;
 	free(f->data);
 	free(f->shell);
 	free(f->magic);

@@ -699,6 +699,31 @@ static void image_daemons(struct ds_scan *s)
 		ds_report_image_error(&s->priv->main, "%s", problems[i]);
 }
 
+/* Where programs' debug files are (DESIGN.md, The build's own flags):
+ * --debug-dir, the root's /usr/lib/debug/.build-id, and the package
+ * files' debug packages, which the context pass adds. */
+static int open_debug(struct ds_scan *s, bool root_context)
+{
+	if (!s->priv->elf_checks)
+		return 0;
+	if (!ds_have_dwarf) {
+		if (s->opt->debug_dir) {
+			ds_warn("--debug-dir %s: this distsec was built without libdw", s->opt->debug_dir);
+			return -1;
+		}
+		return 0;
+	}
+	char err[256];
+	s->priv->debug = ds_debugset_new();
+	if (s->opt->debug_dir && ds_debugset_dir(s->priv->debug, s->opt->debug_dir, err, sizeof err) != 0) {
+		ds_warn("--debug-dir %s: %s", s->opt->debug_dir, err);
+		return -1;
+	}
+	if (root_context)
+		ds_debugset_root(s->priv->debug, s->rootfd);
+	return 0;
+}
+
 int ds_scan_open(struct ds_scan *s)
 {
 	char err[512];
@@ -725,10 +750,12 @@ int ds_scan_open(struct ds_scan *s)
 	/* after pkgfiles_only: every shard reads the root (or not) alike */
 	if (s->opt->shard_n)
 		ds_args_shard(&s->priv->args, s->opt->shard_k, s->opt->shard_n);
+	bool root_context = !s->priv->pkgfiles_only || s->opt->installed_state;
+	if (open_debug(s, root_context) != 0)
+		return -1;
 	if (start_backend(s) != 0 || load_lists(s) != 0)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
-	bool root_context = !s->priv->pkgfiles_only || s->opt->installed_state;
 	s->root_unread = !root_context;
 	if (root_context)
 		s->priv->aliases = ds_aliases_load(s->rootfd);
@@ -771,6 +798,15 @@ static void package_context(struct ds_scan *s)
 	s->priv->unitset = NULL;
 }
 
+/* Nowhere to look: no file pays for a look-up. */
+static void drop_unused_debug(struct ds_scan *s)
+{
+	if (!ds_debugset_used(s->priv->debug)) {
+		ds_debugset_free(s->priv->debug);
+		s->priv->debug = NULL;
+	}
+}
+
 int ds_scan_run(struct ds_scan *s)
 {
 	struct timespec t0, t1;
@@ -782,6 +818,7 @@ int ds_scan_run(struct ds_scan *s)
 	struct ds_args *args = &s->priv->args;
 	bool dedup = args->n > 1 || s->opt->npackages || s->opt->all_packages;
 	package_context(s);
+	drop_unused_debug(s);
 	struct ds_jobs *j = ds_jobs_new(dedup);
 	struct ds_pool pool;
 	ds_pool_start(s, j, &pool);
@@ -864,6 +901,7 @@ void ds_scan_free(struct ds_scan *s)
 		ds_aliases_free(s->priv->aliases);
 		ds_strmap_free(s->priv->daemons);
 		ds_inodes_free(s->priv->inodes);
+		ds_debugset_free(s->priv->debug);
 		ds_waivers_free(s->priv->waivers);
 		ds_report_free(s->priv->baseline);
 		ds_profile_free(s->priv->profile);

@@ -344,10 +344,10 @@ static int open_pkgfile(const char *path, const struct ds_expect *e, struct stat
 	return fd;
 }
 
+/* ctx: non-NULL for a debug package, whose debug files are read too */
 static int context_wants(const char *path, void *ctx)
 {
-	(void)ctx;
-	return ds_unitset_wants(path);
+	return ds_unitset_wants(path) || (ctx && ds_debug_member(path));
 }
 
 void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct ds_expect *e)
@@ -372,12 +372,16 @@ void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct 
 	if (pf) {
 		atomic_store(&w->scan->priv->named_formats[slot], true);
 		limit_payload(w->scan, b, pf);
+		struct ds_debugset *debug = w->scan->priv->debug;
+		void *debug_pkg = debug && pkg && ds_debug_package(pkg->name) ? debug : NULL;
 		if (b->pkgfile_want)
-			b->pkgfile_want(pf, context_wants, NULL);
+			b->pkgfile_want(pf, context_wants, debug_pkg);
 		struct ds_member m;
 		while (b->pkgfile_next(pf, &m, err, sizeof err) == 1) {
 			if (m.script)
 				continue;
+			if (debug_pkg && S_ISREG(m.mode) && ds_debug_member(m.path))
+				ds_debugset_add_member(debug, pkg->name, &m);
 			if (S_ISREG(m.mode) && m.data && !m.unreadable && ds_unitset_wants(m.path))
 				ds_unitset_add(w->scan->priv->unitset, m.path, m.data, m.size);
 			if (m.hardlink || (S_ISLNK(m.mode) && m.symlink))
