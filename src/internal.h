@@ -405,11 +405,27 @@ void ds_scan_free(struct ds_scan *s);
 #include "distsec/buildflags.h"
 struct ds_member;
 #define DS_BUILD_ID_MAX 64
+/* dwz's supplementary file (.gnu_debugaltlink), where the strings
+ * several debug files share are: its .debug_str (strs, len bytes), or,
+ * while it is not found yet, pend(ctx, ...) takes each unit whose
+ * producer is there (its offset; the unit's name, or its offset there). */
+struct ds_dwarf_alt {
+	const char *strs;
+	size_t len;
+	void (*pend)(void *ctx, uint64_t producer_off, const char *name, uint64_t name_off);
+	void *ctx;
+};
 /* dwarf.c (dwarf_none.c without libdw): the compile units of a separate
  * debug file into bf, its build-id note into id (*idlen bytes, set as
  * soon as it is read); 0, or -1 with why. */
-int ds_dwarf_read(Elf *elf, struct ds_buildflags *bf, unsigned char *id, size_t *idlen,
-                  char *why, size_t len);
+int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags *bf,
+                  unsigned char *id, size_t *idlen, char *why, size_t len);
+/* The .gnu_debugaltlink of a debug file: the supplementary file's name
+ * and build-id; 0, or -1 when it has none. */
+int ds_dwarf_altlink(Elf *elf, char *name, size_t namelen, unsigned char *id, size_t *idlen);
+/* A copy of the .debug_str of a supplementary file (malloc()ed, *len
+ * bytes); 0, or -1 with why. */
+int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, char *why, size_t whylen);
 extern const bool ds_have_dwarf;
 /* debugfiles.c: where each program's debug file is found. */
 struct ds_debugset;
@@ -428,6 +444,9 @@ bool ds_debug_member(const char *path);
 /* A debug member of a package file of the run (label names the package),
  * read at once; only its record is kept.  Thread-safe. */
 void ds_debugset_add_member(struct ds_debugset *d, const char *label, const struct ds_member *m);
+/* After the context pass: the units whose producer is in a dwz file of
+ * the run are judged, and the dwz files' strings dropped. */
+void ds_debugset_resolve(struct ds_debugset *d);
 /* The record of the program whose build-id is id: 1 found, 0 no debug
  * file, -1 one found and not read (why names it). */
 int ds_debugset_find(struct ds_debugset *d, const unsigned char *id, size_t n,

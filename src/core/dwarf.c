@@ -74,8 +74,94 @@ static int debug_size(Elf *elf, uint64_t *total, char *why, size_t len)
 	return 0;
 }
 
-int ds_dwarf_read(Elf *elf, struct ds_buildflags *bf, unsigned char *id, size_t *idlen,
-                  char *why, size_t len)
+/* An attribute's string: one of the file's (libdw reads it), or one in
+ * the dwz supplementary file (DW_FORM_GNU_strp_alt, DW_FORM_strp_sup),
+ * which is never handed to libdw: it would look for the file itself, on
+ * the host.  Such a string comes from alt when given, else its offset is
+ * left in *alt_off (and NULL returned). */
+static const char *attr_string(Dwarf_Die *die, unsigned name, const struct ds_dwarf_alt *alt,
+                               unsigned offset_size, bool msb, uint64_t *alt_off)
+{
+	Dwarf_Attribute a;
+	if (!dwarf_attr(die, name, &a))
+		return NULL;
+	unsigned form = dwarf_whatform(&a);
+	if (form != DW_FORM_GNU_strp_alt && form != DW_FORM_strp_sup)
+		return dwarf_formstring(&a);
+	uint64_t off = 0;
+	for (unsigned i = 0; i < offset_size; i++)
+		off |= (uint64_t)a.valp[msb ? i : offset_size - 1 - i] << (8 * (offset_size - 1 - i));
+	if (alt && alt->strs) {
+		if (off >= alt->len || !memchr(alt->strs + off, '\0', alt->len - off))
+			return NULL;
+		return alt->strs + off;
+	}
+	*alt_off = off;
+	return NULL;
+}
+
+int ds_dwarf_altlink(Elf *elf, char *name, size_t namelen, unsigned char *id, size_t *idlen)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return -1;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *sn = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (!sn || strcmp(sn, ".gnu_debugaltlink") != 0 || sh.sh_type == SHT_NOBITS ||
+		    sh.sh_size > 4096)
+			continue;
+		Elf_Data *d = elf_rawdata(scn, NULL);
+		const char *p = d ? d->d_buf : NULL;
+		const char *nul = p ? memchr(p, '\0', d->d_size) : NULL;
+		size_t n = nul ? d->d_size - (size_t)(nul + 1 - p) : 0;
+		if (!nul || !n || n > DS_BUILD_ID_MAX || (size_t)(nul - p) >= namelen)
+			return -1;
+		memcpy(name, p, (size_t)(nul - p) + 1);
+		memcpy(id, nul + 1, n);
+		*idlen = n;
+		return 0;
+	}
+	return -1;
+}
+
+int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, char *why, size_t whylen)
+{
+	size_t shstrndx;
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
+		snprintf(why, whylen, "no section names: %s", elf_errmsg(-1));
+		return -1;
+	}
+	uint64_t total;
+	if (debug_size(elf, &total, why, whylen) != 0)
+		return -1;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *sn = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		if (!sn || strcmp(sn, ".debug_str") != 0 || sh.sh_type == SHT_NOBITS)
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) {
+			snprintf(why, whylen, ".debug_str: %s", elf_errmsg(-1));
+			return -1;
+		}
+		Elf_Data *d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf) {
+			snprintf(why, whylen, ".debug_str: %s", elf_errmsg(-1));
+			return -1;
+		}
+		*strs = ds_xmalloc(d->d_size + 1);
+		memcpy(*strs, d->d_buf, d->d_size);
+		*len = d->d_size;
+		return 0;
+	}
+	snprintf(why, whylen, "no .debug_str");
+	return -1;
+}
+
+int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags *bf,
+                  unsigned char *id, size_t *idlen, char *why, size_t len)
 {
 	GElf_Ehdr eh;
 	uint64_t total;
@@ -99,10 +185,10 @@ int ds_dwarf_read(Elf *elf, struct ds_buildflags *bf, unsigned char *id, size_t 
 		return -1;
 	}
 	memset(bf, 0, sizeof *bf);
-	bool x86 = eh.e_machine == EM_X86_64;
+	bool x86 = eh.e_machine == EM_X86_64, msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die die;
-	uint8_t unit_type;
+	uint8_t unit_type, offset_size;
 	int r;
 	while ((r = dwarf_get_units(dw, cu, &cu, NULL, &unit_type, &die, NULL)) == 0) {
 		/* type units and dwz's partial units name no compilation */
@@ -112,9 +198,18 @@ int ds_dwarf_read(Elf *elf, struct ds_buildflags *bf, unsigned char *id, size_t 
 			bf->capped = true;
 			break;
 		}
-		Dwarf_Attribute a;
-		const char *producer = dwarf_formstring(dwarf_attr(&die, DW_AT_producer, &a));
-		ds_buildflags_add(bf, producer, dwarf_diename(&die), x86);
+		if (dwarf_cu_info(cu, NULL, NULL, NULL, NULL, NULL, NULL, &offset_size) != 0 ||
+		    (offset_size != 4 && offset_size != 8)) {
+			r = -1;
+			break;
+		}
+		uint64_t prod_off = UINT64_MAX, name_off = UINT64_MAX;
+		const char *producer = attr_string(&die, DW_AT_producer, alt, offset_size, msb, &prod_off);
+		const char *name = attr_string(&die, DW_AT_name, alt, offset_size, msb, &name_off);
+		if (prod_off != UINT64_MAX && alt && alt->pend)
+			alt->pend(alt->ctx, prod_off, name, name_off);
+		else
+			ds_buildflags_add(bf, producer, name, x86);
 	}
 	if (r < 0) {
 		snprintf(why, len, "malformed .debug_info after %u compile units: %s", bf->units,
@@ -123,9 +218,5 @@ int ds_dwarf_read(Elf *elf, struct ds_buildflags *bf, unsigned char *id, size_t 
 		return -1;
 	}
 	dwarf_end(dw);
-	if (!bf->units) {
-		snprintf(why, len, "no compile unit in .debug_info");
-		return -1;
-	}
 	return 0;
 }

@@ -5,13 +5,33 @@
 
 const bool ds_have_dwarf = false;
 
-int ds_dwarf_read(Elf *elf, struct ds_buildflags *bf, unsigned char *id, size_t *idlen,
-                  char *why, size_t len)
+int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags *bf,
+                  unsigned char *id, size_t *idlen, char *why, size_t len)
 {
 	(void)elf;
+	(void)alt;
 	(void)bf;
 	(void)id;
 	(void)idlen;
 	snprintf(why, len, "built without libdw");
+	return -1;
+}
+
+int ds_dwarf_altlink(Elf *elf, char *name, size_t namelen, unsigned char *id, size_t *idlen)
+{
+	(void)elf;
+	(void)name;
+	(void)namelen;
+	(void)id;
+	(void)idlen;
+	return -1;
+}
+
+int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, char *why, size_t whylen)
+{
+	(void)elf;
+	(void)strs;
+	(void)len;
+	snprintf(why, whylen, "built without libdw");
 	return -1;
 }

@@ -801,6 +801,8 @@ static void package_context(struct ds_scan *s)
 /* Nowhere to look: no file pays for a look-up. */
 static void drop_unused_debug(struct ds_scan *s)
 {
+	if (s->priv->debug)
+		ds_debugset_resolve(s->priv->debug);
 	if (!ds_debugset_used(s->priv->debug)) {
 		ds_debugset_free(s->priv->debug);
 		s->priv->debug = NULL;

@@ -26,19 +26,60 @@
  * for, but a size past this is no debug file of a program. */
 #define DEBUG_FILE_MAX ((off_t)8 << 30)
 
+/* A unit whose producer is in a dwz supplementary file not read yet. */
+struct pending {
+	uint64_t producer;      /* offset in the supplementary .debug_str */
+	uint64_t name_off;      /* the unit's name there, UINT64_MAX: in name */
+	char *name;
+};
+
 struct debug_entry {
 	struct ds_buildflags bf;
 	char *why;              /* the debug file could not be read, else NULL */
+	bool x86;
+	unsigned char alt_id[DS_BUILD_ID_MAX]; /* its supplementary file */
+	size_t alt_idlen;
+	struct pending *pend;
+	size_t npend, pendcap;
+};
+
+struct alt_strings {
+	char *strs;
+	size_t len;
 };
 
 struct ds_debugset {
 	pthread_mutex_t lock;
 	struct ds_strmap *pkgs;  /* hex build-id → struct debug_entry *, from package files */
+	struct ds_strmap *alts;  /* hex build-id → struct alt_strings *: their dwz files,
+	                          * until ds_debugset_resolve */
 	int dirfd;               /* --debug-dir, or -1 */
 	const char *dir;         /* as given */
+	char *dir_real;          /* its canonical path */
 	const char *dir_sub;     /* where .build-id is below it */
 	int rootfd;              /* the root, when it has /usr/lib/debug/.build-id, else -1 */
 };
+
+static void entry_free(struct debug_entry *e)
+{
+	for (size_t i = 0; i < e->npend; i++)
+		free(e->pend[i].name);
+	free(e->pend);
+	free(e->why);
+	free(e);
+}
+
+static void free_alts(struct ds_strmap *m)
+{
+	size_t pos = 0;
+	uintptr_t v;
+	while (ds_strmap_next(m, &pos, &v)) {
+		struct alt_strings *a = (struct alt_strings *)v;
+		free(a->strs);
+		free(a);
+	}
+	ds_strmap_free(m);
+}
 
 static void hex(const unsigned char *id, size_t n, char *out)
 {
@@ -55,6 +96,7 @@ struct ds_debugset *ds_debugset_new(void)
 	struct ds_debugset *d = ds_xcalloc(1, sizeof *d);
 	pthread_mutex_init(&d->lock, NULL);
 	d->pkgs = ds_strmap_new();
+	d->alts = ds_strmap_new();
 	d->dirfd = d->rootfd = -1;
 	return d;
 }
@@ -65,12 +107,12 @@ void ds_debugset_free(struct ds_debugset *d)
 		return;
 	size_t pos = 0;
 	uintptr_t v;
-	while (ds_strmap_next(d->pkgs, &pos, &v)) {
-		struct debug_entry *e = (struct debug_entry *)v;
-		free(e->why);
-		free(e);
-	}
+	while (ds_strmap_next(d->pkgs, &pos, &v))
+		entry_free((struct debug_entry *)v);
 	ds_strmap_free(d->pkgs);
+	if (d->alts)
+		free_alts(d->alts);
+	free(d->dir_real);
 	if (d->dirfd >= 0)
 		close(d->dirfd);
 	if (d->rootfd >= 0)
@@ -97,6 +139,7 @@ int ds_debugset_dir(struct ds_debugset *d, const char *dir, char *err, size_t le
 		return -1;
 	}
 	d->dir = dir;
+	d->dir_real = realpath(dir, NULL);
 	/* laid out as /usr/lib/debug, or a root (an unpacked -debuginfo rpm),
 	 * or the .build-id directory itself */
 	d->dir_sub = is_dir_in(d->dirfd, ".build-id") ? ".build-id/"
@@ -130,10 +173,18 @@ bool ds_debug_package(const char *name)
 	return false;
 }
 
+/* dwz's supplementary files: Debian's .dwz/TRIPLET/PACKAGE.debug,
+ * Fedora's .dwz/NAME-VERSION-RELEASE.ARCH */
+static bool dwz_member(const char *path)
+{
+	return strncmp(path, "/usr/lib/debug/.dwz/", 20) == 0;
+}
+
 bool ds_debug_member(const char *path)
 {
 	size_t n = strlen(path);
-	return strncmp(path, "/usr/lib/debug/", 15) == 0 && n > 6 && strcmp(path + n - 6, ".debug") == 0;
+	return strncmp(path, "/usr/lib/debug/", 15) == 0 &&
+	       ((n > 6 && strcmp(path + n - 6, ".debug") == 0) || dwz_member(path));
 }
 
 /* The build-id a .build-id/xx/rest.debug path names, into id; its length,
@@ -158,20 +209,38 @@ static size_t id_of_path(const char *path, unsigned char *id)
 	return strcmp(p, ".debug") == 0 ? n : 0;
 }
 
-/* Reads the debug file behind elf into e; the build-id its note gives in
- * id (length *n), or, failing that, *n unchanged. */
-static void read_debug(Elf *elf, struct debug_entry *e, unsigned char *id, size_t *n)
+static void pend(void *ctx, uint64_t producer, const char *name, uint64_t name_off)
+{
+	struct debug_entry *e = ctx;
+	struct pending p = { producer, name_off, name ? ds_xstrdup(name) : NULL };
+	ds_push(e->pend, e->npend, e->pendcap, p);
+}
+
+/* Reads the debug file behind elf into e, the strings of its supplementary
+ * file from alt (or, alt->strs NULL, its units left pending); the
+ * build-id its note gives in id (length *n), or, failing that, *n
+ * unchanged. */
+static void read_debug(Elf *elf, struct debug_entry *e, struct ds_dwarf_alt *alt,
+                       unsigned char *id, size_t *n)
 {
 	char why[256];
 	size_t got = 0;
 	unsigned char note[DS_BUILD_ID_MAX];
-	int r = ds_dwarf_read(elf, &e->bf, note, &got, why, sizeof why);
+	GElf_Ehdr eh;
+	e->x86 = gelf_getehdr(elf, &eh) && eh.e_machine == EM_X86_64;
+	if (!alt->strs) {
+		alt->pend = pend;
+		alt->ctx = e;
+	}
+	int r = ds_dwarf_read(elf, alt, &e->bf, note, &got, why, sizeof why);
 	if (got) {
 		memcpy(id, note, got);
 		*n = got;
 	}
 	if (r != 0)
 		e->why = ds_xstrdup(why);
+	else if (e->npend && ds_dwarf_altlink(elf, why, sizeof why, e->alt_id, &e->alt_idlen) != 0)
+		e->alt_idlen = 0;
 }
 
 static Elf *elf_of(int fd, const unsigned char *mem, size_t size, char *why, size_t len)
@@ -183,6 +252,34 @@ static Elf *elf_of(int fd, const unsigned char *mem, size_t size, char *why, siz
 	return elf;
 }
 
+/* A supplementary file of a package of the run: its strings, by build-id. */
+static void add_alt(struct ds_debugset *d, Elf *elf)
+{
+	unsigned char id[DS_BUILD_ID_MAX];
+	struct ds_buildflags bf;
+	size_t n = 0;
+	char why[256];
+	struct alt_strings a = { NULL, 0 };
+	/* its own build-id note names it */
+	ds_dwarf_read(elf, &(struct ds_dwarf_alt){ .strs = "", .len = 0 }, &bf, id, &n, why, sizeof why);
+	if (!n || ds_dwarf_strings(elf, &a.strs, &a.len, why, sizeof why) != 0)
+		return;
+	char key[2 * DS_BUILD_ID_MAX + 1];
+	hex(id, n, key);
+	pthread_mutex_lock(&d->lock);
+	uintptr_t *slot = ds_strmap_put(d->alts, key);
+	bool taken = !*slot;
+	if (taken)
+		{
+		struct alt_strings *c = ds_xmalloc(sizeof *c);
+		*c = a;
+		*slot = (uintptr_t)c;
+	}
+	pthread_mutex_unlock(&d->lock);
+	if (!taken)
+		free(a.strs);
+}
+
 void ds_debugset_add_member(struct ds_debugset *d, const char *label, const struct ds_member *m)
 {
 	struct debug_entry *e = ds_xcalloc(1, sizeof *e);
@@ -191,8 +288,15 @@ void ds_debugset_add_member(struct ds_debugset *d, const char *label, const stru
 	char why[256];
 	Elf *elf = m->unreadable ? NULL
 	         : elf_of(m->in_file ? m->fd : -1, m->in_file ? NULL : m->data, m->size, why, sizeof why);
+	if (elf && dwz_member(m->path)) {
+		add_alt(d, elf);
+		elf_end(elf);
+		entry_free(e);
+		return;
+	}
 	if (elf) {
-		read_debug(elf, e, id, &n);
+		struct ds_dwarf_alt alt = { .strs = NULL };
+		read_debug(elf, e, &alt, id, &n);
 		elf_end(elf);
 	} else {
 		e->why = ds_xstrdup(m->unreadable ? m->unreadable : why);
@@ -207,17 +311,50 @@ void ds_debugset_add_member(struct ds_debugset *d, const char *label, const stru
 		e = NULL;
 	}
 	pthread_mutex_unlock(&d->lock);
-	if (e) {   /* no build-id to key it by, or a second copy: nothing pairs with it */
-		free(e->why);
-		free(e);
+	if (e)   /* no build-id to key it by, or a second copy: nothing pairs with it */
+		entry_free(e);
+}
+
+/* The string at off of a supplementary file's strings, NULL when off is
+ * outside them or the string does not end inside. */
+static const char *alt_string(const struct alt_strings *a, uint64_t off)
+{
+	return a && off < a->len && memchr(a->strs + off, '\0', a->len - off) ? a->strs + off : NULL;
+}
+
+void ds_debugset_resolve(struct ds_debugset *d)
+{
+	size_t pos = 0;
+	uintptr_t v;
+	while (ds_strmap_next(d->pkgs, &pos, &v)) {
+		struct debug_entry *e = (struct debug_entry *)v;
+		char key[2 * DS_BUILD_ID_MAX + 1];
+		hex(e->alt_id, e->alt_idlen, key);
+		uintptr_t *slot = e->alt_idlen ? ds_strmap_get(d->alts, key) : NULL;
+		const struct alt_strings *a = slot ? (const struct alt_strings *)*slot : NULL;
+		for (size_t i = 0; i < e->npend; i++) {
+			const struct pending *p = &e->pend[i];
+			/* without the supplementary file the producer is unknown: not judged */
+			const char *name = p->name_off == UINT64_MAX ? p->name : alt_string(a, p->name_off);
+			ds_buildflags_add(&e->bf, alt_string(a, p->producer), name, e->x86);
+		}
+		for (size_t i = 0; i < e->npend; i++)
+			free(e->pend[i].name);
+		free(e->pend);
+		e->pend = NULL;
+		e->npend = 0;
 	}
+	free_alts(d->alts);
+	d->alts = NULL;
 }
 
 /* Opens rel below base (the root: its symlinks resolved inside it; a
  * directory: followed while they stay below it) for reading, only when it
  * is a regular file of at most DEBUG_FILE_MAX bytes; 0 when it does not
- * exist, -1 with why, else the fd (> 0). */
-static int open_debug(int base, bool root, const char *rel, struct stat *st, char *why, size_t len)
+ * exist, -1 with why, else the fd (> 0); *real (freed by the caller) is
+ * its path below base with the symlinks resolved, where known. */
+static int open_debug(int base, bool root, const char *rel, struct stat *st, char **real,
+                      char *why, size_t len)
 {
 	char *res = root ? ds_resolve_in_root(base, rel) : ds_xstrdup(rel);
 	int fd = res ? (root ? ds_open_beneath(base, res, O_PATH | O_CLOEXEC)
@@ -225,6 +362,7 @@ static int open_debug(int base, bool root, const char *rel, struct stat *st, cha
 	int err = errno;
 	int rd = -1;
 	struct stat ps;
+	*real = NULL;
 	if (fd < 0) {
 		free(res);
 		if (err == ENOENT || err == ENOTDIR)
@@ -246,36 +384,112 @@ static int open_debug(int base, bool root, const char *rel, struct stat *st, cha
 		rd = -1;
 	}
 	close(fd);
-	free(res);
+	if (rd >= 0 && root)
+		*real = res;
+	else
+		free(res);
 	return rd;
+}
+
+/* name relative to the directory of file */
+static char *join_dir(const char *file, const char *name)
+{
+	const char *slash = strrchr(file, '/');
+	size_t n = slash ? (size_t)(slash - file) + 1 : 0;
+	char *p = ds_xmalloc(n + strlen(name) + 1);
+	memcpy(p, file, n);
+	strcpy(p + n, name);
+	return p;
+}
+
+/* Where a debug file's supplementary file is, below base: its altlink
+ * name, absolute (Debian: /usr/lib/debug/.dwz/...) or relative to the
+ * debug file's own directory (Fedora: ../../.dwz/...); NULL when it
+ * cannot be placed. */
+static char *alt_path(const struct ds_debugset *d, bool root, const char *real, int fd,
+                      const char *name)
+{
+	if (root)
+		return name[0] == '/' ? ds_xstrdup(name) : join_dir(real, name);
+	if (name[0] == '/') {
+		/* --debug-dir laid out as a root, or as /usr/lib/debug */
+		if (!strcmp(d->dir_sub, "usr/lib/debug/.build-id/"))
+			return ds_xstrdup(name + 1);
+		return strncmp(name, "/usr/lib/debug/", 15) == 0 && d->dir_sub[0] ? ds_xstrdup(name + 15) : NULL;
+	}
+	/* the debug file's place below the directory, symlinks resolved */
+	char link[64], host[4096];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, host, sizeof host - 1);
+	size_t dl = d->dir_real ? strlen(d->dir_real) : 0;
+	if (n <= 0 || !dl)
+		return NULL;
+	host[n] = '\0';
+	if (strncmp(host, d->dir_real, dl) != 0 || host[dl] != '/')
+		return NULL;
+	return join_dir(host + dl + 1, name);
+}
+
+/* The strings of the supplementary file a debug file names, into a; 0
+ * when it names none, 1 read, -1 named and not read (why). */
+static int read_alt(const struct ds_debugset *d, int base, bool root, const char *real, int fd,
+                    Elf *elf, struct alt_strings *a, char *why, size_t len)
+{
+	char name[1024];
+	unsigned char id[DS_BUILD_ID_MAX];
+	size_t n;
+	if (ds_dwarf_altlink(elf, name, sizeof name, id, &n) != 0)
+		return 0;
+	char *path = alt_path(d, root, real, fd, name);
+	struct stat st;
+	char *alt_real = NULL;
+	int afd = path ? open_debug(base, root, path, &st, &alt_real, why, len) : 0;
+	free(path);
+	free(alt_real);
+	if (afd == 0)
+		snprintf(why, len, "its dwz file %.160s is not there", name);
+	if (afd <= 0)
+		return -1;
+	Elf *ae = elf_of(afd, NULL, (size_t)st.st_size, why, len);
+	int r = ae && ds_dwarf_strings(ae, &a->strs, &a->len, why, len) == 0 ? 1 : -1;
+	if (ae)
+		elf_end(ae);
+	close(afd);
+	return r;
 }
 
 /* Looks for the build-id's debug file below base; 1 read, 0 none, -1
  * found and not read (why). */
-static int find_in(int base, bool root, const char *shown, const char *sub, const char *key,
-                   const unsigned char *id, size_t n, struct ds_buildflags *bf,
-                   char *why, size_t len)
+static int find_in(const struct ds_debugset *d, int base, bool root, const char *shown,
+                   const char *sub, const char *key, const unsigned char *id, size_t n,
+                   struct ds_buildflags *bf, char *why, size_t len)
 {
 	char rel[192];
 	snprintf(rel, sizeof rel, "%s%.2s/%s.debug", sub, key, key + 2);
 	snprintf(bf->debug_file, sizeof bf->debug_file, "%s%s%s", shown, *shown ? "/" : "", rel);
 	struct stat st;
 	char what[256];
-	int fd = open_debug(base, root, rel, &st, what, sizeof what);
+	char *real;
+	int fd = open_debug(base, root, rel, &st, &real, what, sizeof what);
 	if (fd == 0)
 		return 0;
 	Elf *elf = fd > 0 ? elf_of(fd, NULL, (size_t)st.st_size, what, sizeof what) : NULL;
+	struct alt_strings a = { NULL, 0 };
 	int r = -1;
-	if (elf) {
+	if (elf && read_alt(d, base, root, real, fd, elf, &a, what, sizeof what) >= 0) {
 		struct debug_entry e = { .why = NULL };
+		/* a supplementary file read is the one asked for: a unit left
+		 * pending has a string outside it, and is not judged */
+		struct ds_dwarf_alt alt = { .strs = a.strs ? a.strs : "", .len = a.len };
 		unsigned char got[DS_BUILD_ID_MAX];
 		size_t gotn = 0;
-		read_debug(elf, &e, got, &gotn);
-		elf_end(elf);
+		read_debug(elf, &e, &alt, got, &gotn);
 		if (e.why) {
 			snprintf(what, sizeof what, "%s", e.why);
 		} else if (gotn != n || memcmp(got, id, n) != 0) {
 			snprintf(what, sizeof what, "its build-id note names another build");
+		} else if (!e.bf.units) {
+			snprintf(what, sizeof what, "no compile unit in .debug_info");
 		} else {
 			char name[sizeof bf->debug_file];
 			memcpy(name, bf->debug_file, sizeof name);
@@ -285,6 +499,10 @@ static int find_in(int base, bool root, const char *shown, const char *sub, cons
 		}
 		free(e.why);
 	}
+	free(a.strs);
+	if (elf)
+		elf_end(elf);
+	free(real);
 	if (fd > 0)
 		close(fd);
 	if (r < 0)
@@ -303,8 +521,8 @@ int ds_debugset_find(struct ds_debugset *d, const unsigned char *id, size_t n,
 	uintptr_t *slot = ds_strmap_get(d->pkgs, key);
 	const struct debug_entry *e = slot ? (const struct debug_entry *)*slot : NULL;
 	pthread_mutex_unlock(&d->lock);
-	if (e && e->why) {
-		snprintf(why, len, "%s: %s", e->bf.debug_file, e->why);
+	if (e && (e->why || !e->bf.units)) {
+		snprintf(why, len, "%s: %s", e->bf.debug_file, e->why ? e->why : "no compile unit in .debug_info");
 		return -1;
 	}
 	if (e) {
@@ -313,8 +531,8 @@ int ds_debugset_find(struct ds_debugset *d, const unsigned char *id, size_t n,
 	}
 	int r = 0;
 	if (d->dirfd >= 0)
-		r = find_in(d->dirfd, false, d->dir, d->dir_sub, key, id, n, bf, why, len);
+		r = find_in(d, d->dirfd, false, d->dir, d->dir_sub, key, id, n, bf, why, len);
 	if (!r && d->rootfd >= 0)
-		r = find_in(d->rootfd, true, "", "/usr/lib/debug/.build-id/", key, id, n, bf, why, len);
+		r = find_in(d, d->rootfd, true, "", "/usr/lib/debug/.build-id/", key, id, n, bf, why, len);
 	return r;
 }
