@@ -69,7 +69,7 @@ void ds_buildflags_add(struct ds_buildflags *bf, const char *producer, const cha
 
 /* For the checks judging one gap: a pass when no judged unit lacks the
  * flag ("all ...", the message), else sev with "N of M compile units
- * LACKING (first names)"; details source "dwarf", debug_file, units,
+ * LACKING (the first names in byte order)"; details source "dwarf", debug_file, units,
  * units_without, first_units, units_not_judged (Clang, Rust, Go,
  * assembler, unrecorded switches). */
 struct ds_file;

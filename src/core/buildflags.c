@@ -87,12 +87,23 @@ enum ds_producer ds_producer_parse(const char *producer, struct ds_gcc_flags *fl
 	return DS_PROD_GCC;
 }
 
+/* The names kept are the first few in byte order, so the same debug
+ * file read in another unit order (a dwz file resolved later) names the
+ * same ones. */
 static void gap_add(struct ds_bf_gap *g, const char *name)
 {
-	if (g->count++ < DS_BF_NAMES) {
-		snprintf(g->names[g->nnames], DS_BF_NAME_MAX, "%s", name ? name : "(unnamed unit)");
+	char n[DS_BF_NAME_MAX];
+	snprintf(n, sizeof n, "%s", name ? name : "(unnamed unit)");
+	g->count++;
+	unsigned i = g->nnames;
+	while (i > 0 && strcmp(n, g->names[i - 1]) < 0)
+		i--;
+	if (i == DS_BF_NAMES)
+		return;
+	if (g->nnames < DS_BF_NAMES)
 		g->nnames++;
-	}
+	memmove(g->names[i + 1], g->names[i], (size_t)(g->nnames - 1 - i) * DS_BF_NAME_MAX);
+	memcpy(g->names[i], n, DS_BF_NAME_MAX);
 }
 
 void ds_buildflags_add(struct ds_buildflags *bf, const char *producer, const char *name, bool x86)
