@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "distsec/buildflags.h"
 #include "distsec/pathindex.h"
 
 static void expect_normal(const char *in, const char *out)
@@ -418,6 +419,66 @@ static void test_grow(void **state)
 	assert_true(aborts(push_past_size_max));
 }
 
+/* DW_AT_producer: the compiler named, GCC's switches applied in order
+ * (the last of a group wins), other compilers counted and not judged. */
+static void test_producer(void **state)
+{
+	(void)state;
+	struct ds_gcc_flags fl;
+	assert_int_equal(ds_producer_parse("GNU C17 12.2.0 -mtune=generic -march=x86-64 -g -O2 "
+	                                   "-fstack-protector-strong -fno-stack-protector "
+	                                   "-fno-stack-clash-protection", &fl), DS_PROD_GCC);
+	assert_int_equal(fl.stack_protector, 0);
+	assert_false(fl.stack_clash);
+	assert_int_equal(fl.opt, 2);
+	assert_true(fl.any_switch);
+	ds_producer_parse("GNU C++17 12.2.0 -fno-stack-protector -fstack-protector-all -O3 -Og "
+	                  "-fstack-clash-protection -fcf-protection=branch", &fl);
+	assert_int_equal(fl.stack_protector, 3);
+	assert_true(fl.stack_clash);
+	assert_int_equal(fl.opt, 'g');
+	assert_int_equal(fl.cf_protection, 1);
+	ds_producer_parse("GNU C11 13.2.1 -fcf-protection=none -fcf-protection -O -O4 -fstack-protector", &fl);
+	assert_int_equal(fl.cf_protection, 3);
+	assert_int_equal(fl.opt, 3);
+	assert_int_equal(fl.stack_protector, 1);
+	ds_producer_parse("GNU C17 12.2.0", &fl);
+	assert_false(fl.any_switch);
+	assert_int_equal(ds_producer_parse("GNU GIMPLE 13.2.1 -O2 -flto", &fl), DS_PROD_GCC);
+	assert_int_equal(ds_producer_parse("clang LLVM (rustc version 1.70.0 (90c541806 2023-05-31))", &fl),
+	                 DS_PROD_RUST);
+	assert_int_equal(ds_producer_parse("Debian clang version 14.0.6", &fl), DS_PROD_CLANG);
+	assert_int_equal(ds_producer_parse("Go cmd/compile go1.19.8; regabi", &fl), DS_PROD_GO);
+	assert_int_equal(ds_producer_parse("GNU AS 2.40", &fl), DS_PROD_ASM);
+	assert_int_equal(ds_producer_parse("\xff\x01U C17 12.2.0 -O2", &fl), DS_PROD_OTHER);
+	assert_int_equal(ds_producer_parse(NULL, &fl), DS_PROD_OTHER);
+
+	/* units counted; the names kept are the first in byte order */
+	struct ds_buildflags bf;
+	memset(&bf, 0, sizeof bf);
+	const char *const weak = "GNU C17 12.2.0 -O0 -fno-stack-protector";
+	ds_buildflags_add(&bf, weak, "z.c", true);
+	ds_buildflags_add(&bf, weak, "b.c", true);
+	ds_buildflags_add(&bf, "GNU C17 12.2.0 -O2 -fstack-protector-strong -fstack-clash-protection "
+	                  "-fcf-protection", "ok.c", true);
+	ds_buildflags_add(&bf, weak, "a.c", true);
+	ds_buildflags_add(&bf, weak, "y.c", false);
+	ds_buildflags_add(&bf, "rustc version 1.70.0", "lib.rs", true);
+	ds_buildflags_add(&bf, "GNU C17 12.2.0", "quiet.c", true);
+	assert_int_equal(bf.units, 7);
+	assert_int_equal(bf.judged, 5);
+	assert_int_equal(bf.rust, 1);
+	assert_int_equal(bf.unrecorded, 1);
+	assert_int_equal(bf.no_canary.count, 4);
+	assert_int_equal(bf.no_canary.nnames, 3);
+	assert_string_equal(bf.no_canary.names[0], "a.c");
+	assert_string_equal(bf.no_canary.names[1], "b.c");
+	assert_string_equal(bf.no_canary.names[2], "y.c");
+	assert_int_equal(bf.no_cf.count, 3);   /* y.c is no x86 unit */
+	assert_int_equal(bf.o0.count, 4);
+	assert_int_equal(bf.no_stack_clash.count, 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_path_join),
 		cmocka_unit_test(test_split_list),
 		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_producer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
