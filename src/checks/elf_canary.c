@@ -141,8 +141,8 @@ const struct ds_check ds_check_elf_canary = {
 	.severity_policy = "warning when the debug file's compile units record no "
 	  "-fstack-protector-strong (details.source dwarf); info when guessed from imports",
 	.applies = DS_ON_ELF,
-	.summary = "compile units built without -fstack-protector-strong (DWARF), or buffer "
-	  "functions or a large stack frame but no __stack_chk_fail",
+	.summary = "no stack protector (compile units' recorded flags, else buffer functions "
+	  "or a large stack frame without __stack_chk_fail)",
 	.help = {
 		.what = "Code built without a stack protector has no canary between local buffers and "
 		  "the return address, so a stack buffer overflow goes undetected.",
