@@ -103,9 +103,11 @@ static void run(struct ds_file *f, void *state)
 	 * than a guess from what the program imports */
 	const struct ds_buildflags *bf = ds_file_buildflags(f);
 	if (bf && bf->judged) {
-		ds_report_build_gap(f, bf, &bf->no_canary, DS_SEV_WARNING,
+		struct ds_finding *d = ds_report_build_gap(f, bf, &bf->no_canary, DS_SEV_WARNING,
 		                    "built without -fstack-protector-strong",
 		                    "every compile unit built with -fstack-protector-strong or -all");
+		/* the fact distsec diff compares, as the import guess gives it */
+		ds_detail_bool(d, "canary", bf->no_canary.count == 0);
 		return;
 	}
 	const struct ds_elfview *v = ds_file_elf(f);
