@@ -8,7 +8,9 @@
  * ia32, x32, 32-bit ARM and 32-bit PowerPC every readable mapping becomes
  * executable (READ_IMPLIES_EXEC), worse than an executable stack; x86-64
  * and AArch64 did the same before Linux 5.8 and map nothing executable
- * since; 64-bit PowerPC and s390x give a non-executable stack.  The error
+ * since; 64-bit PowerPC and s390x give a non-executable stack; mips does
+ * as ia32 but on a CPU with no-execute pages (RI/XI) under Linux 5.18 and
+ * later, which maps nothing executable.  The error
  * stays either way; the message and details.effect say which.  A writable
  * and executable PT_LOAD is noted too.
  */
@@ -22,6 +24,8 @@
 struct no_gnu_stack {
 	const char *effect;        /* current kernels; NULL: not known here */
 	const char *before_5_8;    /* where Linux 5.8 changed it, else NULL */
+	const char *nx_cpu;        /* where a CPU with no-execute pages changes it
+	                              (mips since 5.18: RI/XI), else NULL */
 };
 
 static struct no_gnu_stack missing_rule(const struct ds_elfview *v)
@@ -29,18 +33,20 @@ static struct no_gnu_stack missing_rule(const struct ds_elfview *v)
 	bool c64 = v->elfclass == ELFCLASS64;
 	switch (v->machine) {
 	case EM_X86_64:   /* x32 is an ia32 address space (mmap_is_ia32) */
-		return c64 ? (struct no_gnu_stack){ "exec-none", "exec-all" }
-		           : (struct no_gnu_stack){ "exec-all", NULL };
+		return c64 ? (struct no_gnu_stack){ "exec-none", "exec-all", NULL }
+		           : (struct no_gnu_stack){ "exec-all", NULL, NULL };
 	case EM_AARCH64:
-		return (struct no_gnu_stack){ "exec-none", "exec-all" };
+		return (struct no_gnu_stack){ "exec-none", "exec-all", NULL };
 	case EM_386: case EM_ARM: case EM_PPC:
-		return (struct no_gnu_stack){ "exec-all", NULL };
+		return (struct no_gnu_stack){ "exec-all", NULL, NULL };
 	case EM_PPC64:    /* the 64-bit ELF ABI's stack is not executable */
-		return (struct no_gnu_stack){ c64 ? "exec-none" : "exec-all", NULL };
+		return (struct no_gnu_stack){ c64 ? "exec-none" : "exec-all", NULL, NULL };
 	case EM_S390:     /* no READ_IMPLIES_EXEC; data and stack non-executable */
-		return (struct no_gnu_stack){ "exec-none", NULL };
+		return (struct no_gnu_stack){ "exec-none", NULL, NULL };
+	case EM_MIPS:     /* mips_elf_read_implies_exec: !cpu_has_rixi since 5.18 */
+		return (struct no_gnu_stack){ "exec-all", NULL, "exec-none" };
 	default:
-		return (struct no_gnu_stack){ NULL, NULL };
+		return (struct no_gnu_stack){ NULL, NULL, NULL };
 	}
 }
 
@@ -51,6 +57,10 @@ static struct ds_finding *report_missing(struct ds_file *f, const struct ds_elfv
 	if (!r.effect)
 		d = ds_report(f, DS_SEV_ERROR, "has no PT_GNU_STACK header (a build defect); whether "
 		              "the kernel then makes its stack executable depends on the architecture");
+	else if (r.nx_cpu)
+		d = ds_report(f, DS_SEV_ERROR, "has no PT_GNU_STACK header, so the kernel makes every "
+		              "readable mapping executable (READ_IMPLIES_EXEC), the stack included, "
+		              "except on a CPU with no-execute pages (RI/XI) under Linux 5.18 and later");
 	else if (strcmp(r.effect, "exec-all") == 0)
 		d = ds_report(f, DS_SEV_ERROR, "has no PT_GNU_STACK header, so the kernel makes every "
 		              "readable mapping executable (READ_IMPLIES_EXEC), the stack included");
@@ -64,6 +74,8 @@ static struct ds_finding *report_missing(struct ds_file *f, const struct ds_elfv
 	ds_detail_str(d, "effect", r.effect ? r.effect : "unknown");
 	if (r.before_5_8)
 		ds_detail_str(d, "effect_before_5_8", r.before_5_8);
+	if (r.nx_cpu)
+		ds_detail_str(d, "effect_nx_cpu", r.nx_cpu);
 	return d;
 }
 
@@ -102,8 +114,9 @@ const struct ds_check ds_check_elf_execstack = {
 		  "a build defect whose effect is the kernel's rule for the machine (details.effect): "
 		  "exec-all (every readable mapping executable) on i386, x32, 32-bit ARM and PowerPC; "
 		  "exec-none on x86-64 and AArch64 since Linux 5.8 (details.effect_before_5_8: "
-		  "exec-all), on ppc64 and s390x always. A writable and executable PT_LOAD is noted "
-		  "in the details.",
+		  "exec-all), on ppc64 and s390x always; exec-all on mips but on a CPU with RI/XI "
+		  "no-execute pages under Linux 5.18 and later (details.effect_nx_cpu: exec-none). "
+		  "A writable and executable PT_LOAD is noted in the details.",
 		.limits = "Some JITs and nested-function trampolines need it; those need a waiver, not a "
 		  "rebuild.",
 		.fix = "Find the object that lacks a .note.GNU-stack section (often hand-written "
