@@ -251,9 +251,9 @@ static unsigned args_of(const char *callee, const struct path_call *v, size_t n)
 
 /* open(2)'s O_CREAT, O_EXCL and O_TRUNC on the machines with a decoder:
  * the generic values (asm-generic/fcntl.h) on x86-64, x32, i386, aarch64,
- * s390x, powerpc and arm (their own fcntl.h changes other flags only).
- * Elsewhere (alpha, mips, parisc, sparc differ) unknown: every open
- * counts as USE_LOOSE. */
+ * s390x, powerpc and arm (their own fcntl.h changes other flags only);
+ * mips's own (arch/mips/include/uapi/asm/fcntl.h).  Elsewhere (alpha,
+ * parisc, sparc differ) unknown: every open counts as USE_LOOSE. */
 static void open_flags(const struct ds_elfview *v, struct found *fd)
 {
 	if (v->machine == EM_X86_64 || v->machine == EM_386 || v->machine == EM_AARCH64 ||
@@ -262,6 +262,10 @@ static void open_flags(const struct ds_elfview *v, struct found *fd)
 		fd->o_creat = 0100;
 		fd->o_excl = 0200;
 		fd->o_trunc = 01000;
+	} else if (v->machine == EM_MIPS) {
+		fd->o_creat = 0x100;
+		fd->o_excl = 0x400;
+		fd->o_trunc = 0x200;
 	}
 }
 

@@ -222,14 +222,19 @@ uint64_t dis_local_target(const struct ds_code *c, uint64_t slot)
 	return l ? l->target : 0;
 }
 
-bool dis_rel_at(Elf_Data *d, const GElf_Shdr *sh, size_t i, GElf_Rela *r)
+bool dis_rel_at(const struct ds_code *c, Elf_Data *d, const GElf_Shdr *sh, size_t i, GElf_Rela *r)
 {
 	GElf_Rel rl;
-	if (sh->sh_type == SHT_RELA)
-		return gelf_getrela(d, (int)i, r) != NULL;
-	if (!gelf_getrel(d, (int)i, &rl))
+	if (sh->sh_type == SHT_RELA) {
+		if (!gelf_getrela(d, (int)i, r))
+			return false;
+	} else if (gelf_getrel(d, (int)i, &rl)) {
+		*r = (GElf_Rela){ rl.r_offset, rl.r_info, 0 };
+	} else {
 		return false;
-	*r = (GElf_Rela){ rl.r_offset, rl.r_info, 0 };
+	}
+	if (c->arch->rel_info)
+		r->r_info = c->arch->rel_info(r->r_info);
 	return true;
 }
 
@@ -249,7 +254,7 @@ static void slots_from_rel(struct ds_code *c, Elf_Scn *scn, const GElf_Shdr *sh,
 	size_t n = sh->sh_size / sh->sh_entsize;
 	for (size_t i = 0; i < n && c->nslots < SLOTS_MAX; i++) {
 		GElf_Rela r;
-		if (!dis_rel_at(d, sh, i, &r))
+		if (!dis_rel_at(c, d, sh, i, &r))
 			continue;
 		size_t si = GELF_R_SYM(r.r_info);   /* gelf widens ELF32 r_info */
 		GElf_Sym s;
@@ -366,7 +371,8 @@ static void read_sections(struct ds_code *c)
 /* One file per architecture (disasm_int.h); the first that reads the
  * file's machine, class and byte order decodes it. */
 static const struct dis_arch *const arches[] = {
-	&dis_x86_64, &dis_i386, &dis_aarch64, &dis_s390x, &dis_ppc64le, &dis_arm,
+	&dis_x86_64, &dis_i386, &dis_aarch64, &dis_s390x, &dis_ppc64le, &dis_ppc64, &dis_arm,
+	&dis_mips64el,
 };
 
 /* capstone 4 builds some of its tables on first use without a lock: cs_open
@@ -425,6 +431,8 @@ struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why)
 	}
 	cs_option(c->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	c->ci = cs_malloc(c->cs);
+	if (arch->delay_slot)
+		c->ci2 = cs_malloc(c->cs);
 	read_sections(c);
 	if (!c->nspans || !c->nstarts) {
 		ds_code_free(c);
@@ -440,6 +448,8 @@ void ds_code_free(struct ds_code *c)
 		return;
 	if (c->ci)
 		cs_free(c->ci, 1);
+	if (c->ci2)
+		cs_free(c->ci2, 1);
 	cs_close(&c->cs);
 	free(c->spans);
 	free(c->slots);
@@ -448,12 +458,23 @@ void ds_code_free(struct ds_code *c)
 	free(c->locals);
 	free(c->alt);
 	free(c->alt_not);
+	free(c->got_words);
 	free(c);
 }
 
 bool ds_code_capped(const struct ds_code *c)
 {
 	return c->capped;
+}
+
+static bool is_branch(const cs_insn *ci)
+{
+	for (uint8_t k = 0; ci->detail && k < ci->detail->groups_count; k++) {
+		uint8_t g = ci->detail->groups[k];
+		if (g == CS_GRP_JUMP || g == CS_GRP_CALL || g == CS_GRP_RET || g == CS_GRP_BRANCH_RELATIVE)
+			return true;
+	}
+	return false;
 }
 
 /* Decodes [start, end) into f (bounded); false when nothing could be. */
@@ -500,6 +521,24 @@ static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_f
 			left -= skip;
 			addr += skip;
 			dis_regs_reset(&rs);
+			continue;
+		}
+		const uint8_t *q = p;
+		size_t qleft = left;
+		uint64_t qaddr = addr;
+		if (c->arch->delay_slot && is_branch(c->ci) &&
+		    cs_disasm_iter(c->cs, &q, &qleft, &qaddr, c->ci2) && !is_branch(c->ci2)) {
+			/* the delay slot runs before the branch takes effect: it
+			 * is lifted at the branch's address, the branch at its */
+			ds_grow(f->in, f->n + 2, cap);
+			dis_lift(c, c->ci2, &rs, &f->in[f->n]);
+			f->in[f->n].addr = c->ci->address;
+			dis_lift(c, c->ci, &rs, &f->in[f->n + 1]);
+			f->in[f->n + 1].addr = c->ci2->address;
+			f->n += 2;
+			p = q;
+			left = qleft;
+			addr = qaddr;
 			continue;
 		}
 		dis_lift(c, c->ci, &rs, &f->in[f->n++]);

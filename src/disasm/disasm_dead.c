@@ -206,7 +206,7 @@ static void relocs(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 	for (size_t i = 0; i < n && !d->reached; i++) {
 		GElf_Rela r;
 		uint64_t value;
-		if (!dis_rel_at(data, sh, i, &r)) {
+		if (!dis_rel_at(d->c, data, sh, i, &r)) {
 			d->reached = true;
 			break;
 		}

@@ -91,7 +91,7 @@ static bool pointed_to(const struct ds_code *c, uint64_t lo, uint64_t hi)
 		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
 		for (size_t i = 0; i < n; i++) {
 			GElf_Rela r;
-			if (!dis_rel_at(d, &sh, i, &r))
+			if (!dis_rel_at(c, d, &sh, i, &r))
 				continue;
 			if (!pointer_type(c->arch, (unsigned)GELF_R_TYPE(r.r_info)))
 				continue;

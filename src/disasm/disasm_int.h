@@ -3,7 +3,8 @@
  * Inside the disassembly layer (include/distsec/disasm.h): capstone's
  * instructions are lifted into one small machine-neutral record each by
  * the file of their architecture (struct dis_arch: disasm_x86.c,
- * disasm_a64.c, disasm_s390x.c, disasm_ppc64.c, disasm_arm.c), so that the
+ * disasm_a64.c, disasm_s390x.c, disasm_ppc64.c, disasm_arm.c,
+ * disasm_mips64.c), so that the
  * walks over a function (disasm_flow.c) and the file-level work
  * (disasm.c) never look at an architecture again.
  */
@@ -144,6 +145,11 @@ struct dis_arch {
 	bool stub_endbr;           /* a PLT stub may begin with a 4-byte endbr */
 	bool mode_bit;             /* bit 0 of a function symbol: the other instruction
 	                              set (ARM: Thumb), kept in ds_code.alt */
+	bool delay_slot;           /* the instruction after a branch runs before it takes
+	                              effect (MIPS): decode() lifts the two swapped */
+	/* optional: r_info as GELF_R_SYM/GELF_R_TYPE read it, from libelf's raw
+	 * one (MIPS64 keeps its symbol and three types in its own layout) */
+	uint64_t (*rel_info)(uint64_t raw);
 	const uint8_t *warm;       /* a few instructions decoded once (see warm_up) */
 	size_t nwarm;
 	void (*lift)(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
@@ -151,7 +157,8 @@ struct dis_arch {
 	dis_scan_fn *scan_calls;   /* candidate call sites and string references */
 	dis_scan_fn *scan_mem;     /* candidate references to an address range; NULL:
 	                              ds_code_each_store answers -1 */
-	/* optional: more function starts (dis_add_start), before they are sorted */
+	/* optional: more function starts (dis_add_start) and the architecture's
+	 * own tables (slots, locals), before they are sorted */
 	void (*starts)(struct ds_code *c, size_t *cap);
 	/* optional: PLT call stubs outside the PLT sections (dis_add_stub) */
 	void (*stubs)(struct ds_code *c, size_t *cap);
@@ -159,12 +166,13 @@ struct dis_arch {
 	void (*enter)(struct ds_code *c, uint64_t start);
 };
 
-extern const struct dis_arch dis_x86_64, dis_i386, dis_aarch64, dis_s390x, dis_ppc64le, dis_arm;
+extern const struct dis_arch dis_x86_64, dis_i386, dis_aarch64, dis_s390x, dis_ppc64le, dis_ppc64,
+	dis_arm, dis_mips64el;
 
 struct ds_code {
 	const struct ds_elfview *v;
 	csh cs;
-	cs_insn *ci;
+	cs_insn *ci, *ci2;               /* ci2: a branch's delay slot */
 	const struct dis_arch *arch;
 	struct dis_span *spans;
 	size_t nspans;
@@ -180,7 +188,13 @@ struct ds_code {
 	size_t deep_decoded;             /* bytes decoded by the deep walks */
 	unsigned deep_callers;           /* ds_site_callers_all queries made */
 	size_t store_scanned;            /* bytes pattern-scanned by ds_code_each_store */
-	uint64_t toc;                    /* ppc64: the TOC pointer (r2) */
+	uint64_t toc;                    /* ppc64: the TOC pointer (r2); MIPS: $gp */
+	uint64_t *got_words;             /* MIPS: the primary GOT's words as linked */
+	size_t ngot_words;
+	uint64_t got_addr;               /* MIPS: its address (DT_PLTGOT) */
+	struct dis_loc gp_saved[2];      /* MIPS: stack slots holding $gp, in the
+	                                    function being decoded */
+	uint64_t entry;                  /* MIPS: its start ($t9 holds it there) */
 	uint64_t *alt, *alt_not;         /* ARM: function starts in Thumb, in ARM
 	                                    code (their symbols' bit 0), sorted */
 	size_t nalt, nalt_not;
@@ -208,6 +222,21 @@ void dis_clobber_written(struct ds_code *c, const cs_insn *ci, struct dis_insn *
  * else a direct call of the local function the loader puts there. */
 void dis_via_slot(struct ds_code *c, uint64_t slot, uint64_t origin, struct dis_insn *o,
                   enum dis_kind known, enum dis_kind unknown);
+/* An instruction the lifter does not model writes register family d:
+ * clobbered, or (alone: computed from d and constants, `sra $a0, $a0, 1`)
+ * a definition keeping its origin; the stack pointer's is lost. */
+void dis_def_first(struct ds_code *c, struct dis_insn *o, unsigned d, bool alone);
+/* d gets the value v: a constant (origin 0), else an address built at
+ * origin, which the instruction computes (R_ADDR). */
+void dis_def_value(struct dis_regs *rs, struct dis_insn *o, unsigned d, uint64_t v,
+                   uint64_t origin);
+/* The stack pointer defined: adding imm to itself (add_sp) moves it,
+ * anything else loses it. */
+void dis_def_sp(struct dis_insn *o, bool add_sp, int64_t imm);
+/* d loaded from the known address a (size bytes; origin: where a was
+ * built): it holds what is there (a GOT slot's import). */
+void dis_def_load(struct dis_regs *rs, struct dis_insn *o, unsigned d, uint64_t a,
+                  unsigned size, uint64_t origin);
 #define DIS_BIT(r) (1ull << (r))
 
 /* disasm.c: the byte-pattern pass an architecture's scanners feed */
@@ -264,7 +293,7 @@ bool dis_decode_func(struct ds_code *c, size_t fi, struct dis_func *f);
 bool dis_read_vaddr(const struct ds_code *c, uint64_t addr, void *buf, size_t len);
 /* Entry i of a REL or RELA section as a GElf_Rela (a REL's addend 0: it
  * is the word being relocated, the caller reads it if it needs it). */
-bool dis_rel_at(Elf_Data *d, const GElf_Shdr *sh, size_t i, GElf_Rela *r);
+bool dis_rel_at(const struct ds_code *c, Elf_Data *d, const GElf_Shdr *sh, size_t i, GElf_Rela *r);
 /* disasm_flow.c */
 size_t dis_index_of(const struct dis_func *f, uint64_t addr);
 /* The name in names a call (or tail jump) to an import has, or NULL. */

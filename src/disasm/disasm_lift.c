@@ -63,6 +63,48 @@ void dis_via_slot(struct ds_code *c, uint64_t slot, uint64_t origin, struct dis_
 	}
 }
 
+void dis_def_first(struct ds_code *c, struct dis_insn *o, unsigned d, bool alone)
+{
+	if (d < 64)
+		o->clobber |= DIS_BIT(d);
+	if (alone && d < 32) {
+		o->dst = (struct dis_loc){ L_REG, (uint8_t)d, 0 };
+		o->src = S_UNKNOWN;
+		o->keeps = true;
+	}
+	if (d == c->arch->sp)
+		o->sp_lost = true;
+}
+
+void dis_def_value(struct dis_regs *rs, struct dis_insn *o, unsigned d, uint64_t v,
+                   uint64_t origin)
+{
+	o->src = origin ? S_ADDR : S_IMM;
+	o->value = (int64_t)v;
+	if (origin) {
+		o->ref_kind = R_ADDR;
+		o->ref = v;
+	}
+	dis_set_known(rs, d, v, origin, false);
+}
+
+void dis_def_sp(struct dis_insn *o, bool add_sp, int64_t imm)
+{
+	o->sp_lost = !add_sp;
+	if (add_sp)
+		o->sp_adj = (int32_t)imm;
+}
+
+void dis_def_load(struct dis_regs *rs, struct dis_insn *o, unsigned d, uint64_t a,
+                  unsigned size, uint64_t origin)
+{
+	o->value = (int64_t)a;
+	o->ref_kind = R_READ;
+	o->ref = a;
+	o->ref_size = (uint8_t)size;
+	dis_set_known(rs, d, a, origin, true);
+}
+
 void dis_lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *out)
 {
 	memset(out, 0, sizeof *out);

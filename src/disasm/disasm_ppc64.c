@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The ppc64le decoder (64-bit PowerPC, little-endian, ELFv2 ABI).  Calls
+ * The 64-bit PowerPC decoders: ppc64le (little-endian, ELFv2 ABI) and
+ * ppc64 (big-endian, ELFv1), one instruction set and one lifter.  Calls
  * of imports are `bl stub` followed by a nop the linker turns into
- * `ld r2, 24(r1)`; the stubs are linker-made code in .text (not in a PLT
- * section: ppc64's .plt holds the slots), `std r2, 24(r1)`, then
- * `ld r12, off(r2)` or `addis r12, r2, hi; ld r12, lo(r12)`, `mtctr r12;
- * bctr`, the slot TOC-relative (r2, the TOC pointer: .got + 0x8000).  A
- * local function is called at its local entry, 8 bytes past its start
- * when it sets up r2 itself.  Strings are TOC-relative too (`addis;
- * addi`).  ELFv2: arguments in r3-r10, the result in r3, r0 and r3-r12,
- * ctr and lr clobbered by a call, r1 the stack pointer, r31 the frame
- * pointer at -O0.  capstone 4 gives PowerPC no register accesses: the
- * first register operand is the one written (but by stores, compares,
- * moves to special registers and traps).
+ * `ld r2, 24(r1)` (ELFv1: 40(r1)); the stubs are linker-made code in
+ * .text (not in a PLT section: ppc64's .plt holds the slots, ELFv1's each
+ * a function descriptor), `std r2, 24(r1)` (40), then `ld r12, off(r2)`
+ * or `addis r12, r2, hi; ld r12, lo(r12)` (ELFv1: r11 for the high part),
+ * `mtctr r12`, ELFv1's `ld r2` of the callee's TOC pointer from the
+ * descriptor, `bctr`, the slot TOC-relative (r2, the TOC pointer: .got +
+ * 0x8000).  ELFv2 calls a local function at its local entry, 8 bytes past
+ * its start when it sets up r2 itself; ELFv1 at its code address, which
+ * its symbol does not give (a function symbol names its descriptor in
+ * .opd: code address, TOC pointer, environment), so .opd gives the
+ * function starts.  Strings are TOC-relative too (`addis; addi`).
+ * Arguments in r3-r10, the result in r3, r0 and r3-r12, ctr and lr
+ * clobbered by a call, r1 the stack pointer, r31 the frame pointer at
+ * -O0; the caller's parameter save area at 32(r1) (ELFv1: 48).  capstone 4
+ * gives PowerPC no register accesses: the first register operand is the
+ * one written (but by stores, compares, moves to special registers and
+ * traps).
  */
 #include <elf.h>
 #include <stdio.h>
@@ -35,9 +42,12 @@
 #define OP(w) ((w) >> 26)
 #define RT(w) (((w) >> 21) & 31)
 #define RA(w) (((w) >> 16) & 31)
-#define STD_R2_24_R1 0xf8410018u
+#define STD_R2_24_R1 0xf8410018u   /* ELFv2's TOC save */
+#define STD_R2_40_R1 0xf8410028u   /* ELFv1's */
 #define MTCTR_R12 0x7d8903a6u
 #define BCTR 0x4e800420u
+#define OPD_ENTRY 24               /* an ELFv1 function descriptor */
+#define OPD_MAX (64u << 20)
 
 static unsigned fam(unsigned r)
 {
@@ -259,13 +269,7 @@ static bool define(const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 		uint64_t v = strcmp(m, "addi") == 0 ? sval + simm
 		           : strcmp(m, "addis") == 0 ? sval + simm * 65536
 		           : strcmp(m, "ori") == 0 ? sval | imm : sval | imm << 16;
-		o->src = sorigin ? S_ADDR : S_IMM;
-		o->value = (int64_t)v;
-		if (sorigin) {
-			o->ref_kind = R_ADDR;
-			o->ref = v;
-		}
-		dis_set_known(rs, d, v, sorigin, false);
+		dis_def_value(rs, o, d, v, sorigin);
 		return true;
 	}
 	if (is(m, loads) && op[1].type == PPC_OP_MEM) {
@@ -278,13 +282,8 @@ static bool define(const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 		o->src = S_LOAD;
 		o->src_reg = b < 32 ? (uint8_t)b : DIS_NOREG;
 		o->uses |= a || b >= 32 ? 0 : DIS_BIT(b);
-		if (a) {
-			o->value = (int64_t)a;
-			o->ref_kind = R_READ;
-			o->ref = a;
-			o->ref_size = (uint8_t)mem_size(m);
-			dis_set_known(rs, d, a, aorigin ? aorigin : ci->address, true);
-		}
+		if (a)
+			dis_def_load(rs, o, d, a, mem_size(m), aorigin ? aorigin : ci->address);
 		return true;
 	}
 	o->dst.kind = L_NONE;
@@ -309,12 +308,10 @@ static void lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, stru
 	if (branch(c, ci, rs, o) || move_to_special(ci, rs, o) || store(ci, rs, o))
 		return;
 	if (define(ci, rs, o)) {
-		if (o->dst.reg == R_SP) {
-			o->sp_lost = !(strcmp(m, "addi") == 0 && p->op_count == 3 &&
-			               p->operands[1].type == PPC_OP_REG && fam(p->operands[1].reg) == R_SP);
-			if (!o->sp_lost)
-				o->sp_adj = (int32_t)p->operands[2].imm;
-		}
+		if (o->dst.reg == R_SP)
+			dis_def_sp(o, strcmp(m, "addi") == 0 && p->op_count == 3 &&
+			              p->operands[1].type == PPC_OP_REG && fam(p->operands[1].reg) == R_SP,
+			           p->operands[2].imm);
 		return;
 	}
 	for (unsigned k = 0; k < p->op_count; k++) {
@@ -326,20 +323,11 @@ static void lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, stru
 	}
 	if (p->op_count && p->operands[0].type == PPC_OP_REG && writes_first(m)) {
 		unsigned d = fam(p->operands[0].reg);
-		if (d < 64)
-			o->clobber |= DIS_BIT(d);
-		/* srawi r3, r3, 1: computed from the register alone */
-		bool alone = d < 32;
+		bool alone = p->op_count > 1;   /* srawi r3, r3, 1 */
 		for (unsigned k = 1; k < p->op_count && alone; k++)
 			alone = p->operands[k].type == PPC_OP_IMM ||
 			        (p->operands[k].type == PPC_OP_REG && fam(p->operands[k].reg) == d);
-		if (alone && p->op_count > 1) {
-			o->dst = (struct dis_loc){ L_REG, (uint8_t)d, 0 };
-			o->src = S_UNKNOWN;
-			o->keeps = true;
-		}
-		if (d == R_SP)
-			o->sp_lost = true;
+		dis_def_first(c, o, d, alone);
 	}
 	dis_forget(rs, o->clobber);
 }
@@ -423,11 +411,47 @@ static void scan_mem(struct ds_code *c, const struct dis_wanted *w, const unsign
 	}
 }
 
-/* The TOC pointer, from the GOT's address. */
+/* The TOC pointer, from the GOT's address; ELFv1's function starts, from
+ * the descriptors in .opd. */
 static void toc_of(struct ds_code *c, size_t *cap)
 {
-	(void)cap;
 	c->toc = c->gotbase ? c->gotbase + TOC_BIAS : 0;
+	size_t shstrndx = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	if (elf_getshdrstrndx(c->v->elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(c->v->elf, scn)) != NULL) {
+		const char *name = gelf_getshdr(scn, &sh) ? elf_strptr(c->v->elf, shstrndx, sh.sh_name)
+		                                           : NULL;
+		if (!name || strcmp(name, ".opd") != 0 || sh.sh_type != SHT_PROGBITS ||
+		    sh.sh_size > OPD_MAX)
+			continue;
+		unsigned char *opd = ds_xmalloc(sh.sh_size + 1);
+		if (dis_read_at(c, sh.sh_offset, opd, sh.sh_size))
+			for (size_t i = 0; i + OPD_ENTRY <= sh.sh_size; i += OPD_ENTRY)
+				dis_add_start(c, dis_word(c, opd + i), cap);
+		free(opd);
+	}
+}
+
+/* At code + j: `ld r12, d(r2)`, or `addis rX, r2, hi; ld r12, lo(rX)`
+ * (rX r12, or r11 in ELFv1's stubs): the slot; *j past it. */
+static uint64_t stub_slot(const struct ds_code *c, const unsigned char *code, size_t size,
+                          size_t *j)
+{
+	uint32_t x = word(c, code + *j);
+	if ((x & 0xffff0000u) == 0xe9820000u) {                 /* ld r12, d(r2) */
+		*j += 4;
+		return c->toc + (uint64_t)simm16(x & ~3u);
+	}
+	if (OP(x) != 15 || RA(x) != R_TOC || (RT(x) != 11 && RT(x) != 12) || *j + 8 > size)
+		return 0;
+	uint32_t y = word(c, code + *j + 4);                    /* addis rX, r2; ld r12, lo(rX) */
+	if (OP(y) != 58 || RT(y) != 12 || RA(y) != RT(x) || (y & 3))
+		return 0;
+	*j += 8;
+	return c->toc + (uint64_t)(simm16(x) * 65536) + (uint64_t)simm16(y);
 }
 
 /* The linker's PLT call stubs, wherever in the code they are. */
@@ -443,45 +467,49 @@ static void find_call_stubs(struct ds_code *c, size_t *cap)
 		}
 		for (size_t i = 0; i + 16 <= sp->size; i += 4) {
 			size_t j = i;
-			if (word(c, code + j) == STD_R2_24_R1)
+			uint32_t save = word(c, code + j);
+			if (save == STD_R2_24_R1 || save == STD_R2_40_R1)
 				j += 4;
-			uint32_t x = word(c, code + j);
-			uint64_t slot;
-			if ((x & 0xffff0000u) == 0xe9820000u) {               /* ld r12, d(r2) */
-				slot = c->toc + (uint64_t)simm16(x & ~3u);
-				j += 4;
-			} else if ((x & 0xffff0000u) == 0x3d820000u && j + 20 <= sp->size + 4 &&
-			           (word(c, code + j + 4) & 0xffff0000u) == 0xe98c0000u) {
-				slot = c->toc + (uint64_t)(simm16(x) * 65536) +   /* addis r12, r2; ld r12 */
-				       (uint64_t)simm16(word(c, code + j + 4) & ~3u);
-				j += 8;
-			} else {
+			uint64_t slot = stub_slot(c, code, sp->size, &j);
+			if (!slot || j + 8 > sp->size || word(c, code + j) != MTCTR_R12)
 				continue;
-			}
-			if (j + 8 > sp->size || word(c, code + j) != MTCTR_R12 ||
-			    word(c, code + j + 4) != BCTR)
+			j += 4;
+			uint32_t x = word(c, code + j);
+			/* ELFv1: ld r2, d(r2|r11), the callee's TOC pointer */
+			if (OP(x) == 58 && RT(x) == R_TOC && (RA(x) == R_TOC || RA(x) == 11) &&
+			    j + 8 <= sp->size)
+				j += 4;
+			if (word(c, code + j) != BCTR)
 				continue;
 			const char *name = dis_slot_name(c->slots, c->nslots, slot);
 			if (name)
 				dis_add_stub(c, sp->addr + i, name, cap);
-			i = j + 4;
+			i = j;
 		}
 		free(code);
 	}
 }
 
+#define PPC64_COMMON \
+	.machine = EM_PPC64, .elfclass = ELFCLASS64, .cs = CS_ARCH_PPC, .unit = 4, .word = 8, \
+	.sp = R_SP, .fp = R_FP, .ret = 3, .nargs = 8, .args = { 3, 4, 5, 6, 7, 8, 9, 10 }, \
+	.sp_tracked = false, .caller_saved = CALL_CLOBBER, .rel_relative = R_PPC64_RELATIVE, \
+	.rel_pointer = { R_PPC64_ADDR64, R_PPC64_GLOB_DAT, R_PPC64_RELATIVE }, \
+	.lift = lift, .scan_calls = scan_calls, .scan_mem = scan_mem, \
+	.starts = toc_of, .stubs = find_call_stubs
+
 /* nop; blr */
-static const uint8_t warm[] = { 0x00, 0x00, 0x00, 0x60, 0x20, 0x00, 0x80, 0x4e };
+static const uint8_t warm_le[] = { 0x00, 0x00, 0x00, 0x60, 0x20, 0x00, 0x80, 0x4e };
+static const uint8_t warm_be[] = { 0x60, 0x00, 0x00, 0x00, 0x4e, 0x80, 0x00, 0x20 };
 
 const struct dis_arch dis_ppc64le = {
-	.name = "ppc64le", .machine = EM_PPC64, .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
-	.cs = CS_ARCH_PPC, .mode = CS_MODE_64 | CS_MODE_LITTLE_ENDIAN, .unit = 4, .word = 8,
-	.sp = R_SP, .fp = R_FP, .ret = 3, .nargs = 8, .args = { 3, 4, 5, 6, 7, 8, 9, 10 },
-	.stack_args = 32, .sp_tracked = false,
-	.caller_saved = CALL_CLOBBER,
-	.rel_relative = R_PPC64_RELATIVE,
-	.rel_pointer = { R_PPC64_ADDR64, R_PPC64_GLOB_DAT, R_PPC64_RELATIVE },
-	.warm = warm, .nwarm = sizeof warm,
-	.lift = lift, .scan_calls = scan_calls, .scan_mem = scan_mem,
-	.starts = toc_of, .stubs = find_call_stubs,
+	PPC64_COMMON,
+	.name = "ppc64le", .data = ELFDATA2LSB, .mode = CS_MODE_64 | CS_MODE_LITTLE_ENDIAN,
+	.stack_args = 32, .warm = warm_le, .nwarm = sizeof warm_le,
+};
+
+const struct dis_arch dis_ppc64 = {
+	PPC64_COMMON,
+	.name = "ppc64", .data = ELFDATA2MSB, .mode = CS_MODE_64 | CS_MODE_BIG_ENDIAN,
+	.stack_args = 48, .warm = warm_be, .nwarm = sizeof warm_be,
 };
