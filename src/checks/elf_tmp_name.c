@@ -31,19 +31,27 @@
  * constant flags argument holding O_CREAT|O_EXCL (the machine's values),
  * mkdir, mkfifo, mknod, link's or symlink's new name: an existing name or
  * symlink makes it fail, it follows none; read -- open with constant
- * read-only flags (no O_CREAT, O_TRUNC or write access), unlink, remove,
- * rmdir; loose -- everything else, flags not constant included.  For a
+ * read-only flags (no O_CREAT, O_TRUNC or write access); removed --
+ * unlink, remove, rmdir; template -- the mkstemp family (mkstemps and
+ * mkostemps with their suffix too), which opens a random name O_EXCL or
+ * fails; loose -- everything else, flags not constant included.  For a
  * printed format every file call of the printing function counts (which
- * buffer each gets is not followed).  A name with a loose use is a
- * warning; one created only exclusively (and otherwise only read or
- * removed: courier's "/tmp/.%lx.%lx" lock, snap-confine's mkdir'd and
+ * buffer each gets is not followed; an mkstemp-family call counts as
+ * exclusive).  A name with a loose use is a warning, and so is one read
+ * without being created exclusively (a planted file is read).  One
+ * created only exclusively (and otherwise only read or removed:
+ * courier's "/tmp/.%lx.%lx" lock, snap-confine's mkdir'd and
  * O_NOFOLLOW-opened directory, dropbear's random mkdir'd directory) is
  * info with details.exclusive_names: a planted name or link makes the
- * call fail (a denial of service at most), no write follows it.  One that
- * is only read or removed stays a warning (a planted file is read).  Without
- * a decoder, every candidate is reported (details.method "imports").  A file
- * importing mkstemp is judged like any other: it may still use other
- * fixed names.
+ * call fail (a denial of service at most), no write follows it.  One only
+ * removed (and perhaps tested with stat or access, calls not followed) is
+ * info with details.removed_names: unlink removes a planted link, not its
+ * target, and nothing is read or written through the name -- the check's
+ * claim is a file created or read under a name another user can plant.
+ * A literal reaching only the mkstemp family is a template, not reported.
+ * Without a decoder, every candidate is reported (details.method
+ * "imports").  A file importing mkstemp is judged like any other: it may
+ * still use other fixed names.
  */
 #include <elf.h>
 #include <stdio.h>
@@ -77,6 +85,18 @@ static const struct path_call {
 };
 #define NPATH_CALLS (sizeof path_calls / sizeof path_calls[0])
 
+/* The mkstemp family: they replace the template's XXXXXX with random
+ * characters (mkstemps and mkostemps keep a suffix of the length their
+ * last argument gives) and create the result with O_CREAT|O_EXCL, or
+ * fail (EINVAL on a template without them): whatever a name reaching
+ * them says, no fixed name is opened. */
+static const struct path_call template_calls[] = {
+	{ "mkstemp", 1 }, { "mkstemp64", 1 }, { "mkostemp", 1 }, { "mkostemp64", 1 },
+	{ "mkstemps", 1 }, { "mkstemps64", 1 }, { "mkostemps", 1 }, { "mkostemps64", 1 },
+	{ "mkdtemp", 1 },
+};
+#define NTEMPLATE_CALLS (sizeof template_calls / sizeof template_calls[0])
+
 /* Calls building a name from a format (argument bit): "/tmp/.nstat.u%d"
  * printed into a buffer by a function that also creates a file is a
  * predictable name too (a uid or pid is no secret). */
@@ -100,9 +120,11 @@ static const char *const source_suffixes[] = {
 
 /* What a file call does with a name (enum use, bits). */
 enum use {
-	USE_READ = 1,    /* opens it read-only, removes it: no write can follow a link */
+	USE_READ = 1,    /* opens it read-only: no write, but a planted file is read */
 	USE_EXCL = 2,    /* creates it exclusively: fails on an existing name or link */
 	USE_LOOSE = 4,   /* anything else: creates, writes, renames, chmods through it */
+	USE_GONE = 8,    /* removes it: unlink removes a link, not what it points to */
+	USE_TEMPLATE = 16,   /* an mkstemp-family template: a random name, made O_EXCL */
 };
 
 struct cand {
@@ -131,6 +153,10 @@ struct found {
 	size_t nmake_fns;
 	uint64_t excl_fns[MAX_FNS];   /* functions with a USE_EXCL file call */
 	size_t nexcl_fns;
+	uint64_t read_fns[MAX_FNS];   /* functions with a USE_READ file call */
+	size_t nread_fns;
+	uint64_t gone_fns[MAX_FNS];   /* functions with a USE_GONE file call */
+	size_t ngone_fns;
 	uint64_t loose_fns[MAX_FNS];  /* functions with a USE_LOOSE file call */
 	size_t nloose_fns;
 	unsigned o_creat, o_excl, o_trunc;   /* the machine's open(2) flags, 0: unknown */
@@ -301,7 +327,7 @@ static unsigned use_of(const struct found *fd, const struct ds_site *site, const
 		return n < 0 || (excl & (1u << n)) ? USE_EXCL : USE_LOOSE;
 	for (size_t i = 0; removals[i]; i++)
 		if (strcmp(callee, removals[i]) == 0)
-			return USE_READ;
+			return USE_GONE;
 	return USE_LOOSE;
 }
 
@@ -315,6 +341,7 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	const char *callee = ds_site_callee(site);
 	unsigned args = args_of(callee, path_calls, NPATH_CALLS);
 	unsigned fmt = args_of(callee, format_calls, NFORMAT_CALLS);
+	unsigned tmpl = args_of(callee, template_calls, NTEMPLATE_CALLS);
 	uint64_t fn = ds_site_function(site);
 	if (strcmp(callee, "bind") == 0) {
 		add_fn(fd->bind_fns, &fd->nbind_fns, fn);
@@ -327,13 +354,22 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 			add_fn(fd->excl_fns, &fd->nexcl_fns, fn);
 		if (u & USE_LOOSE)
 			add_fn(fd->loose_fns, &fd->nloose_fns, fn);
+		if (u & USE_READ)
+			add_fn(fd->read_fns, &fd->nread_fns, fn);
+		if (u & USE_GONE)
+			add_fn(fd->gone_fns, &fd->ngone_fns, fn);
+	}
+	if (tmpl) {
+		/* for a name the function prints, a random file made O_EXCL */
+		add_fn(fd->file_fns, &fd->nfile_fns, fn);
+		add_fn(fd->excl_fns, &fd->nexcl_fns, fn);
 	}
 	bool kept = false;
 	for (size_t i = 0; args && socket_ok[i]; i++)
 		kept = kept || strcmp(callee, socket_ok[i]) == 0;
 	if (args && !kept)
 		add_fn(fd->make_fns, &fd->nmake_fns, fn);
-	args |= fmt;
+	args |= fmt | tmpl;
 	for (unsigned n = 0; n < 6; n++) {
 		if (!(args & (1u << n)))
 			continue;
@@ -351,6 +387,10 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 				continue;
 			if (fmt & (1u << n)) {
 				k->format_fn = fn;
+				continue;
+			}
+			if (tmpl & (1u << n)) {
+				k->uses |= USE_TEMPLATE;
 				continue;
 			}
 			k->uses |= use_of(fd, site, callee, (int)n);
@@ -389,7 +429,7 @@ static bool socket_name(const struct found *fd, const struct cand *k)
 /* Marks the candidates that reach a file call; false without a decoder. */
 static bool trace(const struct ds_elfview *v, struct found *fd, const char **why)
 {
-	const char *names[NPATH_CALLS + NFORMAT_CALLS + 2];
+	const char *names[NPATH_CALLS + NFORMAT_CALLS + NTEMPLATE_CALLS + 2];
 	size_t nn = 0;
 	for (size_t i = 0; i < NPATH_CALLS; i++)
 		if (ds_elf_imports(v, path_calls[i].name))
@@ -399,6 +439,9 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 	for (size_t i = 0; i < NFORMAT_CALLS; i++)
 		if (ds_elf_imports(v, format_calls[i].name))
 			names[nn++] = format_calls[i].name;
+	for (size_t i = 0; i < NTEMPLATE_CALLS; i++)
+		if (ds_elf_imports(v, template_calls[i].name))
+			names[nn++] = template_calls[i].name;
 	if (ds_elf_imports(v, "bind"))
 		names[nn++] = "bind";
 	names[nn] = NULL;
@@ -424,15 +467,26 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 		if (socket_fn(fd, fn) || !has_fn(fd->file_fns, fd->nfile_fns, fn))
 			continue;
 		/* which buffer the function's calls get is not followed: they
-		 * all count, a list that overflowed as loose */
-		unsigned u = USE_READ;
+		 * all count, a list that overflowed as loose or read */
+		unsigned u = 0;
 		if (has_fn(fd->excl_fns, fd->nexcl_fns, fn))
 			u |= USE_EXCL;
 		if (fd->nloose_fns == MAX_FNS || has_fn(fd->loose_fns, fd->nloose_fns, fn))
 			u |= USE_LOOSE;
+		if (fd->nread_fns == MAX_FNS || has_fn(fd->read_fns, fd->nread_fns, fn))
+			u |= USE_READ;
+		if (has_fn(fd->gone_fns, fd->ngone_fns, fn))
+			u |= USE_GONE;
 		fd->c[i].uses |= u;
 	}
 	return true;
+}
+
+static void keep_listed(const char **v, size_t *n, const char *s)
+{
+	if (*n < MAX_LISTED)
+		v[*n] = s;
+	(*n)++;
 }
 
 static void run(struct ds_file *f, void *state)
@@ -445,21 +499,20 @@ static void run(struct ds_file *f, void *state)
 	ds_elf_strings_at(v, 6, '/', on_string, fd);
 	const char *why = NULL;
 	bool decoded = !fd->nc || trace(v, fd, &why);
-	const char *listed[MAX_LISTED], *excl[MAX_LISTED];
-	size_t ntmp = 0, nexcl = 0;
+	const char *listed[MAX_LISTED], *excl[MAX_LISTED], *gone[MAX_LISTED];
+	size_t ntmp = 0, nexcl = 0, ngone = 0;
 	for (size_t i = 0; i < fd->nc; i++) {
-		unsigned u = fd->c[i].uses;
-		if (!decoded || (u & USE_LOOSE) || u == USE_READ) {
-			if (ntmp < MAX_LISTED)
-				listed[ntmp] = fd->c[i].text;
-			ntmp++;
-		} else if (u & USE_EXCL) {
-			if (nexcl < MAX_LISTED)
-				excl[nexcl] = fd->c[i].text;
-			nexcl++;
-		}
+		unsigned u = fd->c[i].uses & ~(unsigned)USE_TEMPLATE;
+		const char *t = fd->c[i].text;
+		/* a planted file is read unless the program made the name itself */
+		if (!decoded || (u & USE_LOOSE) || ((u & USE_READ) && !(u & USE_EXCL)))
+			keep_listed(listed, &ntmp, t);
+		else if (u & USE_EXCL)
+			keep_listed(excl, &nexcl, t);
+		else if (u == USE_GONE)
+			keep_listed(gone, &ngone, t);
 	}
-	if (ntmp || nexcl || fd->nbuild) {
+	if (ntmp || nexcl || ngone || fd->nbuild) {
 		struct ds_finding *d;
 		if (ntmp)
 			d = ds_report(f, DS_SEV_WARNING, "uses %zu fixed name%s under /tmp%s: %s",
@@ -468,6 +521,9 @@ static void run(struct ds_file *f, void *state)
 		else if (nexcl)
 			d = ds_report(f, DS_SEV_INFO, "creates %zu fixed name%s under /tmp only exclusively: %s",
 			              nexcl, nexcl > 1 ? "s" : "", excl[0]);
+		else if (ngone)
+			d = ds_report(f, DS_SEV_INFO, "only removes %zu fixed name%s under /tmp, opens none: %s",
+			              ngone, ngone > 1 ? "s" : "", gone[0]);
 		else
 			d = ds_report(f, DS_SEV_INFO, "carries %zu build-machine path%s: %s",
 			              fd->nbuild, fd->nbuild > 1 ? "s" : "", fd->build[0]);
@@ -475,14 +531,22 @@ static void run(struct ds_file *f, void *state)
 			ds_detail_append(d, "tmp_strings", listed[i]);
 		for (size_t i = 0; i < nexcl && i < MAX_LISTED; i++)
 			ds_detail_append(d, "exclusive_names", excl[i]);
+		for (size_t i = 0; i < ngone && i < MAX_LISTED; i++)
+			ds_detail_append(d, "removed_names", gone[i]);
 		for (size_t i = 0; i < fd->nbuild && i < MAX_LISTED; i++)
 			ds_detail_append(d, "build_paths", fd->build[i]);
 		if (nexcl)
 			ds_detail_str(d, "exclusive_reason",
-			              "created only with open(O_CREAT|O_EXCL), mkdir, mknod or link's new "
-			              "name, otherwise only read or removed: a pre-made name or symlink "
-			              "makes the call fail, no write follows it");
-		if (ntmp || nexcl) {
+			              "created only with open(O_CREAT|O_EXCL), mkdir, mknod, link's new "
+			              "name or the mkstemp family, otherwise only read or removed: a "
+			              "pre-made name or symlink makes the call fail, no write follows it");
+		if (ngone)
+			ds_detail_str(d, "removed_reason",
+			              "only given to unlink, remove or rmdir (a name only tested with "
+			              "stat or access is no file call): removing a pre-made name or "
+			              "symlink writes and reads nothing through it; a planted name can "
+			              "change only what the program decides from its existence");
+		if (ntmp || nexcl || ngone) {
 			ds_detail_str(d, "method", decoded ? "disassembly" : "imports");
 			if (why)
 				ds_detail_str(d, "no_disassembly", why);
@@ -498,11 +562,15 @@ const struct ds_check ds_check_elf_tmp_name = {
 	.summary = "fixed /tmp names used as file names (passed to open, fopen, mkdir, ...)",
 	.help = {
 		.what = "A fixed name under /tmp or /var/tmp lets another local user pre-create the "
-		  "file or a symlink there, and so read or clobber what the program writes.",
+		  "file or a symlink there, and so read or clobber what the program writes, or "
+		  "choose what it reads.",
 		.detect = "On the disassembled code (capstone): literal \"/tmp/...\" and "
 		  "\"/var/tmp/...\" strings passed as the file name to open, fopen, mkdir and "
 		  "friends, or printed as a format by a function calling them. A name created only "
-		  "exclusively (open with O_CREAT|O_EXCL, mkdir, mknod, link's new name) is info; "
+		  "exclusively (open with O_CREAT|O_EXCL, mkdir, mknod, link's new name, the mkstemp "
+		  "family) is info, and so is one only removed (unlink, remove, rmdir: nothing is "
+		  "created, read or written through it); a template reaching only the mkstemp "
+		  "family (mkstemps and mkostemps with a suffix too), "
 		  "the perf JIT map /tmp/perf-<pid>.map and the X lock, names perf and X fix, are "
 		  "not reported. Build-machine paths are listed as info.",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call of the "
@@ -511,11 +579,13 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "open (O_NOFOLLOW, then fstat of the owner and link count: nstat, exim_lock), "
 		  "or an open made only after its own mknod succeeded (mdadm), are not seen: "
 		  "still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
-		  "still makes an exclusive creation fail (info: a denial of service at most).",
+		  "still makes an exclusive creation fail (info: a denial of service at most). stat "
+		  "and access are not followed: a name tested and then only removed (a debugging "
+		  "switch turned on by the file's existence) is info.",
 		.fix = "Use mkstemp(3)/mkdtemp(3), or $XDG_RUNTIME_DIR, instead of a fixed name.",
 	},
 	.least = DS_SEV_INFO,
-	.severity_policy = "warning for fixed /tmp names; info for names created only exclusively and for build-machine paths",
+	.severity_policy = "warning for fixed /tmp names created or read; info for names created only exclusively or only removed, and for build-machine paths",
 	.cwe = 377,
 	.precision = "low",
 	.run = run,

@@ -40,7 +40,7 @@ jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
         DEAD DEAD_TAKEN PW_RESKEEP"
-tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK"
+tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
 targets=${DISASM_TARGETS:-x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32
@@ -91,7 +91,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
     x = f['details']
-    extra = x.get('reason') or ','.join(x.get('tmp_strings', []) or x.get('exclusive_names', []))
+    extra = x.get('reason') or ','.join(x.get('tmp_strings', []) or x.get('exclusive_names', [])
+                                        or x.get('removed_names', []))
     why = f" ({x['no_disassembly']})" if 'no_disassembly' in x else ''
     print(f"{f['path'].split('/')[-1]} {f['check']} {f['severity']} {x.get('method', '-')} {extra}{why}")
 PY
@@ -149,6 +150,8 @@ PY
 			echo "tmp-LINK-$opt elf-tmp-name info disassembly /tmp/app.lock"
 			echo "tmp-NOFOLLOW-$opt elf-tmp-name warning disassembly /tmp/.app.u%d"
 			echo "tmp-SOCK-$opt elf-tmp-name info - "
+			echo "tmp-REMOVE-$opt elf-tmp-name info disassembly /tmp/app-nodyn"
+			echo "tmp-TEMPLATE-$opt elf-tmp-name info disassembly /tmp/%s.key"
 		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
