@@ -44,10 +44,14 @@
  * O_NOFOLLOW-opened directory, dropbear's random mkdir'd directory) is
  * info with details.exclusive_names: a planted name or link makes the
  * call fail (a denial of service at most), no write follows it.  One only
- * removed (and perhaps tested with stat or access, calls not followed) is
- * info with details.removed_names: unlink removes a planted link, not its
- * target, and nothing is read or written through the name -- the check's
- * claim is a file created or read under a name another user can plant.
+ * removed (and perhaps tested with stat or access) is info with
+ * details.removed_names: unlink removes a planted link, not its target,
+ * and nothing is read or written through the name -- the check's claim
+ * is a file created or read under a name another user can plant.  Such a
+ * literal is looked up once more in every imported call: given to any
+ * other (a C++ stream's open, QString for QProcess's output file,
+ * posix_spawn's file actions), what happens to it is not known and it
+ * stays a warning.
  * A literal reaching only the mkstemp family is a template, not reported.
  * Without a decoder, every candidate is reported (details.method
  * "imports").  A file importing mkstemp is judged like any other: it may
@@ -125,6 +129,7 @@ enum use {
 	USE_LOOSE = 4,   /* anything else: creates, writes, renames, chmods through it */
 	USE_GONE = 8,    /* removes it: unlink removes a link, not what it points to */
 	USE_TEMPLATE = 16,   /* an mkstemp-family template: a random name, made O_EXCL */
+	USE_OTHER = 32,  /* handed to a call not classed here (a C++ stream, a QString) */
 };
 
 struct cand {
@@ -173,6 +178,13 @@ static const struct path_call excl_calls[] = {
 
 /* Calls that remove a name: they write nothing through a link. */
 static const char *const removals[] = { "unlink", "unlinkat", "remove", "rmdir", NULL };
+
+/* Calls that only test a name: they neither open nor change it. */
+static const char *const tests[] = {
+	"stat", "stat64", "lstat", "lstat64", "__xstat", "__xstat64", "__lxstat", "__lxstat64",
+	"fstatat", "fstatat64", "__fxstatat", "__fxstatat64", "statx", "access", "faccessat",
+	"euidaccess", "eaccess", NULL,
+};
 
 /* File calls a socket's name also gets: a stale one removed, its mode set. */
 static const char *const socket_ok[] = { "unlink", "unlinkat", "remove", "chmod", "chown", "lchown", NULL };
@@ -267,6 +279,14 @@ static int on_string(const char *s, size_t len, uint64_t addr, void *ctx)
 	return 0;
 }
 
+static bool in_list(const char *const *v, const char *s)
+{
+	for (; *v; v++)
+		if (strcmp(*v, s) == 0)
+			return true;
+	return false;
+}
+
 static unsigned args_of(const char *callee, const struct path_call *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -325,10 +345,7 @@ static unsigned use_of(const struct found *fd, const struct ds_site *site, const
 	unsigned excl = args_of(callee, excl_calls, NEXCL_CALLS);
 	if (excl)
 		return n < 0 || (excl & (1u << n)) ? USE_EXCL : USE_LOOSE;
-	for (size_t i = 0; removals[i]; i++)
-		if (strcmp(callee, removals[i]) == 0)
-			return USE_GONE;
-	return USE_LOOSE;
+	return in_list(removals, callee) ? USE_GONE : USE_LOOSE;
 }
 
 /* A path argument loaded from a candidate's address (or inside it, where
@@ -364,9 +381,7 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 		add_fn(fd->file_fns, &fd->nfile_fns, fn);
 		add_fn(fd->excl_fns, &fd->nexcl_fns, fn);
 	}
-	bool kept = false;
-	for (size_t i = 0; args && socket_ok[i]; i++)
-		kept = kept || strcmp(callee, socket_ok[i]) == 0;
+	bool kept = args && in_list(socket_ok, callee);
 	if (args && !kept)
 		add_fn(fd->make_fns, &fd->nmake_fns, fn);
 	args |= fmt | tmpl;
@@ -404,6 +419,49 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 		}
 	}
 	return 0;
+}
+
+/* Any imported call given a literal that so far is only removed: unless
+ * it is a removal or a test, what it does with the name is not known (a
+ * C++ stream's open, a QString handed to QFile or QProcess). */
+static int on_other(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct found *fd = ctx;
+	const char *callee = ds_site_callee(site);
+	if (in_list(removals, callee) || in_list(tests, callee))
+		return 0;
+	for (unsigned n = 0; n < 6; n++) {
+		struct ds_argsrc a = ds_site_arg(site, n);
+		if (a.kind != DS_SRC_ADDR && a.kind != DS_SRC_CONST)
+			continue;
+		for (size_t i = 0; i < fd->nc; i++) {
+			struct cand *k = &fd->c[i];
+			uint64_t at = (uint64_t)a.value;
+			if (k->uses == USE_GONE && at >= k->addr && at < k->addr + k->len)
+				k->uses |= USE_OTHER;
+		}
+	}
+	return 0;
+}
+
+/* The literals only removed so far: every imported call they reach is
+ * looked at once more; false when the reading was cut short. */
+static bool removed_only(const struct ds_elfview *v, struct ds_code *c, struct found *fd,
+                         struct ds_range *refs)
+{
+	size_t nr = 0;
+	for (size_t i = 0; i < fd->nc; i++)
+		if (fd->c[i].uses == USE_GONE && !fd->c[i].format_fn)
+			refs[nr++] = (struct ds_range){ fd->c[i].addr, fd->c[i].addr + fd->c[i].len };
+	if (!nr || !v->nimports)
+		return true;
+	const char **all = ds_xcalloc(v->nimports + 1, sizeof *all);
+	for (size_t i = 0; i < v->nimports; i++)
+		all[i] = v->imports[i];
+	int n = ds_code_each_call_ref(c, all, refs, nr, on_other, fd);
+	free(all);
+	return n >= 0 && !ds_code_capped(c);
 }
 
 /* A function that binds a socket and, of the file calls, only removes,
@@ -453,7 +511,7 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 	for (size_t i = 0; i < fd->nc; i++)
 		refs[i] = (struct ds_range){ fd->c[i].addr, fd->c[i].addr + fd->c[i].len };
 	int n = ds_code_each_call_ref(c, names, refs, fd->nc, on_call, fd);
-	bool capped = ds_code_capped(c);
+	bool capped = ds_code_capped(c) || (n >= 0 && !removed_only(v, c, fd, refs));
 	ds_code_free(c);
 	if (n < 0 || capped) {
 		*why = "code too large, read partly";
@@ -505,7 +563,7 @@ static void run(struct ds_file *f, void *state)
 		unsigned u = fd->c[i].uses & ~(unsigned)USE_TEMPLATE;
 		const char *t = fd->c[i].text;
 		/* a planted file is read unless the program made the name itself */
-		if (!decoded || (u & USE_LOOSE) || ((u & USE_READ) && !(u & USE_EXCL)))
+		if (!decoded || (u & (USE_LOOSE | USE_OTHER)) || ((u & USE_READ) && !(u & USE_EXCL)))
 			keep_listed(listed, &ntmp, t);
 		else if (u & USE_EXCL)
 			keep_listed(excl, &nexcl, t);
@@ -542,10 +600,10 @@ static void run(struct ds_file *f, void *state)
 			              "pre-made name or symlink makes the call fail, no write follows it");
 		if (ngone)
 			ds_detail_str(d, "removed_reason",
-			              "only given to unlink, remove or rmdir (a name only tested with "
-			              "stat or access is no file call): removing a pre-made name or "
-			              "symlink writes and reads nothing through it; a planted name can "
-			              "change only what the program decides from its existence");
+			              "given only to unlink, remove or rmdir, and perhaps stat or access: "
+			              "removing a pre-made name or symlink writes and reads nothing "
+			              "through it; a planted name can change only what the program "
+			              "decides from its existence");
 		if (ntmp || nexcl || ngone) {
 			ds_detail_str(d, "method", decoded ? "disassembly" : "imports");
 			if (why)
@@ -568,8 +626,9 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "\"/var/tmp/...\" strings passed as the file name to open, fopen, mkdir and "
 		  "friends, or printed as a format by a function calling them. A name created only "
 		  "exclusively (open with O_CREAT|O_EXCL, mkdir, mknod, link's new name, the mkstemp "
-		  "family) is info, and so is one only removed (unlink, remove, rmdir: nothing is "
-		  "created, read or written through it); a template reaching only the mkstemp "
+		  "family) is info, and so is a literal only removed (unlink, remove, rmdir, perhaps "
+		  "after stat or access, and given to no other call: nothing is created, read or "
+		  "written through it); a template reaching only the mkstemp "
 		  "family (mkstemps and mkostemps with a suffix too), "
 		  "the perf JIT map /tmp/perf-<pid>.map and the X lock, names perf and X fix, are "
 		  "not reported. Build-machine paths are listed as info.",
@@ -579,9 +638,10 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "open (O_NOFOLLOW, then fstat of the owner and link count: nstat, exim_lock), "
 		  "or an open made only after its own mknod succeeded (mdadm), are not seen: "
 		  "still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
-		  "still makes an exclusive creation fail (info: a denial of service at most). stat "
-		  "and access are not followed: a name tested and then only removed (a debugging "
-		  "switch turned on by the file's existence) is info.",
+		  "still makes an exclusive creation fail (info: a denial of service at most). A name "
+		  "tested and then only removed (a debugging switch turned on by the file's "
+		  "existence) is info; a printed name whose function only removes files is info "
+		  "too, although its buffer may go to a helper that opens it.",
 		.fix = "Use mkstemp(3)/mkdtemp(3), or $XDG_RUNTIME_DIR, instead of a fixed name.",
 	},
 	.least = DS_SEV_INFO,

@@ -40,7 +40,7 @@ jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
         DEAD DEAD_TAKEN PW_RESKEEP"
-tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE"
+tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
 targets=${DISASM_TARGETS:-x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32
@@ -152,6 +152,7 @@ PY
 			echo "tmp-SOCK-$opt elf-tmp-name info - "
 			echo "tmp-REMOVE-$opt elf-tmp-name info disassembly /tmp/app-nodyn"
 			echo "tmp-TEMPLATE-$opt elf-tmp-name info disassembly /tmp/%s.key"
+			echo "tmp-SPAWN-$opt elf-tmp-name warning disassembly /tmp/app-child.out"
 		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
