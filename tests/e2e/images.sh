@@ -135,6 +135,26 @@ grep -qF "runs past the end of the archive" "$work/err" || { cat "$work/err"; fa
 # no private copy is left behind
 ls -d "${TMPDIR:-/tmp}"/distsec-image-* 2>/dev/null && fail "a private root was left behind"
 
+# ---- a real Alpine root as the base layer: apk owners -----------------
+alpine="${DISTSEC_REALDATA:-$SRCDIR/../../shared/realdata}/alpine-3-x86_64-rootfs.tar.gz"
+if [ -f "$alpine" ]; then
+	gzip -dc "$alpine" >"$work/alpine.tar"
+	python3 "$mk" "$work/alp" --base "$work/alpine.tar" --top usr/sbin/appd="$work/appd" \
+		--whiteout bin/busybox --entrypoint appd --user nobody
+	run_distsec scan -v -q --check elf-pie,image-root-user --format json -o "$work/r.json" \
+		"$work/alp/oci.tar"
+	expect_rc 1
+	records "$work/r.json" >"$work/out"
+	expect_line "error elf-pie /usr/sbin/appd not-owned $(cat "$work/alp/top.oci")"
+	expect_line "pass elf-pie /bin/bbsuid busybox-suid "
+	grep -q ' /bin/busybox ' "$work/out" && fail "alpine: the whited-out /bin/busybox was scanned"
+	grep -q 'image-root-user' "$work/out" && fail "alpine: User nobody is not root"
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['backend']=='apk', d['backend']" \
+		"$work/r.json" || fail "alpine: backend"
+else
+	echo "note: no $alpine: the Alpine part is not run"
+fi
+
 # ---- a real Debian minbase layer -------------------------------------
 cache="${BUILDDIR:-$work}/images-cache"
 base="$cache/bookworm-minbase.tar"
