@@ -226,7 +226,7 @@ static int flush_pending(struct ds_payload *p, struct ds_member *m)
 /* A pax SCHILY.xattr.security.capability (what setcap leaves on a file
  * that tar --xattrs or a build tool packs) makes the member setcap; its
  * value as text in p->caps (m->caps), or "(undecodable)". */
-static bool has_caps(struct ds_payload *p, struct archive_entry *e, struct ds_member *m)
+bool ds_payload_caps(struct ds_payload *p, struct archive_entry *e, struct ds_member *m)
 {
 	const char *name;
 	const void *value;
@@ -435,7 +435,7 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 		                         .gid = (unsigned)archive_entry_gid(e), .fd = -1,
 		                         .user = p->user, .group = p->group,
 		                         .symlink = archive_entry_symlink(e) };
-		m->has_caps = has_caps(p, e, m);
+		m->has_caps = ds_payload_caps(p, e, m);
 		/* A tar hard link (size 0) names an earlier member: handed out
 		 * with that member's data after the first reading.  A cpio one
 		 * carries the group's data (size > 0). */

@@ -117,6 +117,10 @@ unsigned char *ds_member_text(struct archive *a, struct archive_entry *e, size_t
  * interpreter NULL when its own #! line says. */
 void ds_member_script(struct ds_member *m, const char *path, const unsigned char *text, size_t len,
                       const char *why, const char *interpreter);
+/* Whether the entry e carries file capabilities (a tar's
+ * SCHILY.xattr.security.capability): m->caps set to them as text (in p's
+ * buffer), or "(undecodable)". */
+bool ds_payload_caps(struct ds_payload *p, struct archive_entry *e, struct ds_member *m);
 /* libarchive's message for a's last error, never NULL (libarchive leaves
  * it unset for some corrupt headers). */
 const char *ds_archive_why(struct archive *a);

@@ -1472,6 +1472,7 @@ int ds_image_layer_members(struct ds_image *im, size_t i,
 			.fd = -1, .hardlink = hard,
 			.symlink = S_ISLNK(e->mode) ? e->link : NULL,
 		};
+		m.has_caps = ds_payload_caps(&pl, ae, &m);
 		int broke = 0;
 		if (S_ISREG(e->mode) && !e->hard)
 			broke = ds_member_read(&pl, &m, e->size, &src);

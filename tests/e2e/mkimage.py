@@ -4,11 +4,13 @@
 an OCI archive and a Docker archive (`docker save`'s layout), from a base
 layer tar and a top layer made here.
 
-  mkimage.py OUT --base BASE.tar [--top NAME=HOSTFILE ...] [--whiteout PATH ...]
+  mkimage.py OUT --base BASE.tar [--top NAME=HOSTFILE ...] [--capped NAME=HOSTFILE ...]
+             [--whiteout PATH ...]
              [--opaque DIR ...] [--entrypoint PATH] [--user USER]
              [--hostile KIND] [--platforms LIST]
 
-writes OUT/layout/ (oci-layout, index.json, blobs/sha256/...), OUT/oci.tar,
+(--capped: with the file capability cap_net_raw=ep as a pax
+SCHILY.xattr), writes OUT/layout/ (oci-layout, index.json, blobs/sha256/...), OUT/oci.tar,
 OUT/docker.tar and OUT/top.oci and OUT/top.docker (the top layer's digest as
 each names it).  --hostile makes one thing wrong: digest (the top layer's
 bytes changed after its digest was taken), escape (the manifest's layer
@@ -34,11 +36,12 @@ def sha(data):
 def top_layer(args):
     buf = io.BytesIO()
     with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as t:
-        def add(name, data, mode=0o644):
+        def add(name, data, mode=0o644, pax=None):
             ti = tarfile.TarInfo(name)
             ti.size = len(data)
             ti.mode = mode
             ti.mtime = 1700000000
+            ti.pax_headers = pax or {}
             t.addfile(ti, io.BytesIO(data))
         for w in args.whiteout:
             d, b = os.path.split(w.strip("/"))
@@ -49,6 +52,12 @@ def top_layer(args):
             name, host = spec.split("=", 1)
             with open(host, "rb") as f:
                 add(name.strip("/"), f.read(), 0o755)
+        for spec in args.capped:
+            # cap_net_raw=ep (VFS_CAP_REVISION_2, effective)
+            name, host = spec.split("=", 1)
+            cap = {"SCHILY.xattr.security.capability": "\x01\x00\x00\x02\x00\x20\x00\x00"}
+            with open(host, "rb") as f:
+                add(name.strip("/"), f.read(), 0o755, cap)
         if args.hostile == "dotdot":
             add("../../../tmp/escaped", b"#!/bin/sh\n", 0o755)
     return buf.getvalue()
@@ -77,6 +86,7 @@ def main():
     ap.add_argument("--base", required=True)
     ap.add_argument("--top", action="append", default=[])
     ap.add_argument("--whiteout", action="append", default=[])
+    ap.add_argument("--capped", action="append", default=[])
     ap.add_argument("--opaque", action="append", default=[])
     ap.add_argument("--entrypoint")
     ap.add_argument("--user")
