@@ -89,6 +89,12 @@ const char *ds_site_calls_after(const struct ds_site *site, const char *const *n
 /* The same, on paths that end at a call of one of barrier. */
 const char *ds_site_calls_after_unless(const struct ds_site *site, const char *const *names,
                                        const char *const *barrier);
+/* Calls cb for each call of names that a path from the site meets first
+ * in its function (paths end there and at calls that do not return);
+ * returns how many, or -1 when a path leaves the function (a return, a
+ * tail call, a switch) without meeting one. */
+int ds_site_each_call_after(const struct ds_site *site, const char *const *names,
+                            ds_site_cb cb, void *ctx);
 /* A function of names whose call site in the same function has a path
  * to this site, or NULL. */
 const char *ds_site_calls_before(const struct ds_site *site, const char *const *names);
@@ -117,6 +123,19 @@ const char *ds_site_calls_before_deep(const struct ds_site *site, const char *co
  * search short. */
 typedef bool (*ds_caller_pred)(const struct ds_site *caller, void *ctx);
 bool ds_site_callers_all(const struct ds_site *site, ds_caller_pred pred, void *ctx);
+/* True when the function holding the site is main: the one the entry
+ * point's code passes to __libc_start_main.  Its parameters are the
+ * command line, no caller's decision. */
+bool ds_site_in_main(const struct ds_site *site);
+/* True when the site is not in main and main, on every path from its
+ * start on which it runs as root, calls one of names before anything
+ * that may call one of changes (such a call, a local function calling one
+ * within depth levels or the site's own function, an indirect call or
+ * jump): the process did it once for all.  A path is not root's after a
+ * test of geteuid()'s result whose other arm calls one of names (they
+ * need root: that arm is root's). */
+bool ds_site_main_first(const struct ds_site *site, const char *const *names,
+                        const char *const *changes, unsigned depth);
 
 /* True when nothing in the file can run the function holding the site:
  * no instruction outside it branches into it or computes an address in
@@ -133,13 +152,21 @@ enum ds_argsrc_kind {
 	DS_SRC_LOAD,      /* loaded from memory that is not a stack slot */
 	DS_SRC_RESULT,    /* returned (or written through a pointer, for a
 	                     stack slot) by the call to callee */
+	DS_SRC_FIELD,     /* read through the pointer the call to the import
+	                     callee returned (a member of getpwuid()'s record) */
 };
 
 struct ds_argsrc {
 	enum ds_argsrc_kind kind;
 	int64_t value;
-	const char *callee;  /* DS_SRC_RESULT: the imported function, or NULL
-	                        for a local or indirect call */
+	const char *callee;  /* DS_SRC_RESULT, DS_SRC_FIELD: the imported
+	                        function, or NULL for a local or indirect call */
+	const char *of;      /* DS_SRC_FIELD: the import whose result that
+	                        call's first argument was (getuid), or NULL */
+	bool guarded;        /* DS_SRC_CONST: on the way to the site the value
+	                        was tested by a conditional jump (`if (gid)
+	                        setgid(gid)`): the path the site is on need not
+	                        carry this constant */
 };
 
 /* Where argument n (0-based, n < 6) of the site's call comes from. */

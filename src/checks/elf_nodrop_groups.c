@@ -17,7 +17,12 @@
  *   the same -- harmless, its own reason; a global with no store found,
  *   another one, or one the layer cannot see (its address taken) counts as
  *   any other gid;
- * - 0: becoming root's group -- harmless here;
+ * - a member of getpwuid(getuid())'s record, directly or kept in a global
+ *   (filter's saved gid): the caller's own ids, a drop back;
+ * - 0: becoming root's group -- harmless here; but a constant the value
+ *   was tested against on the way (`gid = 0; if (opt) gid = pw->pw_gid;
+ *   ... if (gid) setgid(gid)`: minidlnad) is what the test turns away,
+ *   and counts as any other gid;
  * - only the effective id changes (setegid, or -1/0 or its own id from
  *   getgid/getegid left in another slot, or setresgid's saved gid from
  *   getegid(): lpd's setresgid(g, g, getegid())): a temporary switch that
@@ -29,13 +34,19 @@
  * - a gid the enclosing function got from its caller (parameter registers,
  *   stack arguments, memory read through them: Go's cgo setgid wrapper,
  *   OCaml's unix_setgid, Haskell's process spawner) -- the decision is the
- *   caller's, which is not followed: info;
+ *   caller's, which is not followed: info; but not in main, whose
+ *   parameters are the command line;
+ * - anything else, with the next uid change on every path from the site
+ *   back to the real uid (courier's sendmail: setgid(its group), then
+ *   setuid(getuid())): no other user is become -- fine;
  * - anything else, with the groups dropped in another function (the
  *   layer's bounded deep walks, only for these would-be errors): a
  *   function called on a path to the site that calls initgroups/setgroups,
  *   up to GROUPS_DEPTH levels of direct calls (nix's setgroups wrapper), or
  *   such a call on a path to the call in every direct caller of the site's
- *   function (sshd's permanently_set_uid()) -- fine;
+ *   function (sshd's permanently_set_uid()), or in main on every path it
+ *   runs as root before anything that may change a gid (slurmd's
+ *   `if (geteuid() == 0) setgroups(0, NULL)`) -- fine;
  * - anything else -- the finding, even if setgroups is imported and called
  *   elsewhere.
  * The worst site decides.  A setuid/setgid file (switching between its own
@@ -59,14 +70,17 @@ static const char *const group_calls[] = { "initgroups", "setgroups", NULL };
 static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL };
 
 /* Per site, in increasing order of concern. */
-enum verdict { V_DROPBACK, V_SAVED, V_ROOT, V_GROUPED, V_GROUPED_LATE, V_GROUPED_CALLED,
-               V_GROUPED_CALLER, V_TEMP, V_FORWARD, V_DEAD, V_BAD, V_NONE };
+enum verdict { V_DROPBACK, V_SAVED, V_ROOT, V_OWN_UID, V_GROUPED, V_GROUPED_LATE,
+               V_GROUPED_CALLED, V_GROUPED_CALLER, V_GROUPED_MAIN, V_TEMP, V_FORWARD, V_DEAD,
+               V_BAD, V_NONE };
 
 static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
 	[V_SAVED] = "drops back to its real or saved gid, kept in a global that is only ever "
 	  "assigned from getgid/getegid/getresgid",
 	[V_ROOT] = "switches to gid 0",
+	[V_OWN_UID] = "changes its uid next only back to its real uid (getuid()): it becomes no "
+	  "other user, so the groups it keeps are root's as root or its caller's own",
 	[V_GROUPED] = "calls initgroups() or setgroups() before changing its gid",
 	/* setgroups() needs CAP_SETGID, which the process keeps until its
 	 * uid changes: QEMU's change_process_uid() order drops them too */
@@ -74,6 +88,9 @@ static const char *const reasons[] = {
 	[V_GROUPED_CALLED] = "calls initgroups() or setgroups() in a function it calls before changing its gid",
 	[V_GROUPED_CALLER] = "every caller of the function changing its gid calls initgroups() or "
 	  "setgroups() before calling it",
+	[V_GROUPED_MAIN] = "main calls initgroups() or setgroups() on every path it runs as root, "
+	  "before anything that may change a gid (the arm of a geteuid() test without them is no "
+	  "root's)",
 	[V_DEAD] = "changes its gid only in a function nothing in the program calls, jumps to or "
 	  "takes the address of (dead code)",
 	[V_TEMP] = "switches its effective gid only, keeping a root id to switch back",
@@ -89,6 +106,14 @@ static bool is_result(struct ds_argsrc a, const char *callee)
 	return a.kind == DS_SRC_RESULT && a.callee && strcmp(a.callee, callee) == 0;
 }
 
+/* A member of the caller's own passwd record, getpwuid(getuid()) (filter:
+ * its pw_gid saved in a global): the real user's ids. */
+static bool own_record(struct ds_argsrc a)
+{
+	return a.kind == DS_SRC_FIELD && a.callee && strcmp(a.callee, "getpwuid") == 0 &&
+	       a.of && strcmp(a.of, "getuid") == 0;
+}
+
 /* egid_moved: the file calls setegid(), so getegid() may return a gid it
  * set itself (logrotate's `su` directive: setegid(user's gid), later
  * setgid(getegid()) makes it permanent with root's groups): only getgid
@@ -100,6 +125,12 @@ static enum argv classify(struct ds_argsrc a, bool egid_moved)
 			if (strcmp(a.callee, real_gid[i]) == 0 &&
 			    !(egid_moved && strcmp(a.callee, "getegid") == 0))
 				return A_REAL;
+	if (own_record(a))
+		return A_REAL;
+	/* `gid = 0; if (opt) gid = pw->pw_gid; ... if (gid) setgid(gid)`:
+	 * the constant is what the test turns away (minidlnad) */
+	if (a.kind == DS_SRC_CONST && a.guarded)
+		return A_OTHER;
 	if (a.kind == DS_SRC_CONST && (a.value == -1 || a.value == 0xffffffff))
 		return A_KEEP;
 	if (a.kind == DS_SRC_CONST && a.value == 0)
@@ -184,7 +215,35 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 		return V_GROUPED;
 	if (ds_site_calls_after_unless(site, group_calls, uid_calls))
 		return V_GROUPED_LATE;
-	return forwarded == count[A_OTHER] ? V_FORWARD : V_BAD;
+	/* main's parameters are the command line (minidlnad's -u/-g), not a
+	 * caller's decision */
+	return forwarded == count[A_OTHER] && !ds_site_in_main(site) ? V_FORWARD : V_BAD;
+}
+
+/* A uid change to anything but the real uid (getuid(), the caller's own
+ * passwd record, or -1: unchanged) stops the walk. */
+static int on_uid(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	bool *own = ctx;
+	const char *callee = ds_site_callee(site);
+	unsigned nargs = strcmp(callee, "setresuid") == 0 ? 3 : strcmp(callee, "setreuid") == 0 ? 2 : 1;
+	for (unsigned i = 0; i < nargs && *own; i++) {
+		struct ds_argsrc a = ds_site_arg(site, i);
+		*own = is_result(a, "getuid") || own_record(a) ||
+		       (a.kind == DS_SRC_CONST && !a.guarded && (a.value == -1 || a.value == 0xffffffff));
+	}
+	return !*own;
+}
+
+/* Is the next uid change on every path from the site back to the real
+ * uid (courier's sendmail: setgid(its group), setuid(getuid()))?  Then
+ * this gid change leads to no other user: the process stays root, with
+ * root's groups, or stays its caller, with the caller's own groups. */
+static bool uid_back_to_real(const struct ds_site *site)
+{
+	bool own = true;
+	return ds_site_each_call_after(site, uid_calls, on_uid, &own) > 0 && own;
 }
 
 /* How many levels of direct calls a groups call is looked for in: before
@@ -205,10 +264,14 @@ static bool caller_grouped(const struct ds_site *caller, void *ctx)
  * every caller of the site's function (a change_user() helper)? */
 static enum verdict judge_deep(const struct ds_site *site)
 {
+	if (uid_back_to_real(site))
+		return V_OWN_UID;
 	if (ds_site_calls_before_deep(site, group_calls, GROUPS_DEPTH, NULL))
 		return V_GROUPED_CALLED;
 	if (ds_site_callers_all(site, caller_grouped, NULL))
 		return V_GROUPED_CALLER;
+	if (ds_site_main_first(site, group_calls, gid_calls, GROUPS_DEPTH))
+		return V_GROUPED_MAIN;
 	if (ds_site_unreached(site))
 		return V_DEAD;
 	return V_BAD;
@@ -340,14 +403,19 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		.detect = "On the disassembled code (capstone): a change of gid to a user's without "
 		  "a call to initgroups or setgroups before it: in its function, in a function "
 		  "called before it (up to 3 levels of direct calls), or before the call in every "
-		  "direct caller of its function; a gid from getgid/getegid/getresgid, directly or "
-		  "through a global only ever assigned from them, is a drop back; setresgid() "
+		  "direct caller of its function, or in main on every path it runs as root before "
+		  "anything that may change a gid; a gid from getgid/getegid/getresgid or "
+		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
+		  "is a drop back, and so is any gid when the next uid change is back to getuid(); "
+		  "a constant the gid was tested against on the way (if (gid) setgid(gid)) is not "
+		  "taken as the gid; setresgid() "
 		  "keeping getegid() as the saved gid is a temporary switch; a change in a "
 		  "function nothing in the file calls, jumps to or takes the address of is dead "
 		  "code (info).",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "
-		  "followed; a gid a function receives from its caller is info (the caller is not "
-		  "followed), so a program's own drop_privileges(uid, gid) helper is not an error; "
+		  "followed; a gid a function other than main receives from its caller is info (the "
+		  "caller is not followed), so a program's own drop_privileges(uid, gid) helper is "
+		  "not an error; "
 		  "a program exporting 200+ functions (an interpreter or plugin host) is judged "
 		  "like a library, info at most, even where the call is its own; groups dropped in "
 		  "a function neither called before the change nor a direct caller's (named's "

@@ -291,6 +291,18 @@ static bool lift_move(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
 		/* add r0, pc, r0 / add r0, pc (Thumb): a literal offset from the pc */
 		unsigned x = a->op_count == 3 && op[2].type == ARM_OP_REG ? fam(op[2].reg) : DIS_NOREG;
 		unsigned other = s == R_PC ? (a->op_count == 2 ? d : x) : x == R_PC ? s : DIS_NOREG;
+		unsigned y = a->op_count == 2 ? d : x;
+		if (other == DIS_NOREG && s < 15 && y < 15 && known_const(rs, s) && known_const(rs, y) &&
+		    !op[1].shift.value && (a->op_count == 2 || !op[2].shift.value)) {
+			/* a literal offset added to an adr's address (glibc's
+			 * _start: the GOT's address) */
+			uint64_t v = (rs->val[s] + rs->val[y]) & 0xffffffffu;
+			dis_forget(rs, DIS_BIT(d));
+			o->src = S_ADDR;
+			o->value = (int64_t)v;
+			dis_set_known(rs, d, v, ci->address, false);
+			return true;
+		}
 		if (other == DIS_NOREG || !known_const(rs, other) || rs->origin[other])
 			break;
 		uint64_t v = (pc_of(c, ci) + rs->val[other]) & 0xffffffffu;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "disasm_int.h"
+#include "distsec/elfview.h"
 #include "distsec/util.h"
 
 #define DEEP_FUNCS 32             /* functions looked at from one call */
@@ -119,13 +120,19 @@ static const char *fn_calls(struct deep *d, uint64_t fn, unsigned depth)
 		size_t nn = 0;
 		for (size_t k = 0; k < n; k++) {
 			struct dis_func f;
-			if (!dis_decode_deep(d->c, level[k], d->budget, (size_t)-1, &f))
+			if (!dis_decode_deep(d->c, level[k], d->budget, (size_t)-1, &f)) {
+				d->cut = true;   /* not looked at: nothing found there */
 				continue;
+			}
 			const char *hit = NULL;
 			for (size_t i = 0; i < f.n && !hit; i++) {
 				hit = dis_named(&f.in[i], d->names);
 				uint64_t to = hit ? 0 : local_callee(d->c, &f, &f.in[i]);
-				if (to && l + 1 < depth && nn < DEEP_FUNCS && first_visit(d, to))
+				if (!to || l + 1 >= depth)
+					continue;
+				if (nn == DEEP_FUNCS || d->nseen == DEEP_FUNCS)
+					d->cut = true;   /* over the cap: not looked at */
+				else if (first_visit(d, to))
 					next[nn++] = to;
 			}
 			free(f.in);
@@ -204,4 +211,130 @@ const char *ds_site_calls_before_deep(const struct ds_site *site, const char *co
 	}
 	free(st);
 	return hit;
+}
+
+uint64_t dis_main(struct ds_code *c)
+{
+	if (c->main_done)
+		return c->main;
+	c->main_done = true;
+	GElf_Ehdr eh;
+	struct dis_func f;
+	size_t budget = c->deep_decoded + NORET_LEN < DEEP_FILE ? c->deep_decoded + NORET_LEN : DEEP_FILE;
+	if (!gelf_getehdr(c->v->elf, &eh))
+		return 0;
+	/* ARM: bit 0 of the entry point says Thumb, not where it is */
+	uint64_t entry = c->arch->mode_bit ? eh.e_entry & ~1ull : eh.e_entry;
+	if (!dis_decode_deep(c, entry, budget, NORET_LEN, &f))
+		return 0;
+	for (size_t i = 0; i < f.n && !c->main; i++) {
+		const struct dis_insn *in = &f.in[i];
+		if ((in->kind != K_CALL && in->kind != K_JMP) || !in->callee ||
+		    strcmp(in->callee, "__libc_start_main") != 0)
+			continue;
+		struct ds_site start = { c, &f, i };
+		struct ds_argsrc a = ds_site_arg(&start, c->arch->main_arg);
+		uint64_t v = (uint64_t)a.value;
+		if (c->arch->main_word) {
+			/* the table's word: a relative relocation, or the address */
+			unsigned char w[8];
+			uint64_t slot = v + (uint64_t)c->arch->main_word * c->arch->word;
+			bool table = (a.kind == DS_SRC_ADDR || a.kind == DS_SRC_CONST) && v;
+			c->main = table ? dis_local_target(c, slot) : 0;
+			if (table && !c->main && dis_read_vaddr(c, slot, w, c->arch->word))
+				c->main = dis_word(c, w);
+		} else {
+			c->main = a.kind == DS_SRC_ADDR || a.kind == DS_SRC_CONST ? v
+			        : a.kind == DS_SRC_LOAD && v ? dis_local_target(c, v) : 0;
+		}
+		if (c->arch->mode_bit)
+			c->main &= ~1ull;   /* Thumb's bit, as in the entry point */
+		if (c->main && !dis_is_local_code(c, c->main))
+			c->main = 0;
+	}
+	free(f.in);
+	return c->main;
+}
+
+bool ds_site_in_main(const struct ds_site *site)
+{
+	uint64_t m = dis_main(site->c);
+	return m && m == site->f->start;
+}
+
+#define EUID_TEST 4   /* instructions between geteuid()'s call and its test's jump */
+
+/* A conditional jump on what geteuid() just returned (its call at most
+ * EUID_TEST instructions before, nothing between that branches or calls),
+ * one of whose arms calls one of names and the other not: setgroups() and
+ * initgroups() need root, so that arm is root's.  The other arm's first
+ * instruction, or (size_t)-1. */
+static size_t not_root_edge(const struct dis_func *f, size_t i, const char *const *names)
+{
+	static const char *const euid[] = { "geteuid", NULL };
+	const struct dis_insn *in = &f->in[i];
+	if (in->kind != K_CJMP || in->target < f->start || in->target >= f->end)
+		return (size_t)-1;
+	size_t k = i;
+	while (k > 0 && i - k < EUID_TEST && f->in[k - 1].kind == K_OTHER)
+		k--;
+	if (k == 0 || f->in[k - 1].kind != K_CALL || !dis_named(&f->in[k - 1], euid))
+		return (size_t)-1;
+	size_t taken = dis_index_of(f, in->target);
+	if (taken >= f->n || i + 1 >= f->n)
+		return (size_t)-1;
+	bool t = dis_reach(f, taken, names, (size_t)-1, NULL, NULL) != NULL;
+	bool n = dis_reach(f, i + 1, names, (size_t)-1, NULL, NULL) != NULL;
+	return t == n ? (size_t)-1 : t ? i + 1 : taken;
+}
+
+bool ds_site_main_first(const struct ds_site *site, const char *const *names,
+                        const char *const *changes, unsigned depth)
+{
+	struct ds_code *c = site->c;
+	uint64_t m = dis_main(c);
+	struct dis_func f;
+	struct deep d = { .c = c, .names = changes, .home = m };
+	d.budget = c->deep_decoded + DEEP_QUERY < DEEP_FILE ? c->deep_decoded + DEEP_QUERY : DEEP_FILE;
+	if (!m || m == site->f->start || !dis_decode_deep(c, m, d.budget, (size_t)-1, &f))
+		return false;
+	if (!f.n) {
+		free(f.in);
+		return false;
+	}
+	unsigned char *seen = ds_xcalloc(f.n, 1);
+	size_t *stack = ds_xmalloc(f.n * sizeof *stack), top = 0;
+	bool ok = true, grouped = false;
+	stack[top++] = 0;
+	seen[0] = 1;
+	while (top && ok) {
+		size_t i = stack[--top];
+		const struct dis_insn *in = &f.in[i];
+		if (in->kind == K_CALL && dis_named(in, names)) {
+			grouped = true;   /* the path goes on with the groups dropped */
+			continue;
+		}
+		if (in->kind == K_CALL && dis_noreturn(in))
+			continue;
+		uint64_t to = in->kind == K_CALL || in->kind == K_JMP ? local_callee(c, &f, in) : 0;
+		if (to >= f.start && to < f.end)
+			to = 0;   /* i386's `call .+5; pop %ebx`: no other function */
+		if (in->kind == K_ICALL || in->kind == K_IJMP || dis_named(in, changes) ||
+		    (to && (to == site->f->start || fn_calls(&d, to, depth) || d.cut))) {
+			ok = false;   /* may change a gid before the groups are dropped */
+			break;
+		}
+		size_t next[2], skip = not_root_edge(&f, i, names);
+		bool all;
+		unsigned nn = dis_succ(&f, i, next, &all);
+		for (unsigned k = 0; k < nn; k++)
+			if (next[k] < f.n && next[k] != skip && !seen[next[k]]) {
+				seen[next[k]] = 1;
+				stack[top++] = next[k];
+			}
+	}
+	free(seen);
+	free(stack);
+	free(f.in);
+	return ok && grouped;
 }

@@ -134,6 +134,38 @@ const char *ds_site_calls_after_unless(const struct ds_site *site, const char *c
 	return dis_reach(site->f, site->i + 1, names, (size_t)-1, barrier, NULL);
 }
 
+int ds_site_each_call_after(const struct ds_site *site, const char *const *names,
+                            ds_site_cb cb, void *ctx)
+{
+	static const char *const none[] = { NULL };
+	const struct dis_func *f = site->f;
+	if (site->i + 1 >= f->n)
+		return -1;
+	unsigned char *mark = ds_xcalloc(f->n, 1), *stop = ds_xcalloc(f->n, 1);
+	for (size_t i = 0; i < f->n; i++)
+		stop[i] = f->in[i].kind == K_CALL && dis_noreturn(&f->in[i]);
+	dis_reach_stop(f, site->i + 1, none, (size_t)-1, names, stop, mark);
+	int n = 0;
+	for (size_t i = 0; i < f->n && n >= 0; i++) {
+		const struct dis_insn *in = &f->in[i];
+		if (!mark[i] || stop[i])
+			continue;
+		if (dis_named(in, names)) {
+			struct ds_site at = { site->c, f, i };
+			n++;
+			if (cb(site->c, &at, ctx))
+				break;
+		} else if (in->kind == K_RET || in->kind == K_IJMP ||
+		           (in->kind == K_JMP && (in->callee ? !dis_noreturn(in)
+		                                             : in->target < f->start || in->target >= f->end))) {
+			n = -1;   /* a way out of the function with none of them */
+		}
+	}
+	free(mark);
+	free(stop);
+	return n;
+}
+
 const char *ds_site_calls_before(const struct ds_site *site, const char *const *names)
 {
 	const struct dis_func *f = site->f;
@@ -170,13 +202,32 @@ static bool same_loc(const struct dis_loc *a, const struct dis_loc *b)
 	return a->kind == b->kind && a->reg == b->reg && (a->kind != L_STACK || a->disp == b->disp);
 }
 
-/* Follows the definition's source; returns true when the walk ends. */
-static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_argsrc *out)
+static struct ds_argsrc argsrc(enum ds_argsrc_kind kind, int64_t value, const char *callee)
+{
+	return (struct ds_argsrc){ .kind = kind, .value = value, .callee = callee };
+}
+
+/* One backward walk: its site and what it may still spend; deref: the
+ * value was read through a pointer whose source the walk now follows
+ * (one level), call: the call that returned it; tested: a conditional
+ * jump on the value was crossed. */
+struct walk {
+	const struct ds_site *site;
+	unsigned steps, hops;
+	bool deref, tested;
+	size_t call;
+};
+
+/* Follows the definition's source; returns true when the walk ends.  A
+ * load through an unresolved base register goes on with the base, once:
+ * the field of a record a call returned (walk_back). */
+static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *want,
+                   struct ds_argsrc *out)
 {
 	switch (in->src) {
 	case S_REG:
 		if (in->src_reg == DIS_ZR) {
-			*out = (struct ds_argsrc){ DS_SRC_CONST, 0, NULL };
+			*out = argsrc(DS_SRC_CONST, 0, NULL);
 			return true;
 		}
 		*want = (struct dis_loc){ L_REG, in->src_reg, 0 };
@@ -185,16 +236,21 @@ static bool follow(const struct dis_insn *in, struct dis_loc *want, struct ds_ar
 		*want = (struct dis_loc){ L_STACK, in->src_reg, in->src_disp };
 		return false;
 	case S_IMM:
-		*out = (struct ds_argsrc){ DS_SRC_CONST, in->value, NULL };
+		*out = argsrc(DS_SRC_CONST, in->value, NULL);
 		return true;
 	case S_ADDR:
-		*out = (struct ds_argsrc){ DS_SRC_ADDR, in->value, NULL };
+		*out = argsrc(DS_SRC_ADDR, in->value, NULL);
 		return true;
 	case S_LOAD:
-		*out = (struct ds_argsrc){ DS_SRC_LOAD, in->value, NULL };
+		if (!in->value && in->src_reg < 64 && !w->deref) {
+			w->deref = true;
+			*want = (struct dis_loc){ L_REG, in->src_reg, 0 };
+			return false;
+		}
+		*out = argsrc(DS_SRC_LOAD, in->value, NULL);
 		return true;
 	default:
-		*out = (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+		*out = argsrc(DS_SRC_UNKNOWN, 0, NULL);
 		return true;
 	}
 }
@@ -229,7 +285,7 @@ struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n)
 {
 	const struct dis_arch *a = site->c->arch;
 	if (n >= 6 || (a->nargs && n >= a->nargs))
-		return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+		return argsrc(DS_SRC_UNKNOWN, 0, NULL);
 	if (a->nargs)
 		return walk_back(site, (struct dis_loc){ L_REG, a->args[n], 0 });
 	return walk_back(site, (struct dis_loc){ L_PUSH, DIS_NOREG, (int32_t)(4 * n) });
@@ -239,21 +295,15 @@ struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n)
 struct ds_argsrc ds_site_stored(const struct ds_site *site)
 {
 	const struct dis_insn *in = &site->f->in[site->i];
-	struct ds_argsrc out = { DS_SRC_UNKNOWN, 0, NULL };
+	struct ds_argsrc out = { .kind = DS_SRC_UNKNOWN };
 	if (in->ref_kind != R_WRITE || !in->ref_move)
 		return out;
 	if (in->src == S_IMM || (in->src == S_REG && in->src_reg == DIS_ZR))
-		return (struct ds_argsrc){ DS_SRC_CONST, in->src == S_IMM ? in->value : 0, NULL };
+		return argsrc(DS_SRC_CONST, in->src == S_IMM ? in->value : 0, NULL);
 	if (in->src != S_REG || in->src_reg >= 64)
 		return out;
 	return walk_back(site, (struct dis_loc){ L_REG, in->src_reg, 0 });
 }
-
-/* One backward walk: its site and what it may still spend. */
-struct walk {
-	const struct ds_site *site;
-	unsigned steps, hops;
-};
 
 static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want, unsigned pushes,
                                   const char *crossed);
@@ -269,8 +319,8 @@ static bool same_src(struct ds_argsrc a, struct ds_argsrc b)
 static struct ds_argsrc given_up(struct dis_loc want, const char *crossed)
 {
 	if (want.kind == L_STACK && crossed)
-		return (struct ds_argsrc){ DS_SRC_RESULT, 0, *crossed ? crossed : NULL };
-	return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+		return argsrc(DS_SRC_RESULT, 0, *crossed ? crossed : NULL);
+	return argsrc(DS_SRC_UNKNOWN, 0, NULL);
 }
 
 /* The code at index entry is entered by jumps only (a jump or return
@@ -293,7 +343,7 @@ static struct ds_argsrc from_jumps(struct walk *w, size_t entry, struct dis_loc 
 	struct ds_argsrc r = walk_from(w, from[0], want, pushes, crossed);
 	for (size_t k = 1; k < n && r.kind != DS_SRC_UNKNOWN; k++)
 		if (!same_src(r, walk_from(w, from[k], want, pushes, crossed)))
-			return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+			return argsrc(DS_SRC_UNKNOWN, 0, NULL);
 	return r;
 }
 
@@ -301,8 +351,21 @@ static struct ds_argsrc from_jumps(struct walk *w, size_t entry, struct dis_loc 
  * order through moves and spills, and back over jumps into the code. */
 static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc want)
 {
-	struct walk w = { site, 0, 0 };
-	return walk_from(&w, site->i, want, 0, NULL);
+	struct walk w = { .site = site, .call = (size_t)-1 };
+	struct ds_argsrc r = walk_from(&w, site->i, want, 0, NULL);
+	if (r.kind == DS_SRC_CONST)
+		r.guarded = w.tested;
+	if (!w.deref)
+		return r;
+	/* a field of what an import returned; anything else read through a
+	 * pointer stays the load it was */
+	if (r.kind != DS_SRC_RESULT || !r.callee || w.call == (size_t)-1)
+		return argsrc(DS_SRC_LOAD, 0, NULL);
+	struct ds_site call = { site->c, site->f, w.call };
+	struct ds_argsrc a = ds_site_arg(&call, 0);
+	r.kind = DS_SRC_FIELD;
+	r.of = a.kind == DS_SRC_RESULT ? a.callee : NULL;
+	return r;
 }
 
 /* pushes: i386 pushes met; crossed: a call a stack slot was live across */
@@ -311,7 +374,7 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 {
 	const struct dis_func *f = w->site->f;
 	const struct dis_arch *arch = w->site->c->arch;
-	struct ds_argsrc out = { DS_SRC_UNKNOWN, 0, NULL };
+	struct ds_argsrc out = { .kind = DS_SRC_UNKNOWN };
 	while (i > 0 && w->steps++ < WALK_MAX) {
 		const struct dis_insn *in = &f->in[--i];
 		if (in->kind == K_JMP || in->kind == K_IJMP || in->kind == K_RET ||
@@ -324,8 +387,10 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 				crossed = crossed ? crossed : (in->callee ? in->callee : "");
 				continue;
 			}
-			if (want.reg == arch->ret)
-				return (struct ds_argsrc){ DS_SRC_RESULT, 0, in->callee };
+			if (want.reg == arch->ret) {
+				w->call = i;
+				return argsrc(DS_SRC_RESULT, 0, in->callee);
+			}
 			if (caller_saved(arch, want.reg))
 				return out;
 			continue;
@@ -336,12 +401,17 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 			bool def = in->dst.kind == L_PUSH ? pushes++ == (unsigned)want.disp / 4
 			         : in->dst.kind == L_STACK && in->dst.reg == 4 && !pushes &&
 			           in->dst.disp == want.disp;
-			if (def && follow(in, &want, &out))
+			if (def && follow(w, in, &want, &out))
 				return out;
 			continue;
 		}
+		/* a test of the value on the way (`if (gid) setgid(gid)`): the
+		 * jump itself (cbz) or the instruction setting its condition */
+		if (in->kind == K_CJMP && want.kind == L_REG && want.reg < 64 &&
+		    ((in->uses | (i ? f->in[i - 1].uses : 0)) & DIS_BIT(want.reg)))
+			w->tested = true;
 		if (in->dst.kind != L_NONE && same_loc(&in->dst, &want)) {
-			if (follow(in, &want, &out))
+			if (follow(w, in, &want, &out))
 				return out;
 			crossed = NULL;
 			continue;

@@ -143,6 +143,10 @@ struct dis_arch {
 	unsigned rel_relative;     /* R_*_RELATIVE: a slot filled with a local address */
 	unsigned rel_pointer[6];   /* relocations storing an address (0 ends the list) */
 	bool stub_endbr;           /* a PLT stub may begin with a 4-byte endbr */
+	/* where _start gives __libc_start_main the address of main: argument
+	 * main_arg (0: the first), or with main_word, word main_word of the
+	 * table that argument points to (ppc64's start_addresses) */
+	uint8_t main_arg, main_word;
 	bool mode_bit;             /* bit 0 of a function symbol: the other instruction
 	                              set (ARM: Thumb), kept in ds_code.alt */
 	bool delay_slot;           /* the instruction after a branch runs before it takes
@@ -202,6 +206,8 @@ struct ds_code {
 	cs_mode mode_now;                /* the capstone mode last set */
 	uint8_t unit;                    /* arch->unit, or what the mode decodes */
 	unsigned unreached_queries;      /* ds_site_unreached queries made */
+	uint64_t main;                   /* dis_main, once main_done */
+	bool main_done;
 };
 
 struct ds_site {
@@ -314,6 +320,9 @@ const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *co
 /* The successors of instruction i on a path (up to 2; an indirect jump
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);
+/* disasm_deep.c: main's start (what the entry point passes to
+ * __libc_start_main), or 0 */
+uint64_t dis_main(struct ds_code *c);
 /* disasm_param.c: which argument registers an ABI passes parameters in */
 bool dis_arg_reg(const struct dis_arch *a, unsigned r);
 

@@ -68,7 +68,7 @@ const char *ds_site_calls_before(const struct ds_site *s, const char *const *nam
 struct ds_argsrc ds_site_arg(const struct ds_site *s, unsigned n)
 {
 	(void)s; (void)n;
-	return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+	return (struct ds_argsrc){ .kind = DS_SRC_UNKNOWN, .value = 0, .callee = NULL };
 }
 
 const char *ds_site_calls_after_deep(const struct ds_site *s, const char *const *names,
@@ -94,11 +94,31 @@ bool ds_site_callers_all(const struct ds_site *s, ds_caller_pred pred, void *ctx
 struct ds_argsrc ds_site_stored(const struct ds_site *s)
 {
 	(void)s;
-	return (struct ds_argsrc){ DS_SRC_UNKNOWN, 0, NULL };
+	return (struct ds_argsrc){ .kind = DS_SRC_UNKNOWN, .value = 0, .callee = NULL };
 }
 
 bool ds_site_unreached(const struct ds_site *s)
 {
 	(void)s;
+	return false;
+}
+
+int ds_site_each_call_after(const struct ds_site *s, const char *const *names, ds_site_cb cb,
+                            void *ctx)
+{
+	(void)s; (void)names; (void)cb; (void)ctx;
+	return -1;
+}
+
+bool ds_site_in_main(const struct ds_site *s)
+{
+	(void)s;
+	return false;
+}
+
+bool ds_site_main_first(const struct ds_site *s, const char *const *names,
+                        const char *const *changes, unsigned depth)
+{
+	(void)s; (void)names; (void)changes; (void)depth;
 	return false;
 }

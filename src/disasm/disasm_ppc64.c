@@ -506,6 +506,9 @@ const struct dis_arch dis_ppc64le = {
 	PPC64_COMMON,
 	.name = "ppc64le", .data = ELFDATA2LSB, .mode = CS_MODE_64 | CS_MODE_LITTLE_ENDIAN,
 	.stack_args = 32, .warm = warm_le, .nwarm = sizeof warm_le,
+	/* glibc's start.S: r8 points to {0, main, init, fini} (ELFv1's
+	 * ppc64 holds a function descriptor there: not read) */
+	.main_arg = 5, .main_word = 1,
 };
 
 const struct dis_arch dis_ppc64 = {

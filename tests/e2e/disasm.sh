@@ -39,7 +39,8 @@ build() {
 jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
-        DEAD DEAD_TAKEN PW_RESKEEP"
+        DEAD DEAD_TAKEN PW_RESKEEP SAVED_PW SAVED_PW_BYNAME PW_OWNUID PW_MAINARG MAINFIRST
+        MAINFIRST_LATE GUARD"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
@@ -65,6 +66,8 @@ for target in $targets; do
 			PW_*) d="-DPW -D${v#PW_}" ;;
 			SIBLING_AFTER) d="-DSIBLING -DAFTER" ;;
 			DEAD_TAKEN) d="-DDEAD -DTAKEN" ;;
+			SAVED_PW_BYNAME) d="-DSAVED_PW -DBYNAME" ;;
+			MAINFIRST_LATE) d="-DMAINFIRST -DLATEGROUPS" ;;
 			*) d=-D$v ;;
 			esac
 			case $v in *API) d="$d -rdynamic" ;; esac
@@ -98,6 +101,8 @@ for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
 PY
 	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
+	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
+	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, before anything that may change a gid (the arm of a geteuid() test without them is no root's)"
 	temp="switches its effective gid only, keeping a root id to switch back"
 	saved="drops back to its real or saved gid, kept in a global that is only ever assigned from getgid/getegid/getresgid"
 	{
@@ -127,6 +132,19 @@ PY
 			echo "drop-DEAD_TAKEN-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_RESKEEP-$opt elf-nodrop-groups info disassembly $temp"
 			echo "drop-SAVED_PTR-$opt elf-nodrop-groups error disassembly "
+			# i386 -O0 reloads the GOT pointer from the stack for the
+			# stores, aarch64 and Thumb-2 -O2 load both members with one
+			# ldp/ldrd: the stores' sources are not seen, the error stays
+			case $target-$opt in
+			i686*-O0|aarch64*-O2*|*+thumb-O2*) echo "drop-SAVED_PW-$opt elf-nodrop-groups error disassembly " ;;
+			*) echo "drop-SAVED_PW-$opt elf-nodrop-groups pass disassembly $saved" ;;
+			esac
+			echo "drop-SAVED_PW_BYNAME-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_OWNUID-$opt elf-nodrop-groups pass disassembly $ownuid"
+			echo "drop-PW_MAINARG-$opt elf-nodrop-groups error disassembly "
+			echo "drop-MAINFIRST-$opt elf-nodrop-groups pass disassembly $mainfirst"
+			echo "drop-MAINFIRST_LATE-$opt elf-nodrop-groups error disassembly "
+			echo "drop-GUARD-$opt elf-nodrop-groups error disassembly "
 			# aarch64 and Thumb-2 -O0 spill the struct's address to the
 			# stack: where it is written through then is not followed, the
 			# error stays; mips64el keeps it (loaded from its GOT entry)
