@@ -172,6 +172,12 @@ static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, st
 	} else if (imm && m[0] == 'b') {
 		o->kind = K_CJMP;   /* beq, bnez, bgez, bc1t...: conditional */
 		o->target = t;
+		/* the registers it compares (`if (gid)`: beqz) */
+		for (unsigned k = 0; k < last; k++) {
+			unsigned f = p->operands[k].type == MIPS_OP_REG ? fam(p->operands[k].reg) : DIS_NOREG;
+			if (f < 64 && f != DIS_ZR)
+				o->uses |= DIS_BIT(f);
+		}
 		return true;
 	} else {
 		return false;
