@@ -359,8 +359,10 @@ int ds_baseline_load(struct ds_scan *s);
 /* Counts each --history report's errors and warnings per check into
  * s->history (fatal message on failure). */
 int ds_history_load(struct ds_scan *s);
-/* Marks f[0..n) new or unchanged, collects s->absent, counts. */
-void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n);
+/* Marks (*f)[0..*n) new or unchanged, collects s->absent, counts; adds a
+ * new error finding for each privilege regression `distsec diff` would
+ * report (the array grows, sorted again).  Before the waivers are sealed. */
+void ds_baseline_apply(struct ds_scan *s, struct ds_finding ***f, size_t *n, size_t *cap);
 
 /* merge.c: `distsec merge`: the JSON reports of --shard runs as one scan
  * result (opt kept; its baseline set from the reports'), or NULL after a

@@ -8,9 +8,15 @@
  * is new.  Findings with no match are new; old ones with no match are
  * absent (fixed, or their file is gone).  Only new findings gate
  * (ds_finding_gates).  The same identity is what `distsec diff` compares.
+ * A privilege the old report's files lacked (diff's new-setuid, wider-caps
+ * ... from the same records) is a new error finding of the check whose
+ * records say it, its message naming the regression, so that a gate on
+ * --baseline and one on diff agree.
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include <stdarg.h>
 
 #include "report.h"
 
@@ -67,7 +73,65 @@ static char *record_key(const struct ds_report_finding *d)
 	return ds_finding_key(d->check_id, d->path, d->rule, ds_severity_name(d->severity));
 }
 
-void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n)
+struct gained {
+	struct ds_scan *s;
+	struct ds_finding ***f;
+	size_t *n, *cap;
+};
+
+static struct ds_finding *finding_of(const struct ds_regression *g, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static struct ds_finding *finding_of(const struct ds_regression *g, const char *fmt, ...)
+{
+	struct ds_owner none = { .status = DS_OWNER_UNKNOWN };
+	va_list ap;
+	va_start(ap, fmt);
+	struct ds_finding *d = ds_finding_new(g->check, g->severity, g->path,
+	                                      g->owner ? g->owner : &none, fmt, ap);
+	va_end(ap);
+	return d;
+}
+
+/* A privilege regression as a new finding of the check that states it. */
+static void gained(void *arg, const struct ds_regression *g)
+{
+	struct gained *c = arg;
+	if (!g->check)
+		return;   /* facts come from a check's records: not reached */
+	struct ds_finding *d = finding_of(g, "%s: %s%s%s%s", g->kind, g->text,
+	                                  g->old_path ? " (was " : "",
+	                                  g->old_path ? g->old_path : "", g->old_path ? ")" : "");
+	ds_detail_str(d, "regression", g->kind);
+	if (g->old_path)
+		ds_detail_str(d, "old_path", g->old_path);
+	d->baseline = DS_BASELINE_NEW;
+	if (g->waived) {
+		const char *why = ds_waiver_for(c->s->priv->waivers, d);
+		d->waiver = why ? why : "the check's finding on the file is waived";
+		c->s->stats.waived++;
+	} else
+		c->s->stats.by_severity[d->severity]++;
+	c->s->stats.new_findings++;
+	ds_push(*c->f, *c->n, *c->cap, d);
+}
+
+/* The scan's findings as the records of a report (strings borrowed). */
+static struct ds_report *records_of(struct ds_finding *const *f, size_t n)
+{
+	struct ds_report *r = ds_xcalloc(1, sizeof *r);
+	r->findings = ds_xcalloc(n + 1, sizeof *r->findings);
+	for (size_t i = 0; i < n; i++)
+		r->findings[r->nfindings++] = (struct ds_report_finding){
+			.check_id = f[i]->check->id, .check = f[i]->check,
+			.severity = f[i]->severity, .path = f[i]->path, .message = f[i]->message,
+			.rule = f[i]->rule, .waiver = f[i]->waiver, .waived = f[i]->waiver != NULL,
+			.owner = f[i]->owner,
+			.details = json_object_to_json_string_ext(f[i]->details, JSON_C_TO_STRING_PLAIN),
+		};
+	return r;
+}
+
+static void mark(struct ds_scan *s, struct ds_finding **f, size_t n)
 {
 	const struct ds_report *old = s->priv->baseline;
 	struct ds_strmap *left = ds_strmap_new();   /* key -> old findings not yet matched */
@@ -105,4 +169,17 @@ void ds_baseline_apply(struct ds_scan *s, struct ds_finding **f, size_t n)
 		}
 	}
 	ds_strmap_free(left);
+}
+
+void ds_baseline_apply(struct ds_scan *s, struct ds_finding ***f, size_t *n, size_t *cap)
+{
+	mark(s, *f, *n);
+	struct ds_report *now = records_of(*f, *n);
+	size_t had = *n;
+	struct gained c = { s, f, n, cap };
+	ds_diff_privileges(s->priv->baseline, now, s->priv->waivers, gained, &c);
+	free(now->findings);
+	free(now);
+	if (*n > had)
+		qsort(*f, *n, sizeof **f, ds_finding_cmp);
 }

@@ -577,6 +577,8 @@ struct report {
 	/* text: a package compared under its own name gets its header only
 	 * with its first line, so an unchanged one prints nothing */
 	const struct dpackage *held_old, *held_new;
+	ds_regression_fn *sink;    /* ds_diff_privileges: regressions go there, nothing written */
+	void *sink_arg;
 };
 
 static void held_header(struct report *r);
@@ -688,11 +690,20 @@ static bool root_owned(const char *owner)
 	return !strcmp(owner, "root") || !strcmp(owner, "0");
 }
 
-/* A privilege regression: text is freed here. */
+/* A privilege regression, stated by check's records: text is freed here. */
 static void priv_regression(struct report *r, const struct dfile *a, const struct dfile *b,
-                            const char *kind, int sev, bool waived, char *text)
+                            const char *kind, const struct ds_check *check, int sev,
+                            bool waived, char *text)
 {
-	regression(r, a, b, kind, sev, waived, text);
+	if (r->sink) {
+		struct ds_regression g = {
+			.kind = kind, .path = b->path, .text = text, .check = check,
+			.old_path = a && strcmp(a->path, b->path) ? a->path : NULL,
+			.owner = b->rec ? &b->rec->owner : NULL, .severity = sev, .waived = waived,
+		};
+		r->sink(r->sink_arg, &g);
+	} else
+		regression(r, a, b, kind, sev, waived, text);
 	free(text);
 }
 
@@ -715,31 +726,33 @@ static void compare_privileges(struct report *r, const struct dfile *a, const st
 		bool waived = (b->setid_mode && b->pwaived[P_SETID]) ||
 		              regression_waived(r, b, -1, check);
 		setcap_said = !strcmp(b->setid, "setcap");
-		priv_regression(r, a, b, kind, DS_SEV_ERROR, waived,
+		priv_regression(r, a, b, kind, check, DS_SEV_ERROR, waived,
 		                ds_xasprintf("new %s file%s%s%s%s", b->setid, b->setid_mode ? "" : fresh,
 		                             setcap_said && b->caps ? " (" : "",
 		                             setcap_said && b->caps ? b->caps : "",
 		                             setcap_said && b->caps ? ")" : ""));
 		free(kind);
 	}
-	bool caps_waived = b->pwaived[P_CAPS] || regression_waived(r, b, -1, fs->priv[P_CAPS].check);
+	const struct ds_check *caps = fs->priv[P_CAPS].check;
+	bool caps_waived = b->pwaived[P_CAPS] || regression_waived(r, b, -1, caps);
 	if (b->caps && !setcap_said && ran[P_CAPS] && (!a || !a->caps))
-		priv_regression(r, a, b, "new-setcap", DS_SEV_ERROR, caps_waived,
+		priv_regression(r, a, b, "new-setcap", caps, DS_SEV_ERROR, caps_waived,
 		                ds_xasprintf("new file capabilities %s", b->caps));
 	else if (b->caps && a && a->caps && caps_wider(a->caps, b->caps))
-		priv_regression(r, a, b, "wider-caps", DS_SEV_ERROR, caps_waived,
+		priv_regression(r, a, b, "wider-caps", caps, DS_SEV_ERROR, caps_waived,
 		                ds_xasprintf("file capabilities %s -> %s", a->caps, b->caps));
 	if (b->ww_mode && ran[P_WW] && (!a || !a->ww_mode))
-		priv_regression(r, a, b, "new-world-writable", DS_SEV_ERROR,
+		priv_regression(r, a, b, "new-world-writable", fs->priv[P_WW].check, DS_SEV_ERROR,
 		                b->pwaived[P_WW] || regression_waived(r, b, -1, fs->priv[P_WW].check),
 		                ds_xasprintf("world-writable now (mode %s)", b->ww_mode));
 	if (b->daemon && known && (!a || !a->daemon))
-		priv_regression(r, a, b, "new-daemon", DS_SEV_WARNING,
+		priv_regression(r, a, b, "new-daemon", fs->cls.check, DS_SEV_WARNING,
 		                regression_waived(r, b, -1, fs->cls.check),
 		                ds_xasprintf("now started by a systemd service or init script%s", fresh));
 	if (b->daemon && b->owner && !root_owned(b->owner) && a && a->daemon && a->owner &&
 	    root_owned(a->owner))
-		priv_regression(r, a, b, "new-owner", DS_SEV_ERROR, regression_waived(r, b, -1, fs->cls.check),
+		priv_regression(r, a, b, "new-owner", fs->cls.check, DS_SEV_ERROR,
+		                regression_waived(r, b, -1, fs->cls.check),
 		                ds_xasprintf("owner %s -> %s of a program root runs", a->owner, b->owner));
 }
 
@@ -910,17 +923,30 @@ static void sort_side(struct side *sd)
 	}
 }
 
-static void compare(struct report *r, struct side *old, struct side *new)
+/* b's files against those of its old package a (NULL: none); privileges
+ * only, or every fact. */
+static void compare_files(struct report *r, struct side *old, struct side *new,
+                          const struct dpackage *a, const struct dpackage *b, bool privileges)
 {
 	static const bool all[NPRIV] = { true, true, true };   /* no old package */
+	for (size_t k = b->first; k; k = new->files[k - 1].next) {
+		const struct dfile *f = &new->files[k - 1];
+		const struct dfile *was = a ? file_of(old, (struct dpackage *)a, f->path, false) : NULL;
+		bool knows = !a || old->passes;
+		if (privileges)
+			compare_privileges(r, was, f, was ? was->class_known || knows : knows,
+			                   a ? old->ran : all);
+		else
+			compare_file(r, was, f, knows, a ? old->ran : all);
+	}
+}
+
+static void compare(struct report *r, struct side *old, struct side *new)
+{
 	for (size_t i = 0; i < new->n; i++) {
 		struct dpackage *b = &new->p[i], *a = b->peer;
 		package_header(r, a, b);
-		for (size_t k = b->first; k; k = new->files[k - 1].next) {
-			const struct dfile *f = &new->files[k - 1];
-			compare_file(r, a ? file_of(old, a, f->path, false) : NULL, f, !a || old->passes,
-			             a ? old->ran : all);
-		}
+		compare_files(r, old, new, a, b, false);
 		compare_findings(r, a, b);
 		if (!a)
 			r->t.added++;
@@ -937,9 +963,8 @@ static void compare(struct report *r, struct side *old, struct side *new)
 
 static void side_free(struct side *sd)
 {
-	for (size_t i = 0; i < sd->n; i++) {
+	for (size_t i = 0; i < sd->n; i++)
 		free(sd->p[i].finds);
-	}
 	free(sd->p);
 	free(sd->files);
 	ds_strmap_free(sd->fileidx);
@@ -947,6 +972,26 @@ static void side_free(struct side *sd)
 	ds_strmap_free(sd->strs);
 	ds_strmap_free(sd->index);
 	ds_report_free(sd->rep);
+}
+
+void ds_diff_privileges(struct ds_report *old, struct ds_report *new, struct ds_waivers *ws,
+                        ds_regression_fn *fn, void *arg)
+{
+	struct diff_opts o = { .waivers = ws };
+	facts_init(&o.facts);
+	struct side os = { .arg = "", .rep = old }, ns = { .arg = "", .rep = new };
+	/* the reports' own waivers stand: ws is applied to regressions only */
+	build_side(&os, &o.facts, NULL);
+	build_side(&ns, &o.facts, NULL);
+	sort_side(&os);
+	sort_side(&ns);
+	pair_packages(&os, &ns);
+	struct report r = { .o = &o, .old = &os, .new = &ns, .sink = fn, .sink_arg = arg };
+	for (size_t i = 0; i < ns.n; i++)
+		compare_files(&r, &os, &ns, ns.p[i].peer, &ns.p[i], true);
+	os.rep = ns.rep = NULL;   /* the caller's */
+	side_free(&os);
+	side_free(&ns);
 }
 
 static void summary(struct report *r, const struct side *old, const struct side *new)

@@ -80,4 +80,21 @@ json_object *ds_report_details(const struct ds_report_finding *f);
 /* f as the json output writes a finding record. */
 json_object *ds_report_record(const struct ds_report_finding *f);
 
+/* diff.c: the privilege regressions `distsec diff` reports (new-setuid,
+ * wider-caps ...), of the records of report new against those of old,
+ * each handed to fn; --baseline gates on them as diff does.  ws: the
+ * waivers a regression's check has on its file (NULL: none). */
+struct ds_regression {
+	const char *kind;               /* the diff id: new-setuid ... */
+	const char *path, *old_path;    /* old_path: the old build's name when it differs */
+	const char *text;
+	const struct ds_check *check;   /* the check whose records state it (its waivers) */
+	const struct ds_owner *owner;   /* the new record's, or NULL */
+	enum ds_severity severity;
+	bool waived;
+};
+typedef void ds_regression_fn(void *arg, const struct ds_regression *g);
+void ds_diff_privileges(struct ds_report *old, struct ds_report *new, struct ds_waivers *ws,
+                        ds_regression_fn *fn, void *arg);
+
 #endif

@@ -259,11 +259,11 @@ static void finish(struct ds_scan *s)
 			s->stats.by_severity[d->severity]++;
 	}
 	s->stats.packages = ds_count_packages(s, m->findings, w);
-	ds_waivers_seal(s->priv->waivers, s->opt->quiet);
 	if (w)
 		qsort(m->findings, w, sizeof *m->findings, ds_finding_cmp);
 	if (s->priv->baseline)
-		ds_baseline_apply(s, m->findings, w);
+		ds_baseline_apply(s, &m->findings, &w, &m->cap);
+	ds_waivers_seal(s->priv->waivers, s->opt->quiet);
 	ds_inputs_sort(s);
 	s->findings = m->findings;
 	s->nfindings = w;

@@ -68,13 +68,52 @@ regs = [(r["kind"], r["path"], r["severity"]) for p in d["packages"] for r in p.
 assert regs == [("new-setuid", "/usr/lib/fixp/run.sh", "error"),
                 ("new-world-writable", "/usr/share/fixp/data", "error")], regs
 PY
+# waived as the check's finding is
+printf 'file-setid /usr/lib/fixp/run.sh # reviewed\nfile-world-writable /usr/share/fixp/data # reviewed\nelf-pie /usr/sbin/* # reviewed\n' \
+	>"$work/w"
+# scan --baseline judges the same privilege regressions, each a new error
+# finding of the check that states it, and fails the run as diff does
+run_distsec scan --baseline "$work/p1.json" "$work"/p2/*.deb
+expect_rc 1
+grep -E '  (new|wider)-[a-z-]+: ' "$work/out" >"$work/got" || true
+cat >"$work/expected" <<'EXP'
+error    file-setid                /usr/lib/fixp/run.sh  [fixp:amd64]  new-setuid: new setuid file
+error    file-world-writable       /usr/share/fixp/data  [fixp:amd64]  new-world-writable: world-writable now (mode 0666)
+EXP
+diff -u "$work/expected" "$work/got" || fail "--baseline privilege regressions"
+run_distsec scan --format json --baseline "$work/p1.json" "$work"/p2/*.deb
+expect_rc 1
+python3 - "$work/out" <<'PY' || fail "--baseline privilege regressions in JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+regs = [(f["check"], f["path"], f["severity"], f["baseline"], f["details"]["regression"])
+        for f in d["findings"] if "regression" in f.get("details", {})]
+assert regs == [("file-setid", "/usr/lib/fixp/run.sh", "error", "new", "new-setuid"),
+                ("file-world-writable", "/usr/share/fixp/data", "error", "new",
+                 "new-world-writable")], regs
+PY
+run_distsec scan --format sarif --baseline "$work/p1.json" "$work"/p2/*.deb
+expect_rc 1
+python3 "$SRCDIR/e2e/validate.py" sarif "$work/out" >/dev/null || fail "--baseline SARIF does not validate"
+python3 - "$work/out" <<'PY' || fail "--baseline privilege regressions in SARIF"
+import json, sys
+res = json.load(open(sys.argv[1]))["runs"][0]["results"]
+regs = sorted((r["ruleId"], r["level"], r["baselineState"], r["message"]["text"]) for r in res
+              if r["message"]["text"].startswith("new-"))
+assert regs == [("file-setid", "error", "new", "new-setuid: new setuid file"),
+                ("file-world-writable", "error", "new",
+                 "new-world-writable: world-writable now (mode 0666)")], regs
+PY
+run_distsec scan --waivers "$work/w" --baseline "$work/p1.json" "$work"/p2/*.deb
+expect_rc 0
+# an unchanged rebuild against its own report: nothing new
+run_distsec scan --baseline "$work/p2.json" "$work"/p2/*.deb
+expect_rc 0
+grep -E -q '  (new|wider)-[a-z-]+: ' "$work/out" && fail "--baseline: a regression against itself"
 # a build against itself, and the report against its own packages: nothing
 run_distsec diff "$work/p2.json" "$work/p2"
 expect_rc 0
 expect_line "1 packages compared (0 renamed), 0 added, 0 removed: 0 regressions, 0 new findings, 0 fixed"
-# waived as the check's finding is
-printf 'file-setid /usr/lib/fixp/run.sh # reviewed\nfile-world-writable /usr/share/fixp/data # reviewed\nelf-pie /usr/sbin/* # reviewed\n' \
-	>"$work/w"
 run_distsec diff --waivers "$work/w" "$work/p1" "$work/p2"
 expect_rc 0
 expect_line "  error    new-setuid                /usr/lib/fixp/run.sh  new setuid file (waived)"
@@ -112,6 +151,19 @@ capd 1.0-1 -> 1.0-1 x86_64
 EXP
 	grep -E '^capd |^  (error|warning)  +(new|wider)-' "$work/out" >"$work/got" || true
 	diff -u "$work/expected" "$work/got" || fail "capability regressions"
+	distsec scan --format json -o "$work/c1.json" "$work"/c1/*.rpm || true
+	run_distsec scan --baseline "$work/c1.json" "$work"/c2/*.rpm
+	expect_rc 1
+	cat >"$work/expected" <<'EXP'
+error    file-capabilities         /usr/bin/pinger  [capd-1.0-1.x86_64]  wider-caps: file capabilities cap_net_raw=ep -> cap_net_raw,cap_sys_admin=ep
+error    elf-pie                   /usr/bin/tool  [capd-1.0-1.x86_64]  new-setcap: new setcap file (cap_net_bind_service=ep)
+error    file-capabilities         /usr/share/capd/helper.sh  [capd-1.0-1.x86_64]  new-setcap: new file capabilities cap_net_raw=p
+EXP
+	grep -E '  (new|wider)-[a-z-]+: ' "$work/out" >"$work/got" || true
+	diff -u "$work/expected" "$work/got" || fail "--baseline capability regressions"
+	distsec scan --format json -o "$work/c2.json" "$work"/c2/*.rpm || true
+	run_distsec scan --baseline "$work/c2.json" "$work"/c2/*.rpm
+	expect_rc 0
 	# narrower capabilities are no regression
 	run_distsec diff "$work/c2" "$work/c1"
 	grep -q "wider-caps\|new-setcap" "$work/out" && fail "narrowed capabilities called a regression"

@@ -115,7 +115,8 @@ run_distsec scan --color never --baseline "$work/old.json" "$work"/v2/*.deb
 expect_rc 1
 expect_line "error    elf-relro                 /usr/bin/fixd-tool  [fixd:amd64]  no RELRO"
 grep -q "^info     elf-fortify" "$work/out" && fail "unchanged findings listed without -v"
-expect_line "; against the baseline 1 new, 3 unchanged, 0 absent"
+expect_line "error    elf-pie                   /usr/bin/fixd-helper  [fixd:amd64]  new-setuid: new setuid file"
+expect_line "; against the baseline 2 new, 3 unchanged, 0 absent"
 run_distsec scan --color never -v --baseline "$work/old.json" "$work"/v2/*.deb
 expect_line "info     elf-fortify               /usr/bin/fixd-helper  [fixd:amd64]"
 # only new findings gate: the new build against its own report passes,
@@ -143,11 +144,11 @@ PY
 run_distsec scan --format json --baseline "$work/new.json" "$work"/v1/*.deb
 $V json "$work/out" >/dev/null || fail "JSON with absent findings does not validate"
 grep -q '"baseline":"absent"' "$work/out" || fail "no absent finding in JSON"
-# JUnit: only the new finding fails its testcase
+# JUnit: only the new findings fail their testcases (no RELRO, the new setuid file)
 run_distsec scan --format junit --baseline "$work/old.json" "$work"/v2/*.deb
 expect_rc 1
 $V junit "$work/out" >/dev/null || fail "--baseline JUnit does not validate"
-[ "$(grep -c '<failure ' "$work/out")" = 1 ] || fail "JUnit failures are not the one new finding"
+[ "$(grep -c '<failure ' "$work/out")" = 2 ] || fail "JUnit failures are not the two new findings"
 run_distsec scan --baseline "$work/missing.json" "$work"/v2/*.deb
 expect_rc 2
 grep -q "baseline $work/missing.json: No such file" "$work/err" || fail "missing baseline not named"
