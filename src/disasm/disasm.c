@@ -557,6 +557,15 @@ static void find_stubs(struct ds_code *c)
 	for (size_t s = 0; s < c->nspans; s++) {
 		const struct dis_span *sp = &c->spans[s];
 		struct dis_func f;
+		if (sp->plt && c->arch->plt_scan) {
+			unsigned char *b = sp->size <= FUNC_MAX ? ds_xmalloc(sp->size + 1) : NULL;
+			if (b && dis_read_at(c, sp->off, b, sp->size))
+				c->arch->plt_scan(c, b, sp->size, sp->addr, &cap);
+			else
+				c->capped = true;
+			free(b);
+			continue;
+		}
 		if (!sp->plt || !decode(c, sp->addr, sp->addr + sp->size, &f))
 			continue;
 		for (size_t i = 0; i < f.n; i++) {

@@ -164,6 +164,10 @@ struct dis_arch {
 	/* optional: more function starts (dis_add_start) and the architecture's
 	 * own tables (slots, locals), before they are sorted */
 	void (*starts)(struct ds_code *c, size_t *cap);
+	/* optional: the stubs of a PLT section (dis_add_stub) from its bytes b
+	 * at addr, instead of decoding it */
+	void (*plt_scan)(struct ds_code *c, const unsigned char *b, size_t len, uint64_t addr,
+	                 size_t *cap);
 	/* optional: PLT call stubs outside the PLT sections (dis_add_stub) */
 	void (*stubs)(struct ds_code *c, size_t *cap);
 	/* optional: before the function at start is decoded (an instruction set) */

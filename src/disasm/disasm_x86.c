@@ -462,6 +462,35 @@ static void scan_x86_mem(struct ds_code *c, const struct dis_wanted *w, const un
 static const uint8_t warm[] = { 0x05, 1, 0, 0, 0, 0xec, 0x90, 0xe8, 0, 0, 0, 0 };
 
 /* rdi rsi rdx rcx r8 r9 are families 7 6 2 1 8 9 (x86_family) */
+/* A PLT section's stubs from their bytes, as decoding them would find
+ * them: `jmp *slot` (ff 25 disp32: rip-relative on x86-64 and x32,
+ * absolute on i386; i386 PIC's ff a3 disp32 off %ebx, the GOT), with a
+ * bnd prefix (f2) where -z bndplt put one, and an endbr just before it
+ * (.plt.sec) starting the stub too. */
+static void plt_x86(struct ds_code *c, const unsigned char *b, size_t len, uint64_t addr,
+                    size_t *cap)
+{
+	bool x64 = !is32(c);
+	for (size_t i = 0; i + 6 <= len; i++) {
+		if (b[i] != 0xff || (b[i + 1] != 0x25 && (x64 || b[i + 1] != 0xa3)))
+			continue;
+		uint64_t d = (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 2);
+		uint64_t slot = x64 ? addr + i + 6 + d
+		              : ((b[i + 1] == 0xa3 ? c->gotbase + d : d) & 0xffffffffu);
+		if (c->v->elfclass == ELFCLASS32)
+			slot &= 0xffffffffu;
+		const char *name = dis_slot_name(c->slots, c->nslots, slot);
+		if (!name)
+			continue;
+		size_t at = i > 0 && b[i - 1] == 0xf2 ? i - 1 : i;
+		dis_add_stub(c, addr + at, name, cap);
+		if (at >= 4 && b[at - 4] == 0xf3 && b[at - 3] == 0x0f && b[at - 2] == 0x1e &&
+		    (b[at - 1] == 0xfa || b[at - 1] == 0xfb))
+			dis_add_stub(c, addr + at - 4, name, cap);
+		i += 5;
+	}
+}
+
 const struct dis_arch dis_x86_64 = {
 	.name = "x86-64", .machine = EM_X86_64, .elfclass = ELFCLASSNONE, .data = ELFDATA2LSB,
 	.cs = CS_ARCH_X86, .mode = CS_MODE_64, .unit = 1, .word = 8,
@@ -473,7 +502,7 @@ const struct dis_arch dis_x86_64 = {
 	.rel_pointer = { R_X86_64_64, R_X86_64_GLOB_DAT, R_X86_64_RELATIVE, R_X86_64_32,
 	                 R_X86_64_32S },
 	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm,
-	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem,
+	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem, .plt_scan = plt_x86,
 };
 
 /* cdecl: every argument on the stack */
@@ -486,5 +515,5 @@ const struct dis_arch dis_i386 = {
 	.rel_relative = R_386_RELATIVE,
 	.rel_pointer = { R_386_32, R_386_GLOB_DAT, R_386_RELATIVE },
 	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm,
-	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem,
+	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem, .plt_scan = plt_x86,
 };
