@@ -1443,6 +1443,72 @@ static const struct entry *current(const struct ds_image *im, size_t i, uint32_t
 	return e;
 }
 
+/* A hard link to an earlier entry of its layer: handed out with that
+ * entry's data, read again once the layer's other members are out. */
+struct hardlink {
+	char *path, *target, *user, *group;
+	const struct entry *e;
+	uint32_t at;              /* the ordinal of the entry holding the data */
+};
+
+static int cmp_at(const void *a, const void *b)
+{
+	const struct hardlink *x = a, *y = b;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? ds_xstrdup(s) : NULL;
+}
+
+/* The second reading of layer i: each pending link's target's data, the
+ * link handed out with it (its own name, mode and owner). */
+static void hand_out_links(struct ds_image *im, size_t i, struct hardlink *v, size_t n,
+                           void (*cb)(const struct ds_member *m, const char *layer, void *ctx),
+                           void *ctx)
+{
+	const struct layer *l = &im->layers[i];
+	qsort(v, n, sizeof *v, cmp_at);
+	struct reader *x = ds_xcalloc(1, sizeof *x);
+	x->r = l->r;
+	struct ds_payload pl = { 0 };
+	pl.a = layer_open(x);
+	struct ds_member_source src = { source_read, NULL, source_why, pl.a };
+	struct archive_entry *ae;
+	uint32_t ordinal = 0;
+	size_t k = 0;
+	int r;
+	while (k < n && ((r = archive_read_next_header(pl.a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN)) {
+		if (++ordinal != v[k].at)
+			continue;
+		struct ds_member data = { .fd = -1 };
+		data.has_caps = ds_payload_caps(&pl, ae, &data);
+		ds_member_read(&pl, &data, archive_entry_size(ae), &src);
+		for (; k < n && v[k].at == ordinal; k++) {
+			struct ds_member m = data;
+			m.path = v[k].path;
+			m.mode = S_IFREG | (v[k].e->mode & 07777);   /* a tar link entry has no type */
+			m.uid = v[k].e->uid;
+			m.gid = v[k].e->gid;
+			m.user = v[k].user;
+			m.group = v[k].group;
+			m.hardlink = v[k].target;
+			cb(&m, l->digest, ctx);
+		}
+	}
+	for (; k < n; k++) {   /* the layer broke before the target */
+		struct ds_member m = {
+			.path = v[k].path, .mode = v[k].e->mode, .uid = v[k].e->uid, .gid = v[k].e->gid,
+			.fd = -1, .hardlink = v[k].target,
+			.unreadable = "a hard link whose target could not be read again",
+		};
+		cb(&m, l->digest, ctx);
+	}
+	ds_payload_free(&pl);
+	free(x);
+}
+
 int ds_image_layer_members(struct ds_image *im, size_t i,
                            void (*cb)(const struct ds_member *m, const char *layer, void *ctx),
                            void *ctx, char *why, size_t len)
@@ -1454,6 +1520,8 @@ int ds_image_layer_members(struct ds_image *im, size_t i,
 	pl.a = layer_open(x);
 	struct ds_member_source src = { source_read, NULL, source_why, pl.a };
 	struct archive_entry *ae;
+	struct hardlink *links = NULL;
+	size_t nlinks = 0, links_cap = 0;
 	uint32_t ordinal = 0;
 	int r, rc = 0;
 	while ((r = archive_read_next_header(pl.a, &ae)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
@@ -1466,6 +1534,14 @@ int ds_image_layer_members(struct ds_image *im, size_t i,
 			continue;
 		char *abs = ds_xasprintf("/%s", p);
 		char *hard = e->hard ? ds_xasprintf("/%s", e->link) : NULL;
+		const struct entry *t = e->hard ? view_get(im, e->link) : NULL;
+		if (t && t->layer == i && t->ordinal < ordinal && S_ISREG(t->mode) && !t->hard) {
+			struct hardlink h = { abs, hard, dup_or_null(archive_entry_uname(ae)),
+			                      dup_or_null(archive_entry_gname(ae)), e, t->ordinal };
+			ds_push(links, nlinks, links_cap, h);
+			free(p);
+			continue;
+		}
 		struct ds_member m = {
 			.path = abs, .mode = e->mode, .uid = e->uid, .gid = e->gid,
 			.user = archive_entry_uname(ae), .group = archive_entry_gname(ae),
@@ -1492,6 +1568,15 @@ int ds_image_layer_members(struct ds_image *im, size_t i,
 	}
 	ds_payload_free(&pl);
 	free(x);
+	if (nlinks)
+		hand_out_links(im, i, links, nlinks, cb, ctx);
+	for (size_t k = 0; k < nlinks; k++) {
+		free(links[k].path);
+		free(links[k].target);
+		free(links[k].user);
+		free(links[k].group);
+	}
+	free(links);
 	/* the first reading said what is wrong with a broken layer */
 	return l->broken ? 0 : rc;
 }

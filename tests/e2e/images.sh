@@ -26,7 +26,7 @@ for f in d["findings"]:
 EOF
 }
 
-# ---- small images: whiteouts, opaque directories, file capabilities --
+# ---- small images: whiteouts, opaque directories, capabilities, links --
 python3 - "$work/small.tar" "$work/appd" <<'EOF'
 import io, sys, tarfile
 elf = open(sys.argv[2], "rb").read()
@@ -38,7 +38,8 @@ with tarfile.open(sys.argv[1], "w") as t:
 EOF
 python3 "$mk" "$work/small" --base "$work/small.tar" --top usr/sbin/appd="$work/appd" \
 	--top opt/app/new="$work/appd" --whiteout usr/bin/chage --opaque opt/app \
-	--capped usr/bin/ping="$work/appd" --entrypoint appd --user 0:0
+	--capped usr/bin/ping="$work/appd" --hardlink usr/sbin/appd2=usr/sbin/appd \
+	--entrypoint appd --user 0:0
 top=$(cat "$work/small/top.oci")
 for img in "oci:$work/small/layout" "oci-archive:$work/small/oci.tar" "$work/small/oci.tar" \
 	"$work/small/layout"; do
@@ -50,6 +51,7 @@ for img in "oci:$work/small/layout" "oci-archive:$work/small/oci.tar" "$work/sma
 error elf-pie /usr/sbin/appd unknown $top
 info elf-pie /opt/app/new unknown $top
 error elf-pie /usr/bin/ping unknown $top
+info elf-pie /usr/sbin/appd2 unknown $top
 info elf-pie /usr/bin/keep unknown $(python3 -c "import json;print(json.load(open('$work/small/layout/blobs/sha256/' + json.load(open('$work/small/layout/index.json'))['manifests'][0]['digest'][7:]))['layers'][0]['digest'])")
 warning image-root-user /usr/sbin/appd unknown $top
 EOF

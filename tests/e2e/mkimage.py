@@ -10,7 +10,7 @@ layer tar and a top layer made here.
              [--hostile KIND] [--platforms LIST]
 
 (--capped: with the file capability cap_net_raw=ep as a pax
-SCHILY.xattr), writes OUT/layout/ (oci-layout, index.json, blobs/sha256/...), OUT/oci.tar,
+SCHILY.xattr; --hardlink NAME=TARGET: a hard link to a --top file), writes OUT/layout/ (oci-layout, index.json, blobs/sha256/...), OUT/oci.tar,
 OUT/docker.tar and OUT/top.oci and OUT/top.docker (the top layer's digest as
 each names it).  --hostile makes one thing wrong: digest (the top layer's
 bytes changed after its digest was taken), escape (the manifest's layer
@@ -58,6 +58,11 @@ def top_layer(args):
             cap = {"SCHILY.xattr.security.capability": "\x01\x00\x00\x02\x00\x20\x00\x00"}
             with open(host, "rb") as f:
                 add(name.strip("/"), f.read(), 0o755, cap)
+        for spec in args.hardlink:
+            name, target = spec.split("=", 1)
+            ti = tarfile.TarInfo(name.strip("/"))
+            ti.type, ti.linkname, ti.mode = tarfile.LNKTYPE, target.strip("/"), 0o755
+            t.addfile(ti)
         if args.hostile == "dotdot":
             add("../../../tmp/escaped", b"#!/bin/sh\n", 0o755)
     return buf.getvalue()
@@ -87,6 +92,7 @@ def main():
     ap.add_argument("--top", action="append", default=[])
     ap.add_argument("--whiteout", action="append", default=[])
     ap.add_argument("--capped", action="append", default=[])
+    ap.add_argument("--hardlink", action="append", default=[])
     ap.add_argument("--opaque", action="append", default=[])
     ap.add_argument("--entrypoint")
     ap.add_argument("--user")
