@@ -1443,6 +1443,18 @@ static const struct entry *current(const struct ds_image *im, size_t i, uint32_t
 	return e;
 }
 
+/* A reading of layer l handing out members (pl, src); the reader, freed
+ * after ds_payload_free(pl). */
+static struct reader *payload_open(const struct layer *l, struct ds_payload *pl,
+                                   struct ds_member_source *src)
+{
+	struct reader *x = ds_xcalloc(1, sizeof *x);
+	x->r = l->r;
+	pl->a = layer_open(x);
+	*src = (struct ds_member_source){ source_read, NULL, source_why, pl->a };
+	return x;
+}
+
 /* A hard link to an earlier entry of its layer: handed out with that
  * entry's data, read again once the layer's other members are out. */
 struct hardlink {
@@ -1470,11 +1482,9 @@ static void hand_out_links(struct ds_image *im, size_t i, struct hardlink *v, si
 {
 	const struct layer *l = &im->layers[i];
 	qsort(v, n, sizeof *v, cmp_at);
-	struct reader *x = ds_xcalloc(1, sizeof *x);
-	x->r = l->r;
 	struct ds_payload pl = { 0 };
-	pl.a = layer_open(x);
-	struct ds_member_source src = { source_read, NULL, source_why, pl.a };
+	struct ds_member_source src;
+	struct reader *x = payload_open(l, &pl, &src);
 	struct archive_entry *ae;
 	uint32_t ordinal = 0;
 	size_t k = 0;
@@ -1514,11 +1524,9 @@ int ds_image_layer_members(struct ds_image *im, size_t i,
                            void *ctx, char *why, size_t len)
 {
 	const struct layer *l = &im->layers[i];
-	struct reader *x = ds_xcalloc(1, sizeof *x);
-	x->r = l->r;
 	struct ds_payload pl = { 0 };
-	pl.a = layer_open(x);
-	struct ds_member_source src = { source_read, NULL, source_why, pl.a };
+	struct ds_member_source src;
+	struct reader *x = payload_open(l, &pl, &src);
 	struct archive_entry *ae;
 	struct hardlink *links = NULL;
 	size_t nlinks = 0, links_cap = 0;
