@@ -53,7 +53,7 @@ struct sites {
 	bool no_chdir;            /* neither imported: no deep walk either */
 	size_t called, callers;   /* the chdir is in a called function, in the callers */
 	uint64_t via;             /* the first such function */
-	size_t total, bare, before, dot;
+	size_t total, bare, before, dot, dead;
 	uint64_t first_bare, first_bare_fn;
 	const char *followed_by;
 	struct bare_site b[MAX_BARE];
@@ -114,6 +114,8 @@ static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 		s->before++;
 	} else if (chdir_deep(site, s)) {
 		/* counted in s->called or s->callers */
+	} else if (!s->library && ds_site_unreached(site)) {
+		s->dead++;   /* in a function nothing in the file can run */
 	} else if (s->bare++ < MAX_BARE) {
 		struct bare_site *b = &s->b[s->bare - 1];
 		*b = (struct bare_site){ .at = ds_site_addr(site), .fn = ds_site_function(site) };
@@ -243,6 +245,10 @@ static void run(struct ds_file *f, void *state)
 		ds_detail_str(d, "call_site", at);
 		ds_detail_str(d, "function", fn);
 		ds_detail_bool(d, "library", library);
+	} else if (s.dead) {
+		d = ds_report(f, DS_SEV_INFO, "calls chroot() without chdir() or fchdir() after it, but only in code nothing runs");
+		ds_detail_str(d, "reason", "chroot() without chdir() only in a function nothing in the program "
+		              "calls, jumps to or takes the address of (dead code)");
 	} else if (s.called || s.callers) {
 		char via[32];
 		hex(via, sizeof via, s.via);
@@ -271,6 +277,7 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_int(d, "chdir_called", (long long)s.called);
 	ds_detail_int(d, "chdir_in_callers", (long long)s.callers);
 	ds_detail_int(d, "without_chdir", (long long)s.bare);
+	ds_detail_int(d, "dead_code", (long long)s.dead);
 }
 
 const struct ds_check ds_check_elf_chroot_chdir = {
@@ -286,7 +293,8 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "chroot(dir)), whose argument is not the string \".\" (chroot(\".\") makes the "
 		  "working directory the new root), and with no chdir in a function called after it "
 		  "(up to 3 levels of direct calls) nor after the call in every direct caller of "
-		  "its function.",
+		  "its function; a chroot in a function nothing in the file calls, jumps to or "
+		  "takes the address of is dead code (info).",
 		.limits = "Calls through function pointers are not followed; a chdir in another "
 		  "function counts only when that function is called after the chroot (3 levels "
 		  "deep at most) or is a direct caller of the chroot's function (one level); a "

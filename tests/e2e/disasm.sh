@@ -36,7 +36,7 @@ build() {
 	esac
 }
 
-jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD"
+jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD DEAD"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
         DEAD DEAD_TAKEN PW_RESKEEP SAVED_PW SAVED_PW_BYNAME PW_OWNUID PW_MAINARG MAINFIRST
@@ -163,6 +163,10 @@ PY
 			*) echo "drop-SAVED_MEMBER-$opt elf-nodrop-groups pass disassembly $saved" ;;
 			esac
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*) echo "jail-DEAD-$opt elf-chroot-chdir error disassembly " ;;
+			*) echo "jail-DEAD-$opt elf-chroot-chdir info disassembly chroot() without chdir() only in a function nothing in the program calls, jumps to or takes the address of (dead code)" ;;
+			esac
 			echo "jail-CALLEE-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() in a function called after chroot()"
 			echo "jail-WRAPCD-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() in every caller, after its call of the function calling chroot()"
 			echo "jail-DOT-$opt elf-chroot-chdir pass disassembly chroot(\".\") after chdir(dir), wherever the chdir is made"
