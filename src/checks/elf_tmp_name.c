@@ -272,8 +272,7 @@ static int on_string(const char *s, size_t len, uint64_t addr, void *ctx)
 			return 0;
 		}
 		struct cand *c = &fd->c[fd->nc++];
-		c->addr = addr;
-		c->len = len;
+		*c = (struct cand){ .addr = addr, .len = len };
 		snprintf(c->text, sizeof c->text, "%s", s);
 	}
 	return 0;
@@ -547,13 +546,27 @@ static void keep_listed(const char **v, size_t *n, const char *s)
 	(*n)++;
 }
 
+/* Only the scalars are zeroed (a new one must be added here): the tables
+ * (most of the ~110 KiB) are read below their counts, and clearing them
+ * for every ELF file was 5 % of an ELF-checks scan's instructions. */
+static struct found *found_new(void)
+{
+	struct found *fd = ds_xmalloc(sizeof *fd);
+	fd->nc = fd->nbuild = 0;
+	fd->too_many = false;
+	fd->nfile_fns = fd->nbind_fns = fd->nmake_fns = fd->nexcl_fns = 0;
+	fd->nread_fns = fd->ngone_fns = fd->nloose_fns = 0;
+	fd->o_creat = fd->o_excl = fd->o_trunc = 0;
+	return fd;
+}
+
 static void run(struct ds_file *f, void *state)
 {
 	(void)state;
 	const struct ds_elfview *v = ds_file_elf(f);
 	if (!v)
 		return;
-	struct found *fd = ds_xcalloc(1, sizeof *fd);
+	struct found *fd = found_new();
 	ds_elf_strings_at(v, 6, '/', on_string, fd);
 	const char *why = NULL;
 	bool decoded = !fd->nc || trace(v, fd, &why);

@@ -590,7 +590,9 @@ static void find_stubs(struct ds_code *c)
 
 bool dis_in_list(const uint64_t *v, size_t n, uint64_t a)
 {
-	return n && bsearch(&a, v, n, sizeof *v, cmp_u64);
+	/* the pattern pass asks for every e8/ff byte of the code: most name
+	 * no stub or slot at all, outside the sorted list's bounds */
+	return n && a >= v[0] && a <= v[n - 1] && bsearch(&a, v, n, sizeof *v, cmp_u64);
 }
 
 bool dis_in_refs(const struct dis_wanted *w, uint64_t a)
