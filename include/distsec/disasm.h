@@ -47,6 +47,10 @@ struct ds_site;
  * machine", "no section headers", ...). */
 struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why);
 void ds_code_free(struct ds_code *c);
+/* Starts a new user's queries on an open decoder (the checks share one
+ * per file: ds_file_code): every cap counts again from the opening, so
+ * each check's verdicts are those of a decoder of its own. */
+void ds_code_rewind(struct ds_code *c);
 /* True once a cap cut the reading short: some call sites may be missed. */
 bool ds_code_capped(const struct ds_code *c);
 

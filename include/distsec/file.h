@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 struct ds_elfview;
+struct ds_code;
 struct ds_worker;
 struct ds_owner;
 struct ds_input;
@@ -93,6 +94,9 @@ struct ds_file {
 	int shell_state;         /* 0 not made, 1 made (shell NULL: no NUL byte) */
 	struct ds_elfview *elf;
 	int elf_state;
+	struct ds_code *code;    /* ds_file_code's */
+	const char *code_why;
+	int code_state;
 	char *magic;
 	enum ds_class cls;
 	struct ds_buildflags *bflags;
@@ -116,6 +120,11 @@ const unsigned char *ds_file_shell_text(struct ds_file *f, size_t *len, size_t *
 /* The ELF view, or NULL when the file is not a well-formed ELF (a
  * scan-unreadable finding is then reported once by the core). */
 const struct ds_elfview *ds_file_elf(struct ds_file *f);
+/* The decoder of the ELF view's machine code (disasm.h), opened once for
+ * all the checks of the file and freed with it (not by the caller); each
+ * call rewinds its caps (ds_code_rewind).  NULL with *why set, as
+ * ds_code_open, or when the file is not ELF. */
+struct ds_code *ds_file_code(struct ds_file *f, const char **why);
 /* How the file was compiled, from its separate debug file's compile
  * units (paired by build-id: buildflags.h); NULL when no debug file is
  * found, or one is found and cannot be read (then reported

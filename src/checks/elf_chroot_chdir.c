@@ -219,7 +219,7 @@ static void run(struct ds_file *f, void *state)
 	 * so does an interpreter exporting its C API (perl, python3). */
 	bool library = ds_elf_offers_api(v);
 	const char *why = NULL;
-	struct ds_code *c = ds_code_open(v, &why);
+	struct ds_code *c = ds_file_code(f, &why);
 	/* Without chdir and fchdir imported no site is followed by one, but
 	 * the sites are still found: chroot("."), a library's, and where. */
 	struct sites s = { .library = library, .no_chdir = !ds_elf_imports_any(v, chdir_calls) };
@@ -228,11 +228,9 @@ static void run(struct ds_file *f, void *state)
 		/* no site found (a call through a pointer) or reading cut short */
 		by_imports(f, v, c ? (n == 0 ? "no direct chroot call site found"
 		                             : "code too large, read partly") : why);
-		ds_code_free(c);
 		return;
 	}
 	follow_wrappers(c, &s, library);
-	ds_code_free(c);
 	resolve_dots(v, &s);
 	struct ds_finding *d;
 	if (s.bare) {

@@ -356,12 +356,11 @@ static void run(struct ds_file *f, void *state)
 	bool setid = (f->mode & (S_ISUID | S_ISGID)) != 0;
 	bool library = ds_elf_offers_api(v);
 	const char *why = NULL;
-	struct ds_code *c = ds_code_open(v, &why);
+	struct ds_code *c = ds_file_code(f, &why);
 	struct sites s = { .library = library, .egid_moved = ds_elf_imports(v, "setegid"),
 	                   .worst = V_NONE };
 	int n = c ? ds_code_each_call(c, gid_calls, on_site, &s) : -1;
 	bool capped = c && ds_code_capped(c);
-	ds_code_free(c);
 	if (n < 0 || (capped && !s.bad)) {
 		by_imports(f, v, setid, library, c ? "code too large, read partly" : why);
 		return;

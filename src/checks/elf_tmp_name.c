@@ -484,7 +484,8 @@ static bool socket_name(const struct found *fd, const struct cand *k)
 }
 
 /* Marks the candidates that reach a file call; false without a decoder. */
-static bool trace(const struct ds_elfview *v, struct found *fd, const char **why)
+static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *fd,
+                  const char **why)
 {
 	const char *names[NPATH_CALLS + NFORMAT_CALLS + NTEMPLATE_CALLS + 2];
 	size_t nn = 0;
@@ -502,7 +503,7 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 	if (ds_elf_imports(v, "bind"))
 		names[nn++] = "bind";
 	names[nn] = NULL;
-	struct ds_code *c = ds_code_open(v, why);
+	struct ds_code *c = ds_file_code(f, why);
 	if (!c)
 		return false;
 	open_flags(v, fd);
@@ -511,7 +512,6 @@ static bool trace(const struct ds_elfview *v, struct found *fd, const char **why
 		refs[i] = (struct ds_range){ fd->c[i].addr, fd->c[i].addr + fd->c[i].len };
 	int n = ds_code_each_call_ref(c, names, refs, fd->nc, on_call, fd);
 	bool capped = ds_code_capped(c) || (n >= 0 && !removed_only(v, c, fd, refs));
-	ds_code_free(c);
 	if (n < 0 || capped) {
 		*why = "code too large, read partly";
 		return false;
@@ -569,7 +569,7 @@ static void run(struct ds_file *f, void *state)
 	struct found *fd = found_new();
 	ds_elf_strings_at(v, 6, '/', on_string, fd);
 	const char *why = NULL;
-	bool decoded = !fd->nc || trace(v, fd, &why);
+	bool decoded = !fd->nc || trace(f, v, fd, &why);
 	const char *listed[MAX_LISTED], *excl[MAX_LISTED], *gone[MAX_LISTED];
 	size_t ntmp = 0, nexcl = 0, ngone = 0;
 	for (size_t i = 0; i < fd->nc; i++) {

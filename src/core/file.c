@@ -10,6 +10,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "distsec/disasm.h"
 #include "distsec/elfview.h"
 #include "distsec/file.h"
 #include "internal.h"
@@ -407,8 +408,25 @@ int ds_file_stat_in_root(const struct ds_file *f, const char *path, struct stat 
 	return rc;
 }
 
+struct ds_code *ds_file_code(struct ds_file *f, const char **why)
+{
+	if (!f->code_state) {
+		const struct ds_elfview *v = ds_file_elf(f);
+		f->code_why = "not an ELF file";
+		f->code = v ? ds_code_open(v, &f->code_why) : NULL;
+		f->code_state = 1;
+	}
+	ds_code_rewind(f->code);
+	if (!f->code)
+		*why = f->code_why;
+	return f->code;
+}
+
 void ds_file_release(struct ds_file *f)
 {
+	ds_code_free(f->code);
+	f->code = NULL;
+	f->code_state = 0;
 	ds_elfview_free(f->elf);
 	free(f->bflags);
 	f->bflags = NULL;

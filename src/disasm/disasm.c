@@ -439,7 +439,25 @@ struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why)
 		*why = "no code sections or no function boundaries";
 		return NULL;
 	}
+	c->opened = (struct dis_counts){ c->scanned, c->decoded, c->deep_decoded, c->store_scanned,
+	                                 c->deep_callers, c->unreached_queries, c->capped };
 	return c;
+}
+
+void ds_code_rewind(struct ds_code *c)
+{
+	if (!c)
+		return;
+	const struct dis_counts *o = &c->opened;
+	c->scanned = o->scanned;
+	c->decoded = o->decoded;
+	c->deep_decoded = o->deep_decoded;
+	c->store_scanned = o->store_scanned;
+	c->deep_callers = o->deep_callers;
+	c->unreached_queries = o->unreached_queries;
+	c->capped = o->capped;
+	c->stubs_seen = false;
+	c->main_done = false;   /* found on each user's deep budget */
 }
 
 void ds_code_free(struct ds_code *c)
@@ -586,6 +604,27 @@ static void find_stubs(struct ds_code *c)
 		c->arch->stubs(c, &cap);
 	if (c->nstubs)
 		qsort(c->stubs, c->nstubs, sizeof *c->stubs, cmp_slot);
+}
+
+/* The stubs for this user of the decoder: found once per file, their
+ * decoding counted against each user's caps as if it found them itself
+ * (a user's first query is where it would have). */
+static void need_stubs(struct ds_code *c)
+{
+	if (c->stubs_seen)
+		return;
+	c->stubs_seen = true;
+	if (!c->stubs_done) {
+		size_t decoded = c->decoded;
+		bool capped = c->capped;
+		find_stubs(c);
+		c->stubs_decoded = c->decoded - decoded;
+		c->stubs_capped = c->capped && !capped;
+		return;
+	}
+	c->decoded += c->stubs_decoded;
+	if (c->stubs_capped)
+		c->capped = true;
 }
 
 bool dis_in_list(const uint64_t *v, size_t n, uint64_t a)
@@ -786,8 +825,7 @@ static int visit(struct ds_code *c, size_t fi, const char *const *names, uint64_
 int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
                           const struct ds_range *refs, size_t nrefs, ds_site_cb cb, void *ctx)
 {
-	if (!c->stubs_done)
-		find_stubs(c);
+	need_stubs(c);
 	struct dis_wanted w = { .refs = refs, .nrefs = nrefs, .ref_lo = UINT64_MAX,
 	                    .abs_refs = c->v->type == ET_EXEC };
 	for (size_t i = 0; i < nrefs; i++) {
@@ -826,8 +864,7 @@ int ds_code_each_call(struct ds_code *c, const char *const *names, ds_site_cb cb
 
 int ds_code_each_call_to(struct ds_code *c, uint64_t target, ds_site_cb cb, void *ctx)
 {
-	if (!c->stubs_done)
-		find_stubs(c);
+	need_stubs(c);
 	struct dis_wanted w = { .stubs = &target, .nstubs = 1, .ref_lo = UINT64_MAX };
 	/* and the calls through GOT slots that hold it (Rust's) */
 	size_t cap = 0;
@@ -924,8 +961,7 @@ static int cmp_hit(const void *a, const void *b)
 int dis_funcs_naming(struct ds_code *c, uint64_t lo, uint64_t hi, size_t **funcs, size_t *nfuncs,
                      struct dis_hit **hits, size_t *nhits)
 {
-	if (!c->stubs_done)
-		find_stubs(c);   /* the decoded calls name their imports */
+	need_stubs(c);   /* the decoded calls name their imports */
 	struct dis_wanted w = { .mem_lo = lo, .mem_hi = hi > lo ? hi : lo + 1,
 	                    .abs_refs = c->v->type == ET_EXEC };
 	struct dis_cands k = { 0 };

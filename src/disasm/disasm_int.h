@@ -212,6 +212,17 @@ struct ds_code {
 	unsigned unreached_queries;      /* ds_site_unreached queries made */
 	uint64_t main;                   /* dis_main, once main_done */
 	bool main_done;
+	/* ds_code_rewind: the counters as ds_code_open left them, and what
+	 * find_stubs added to them, replayed when a later user needs the
+	 * stubs found by an earlier one */
+	struct dis_counts {
+		size_t scanned, decoded, deep_decoded, store_scanned;
+		unsigned deep_callers, unreached_queries;
+		bool capped;
+	} opened;
+	bool stubs_seen;                 /* find_stubs done or replayed since the rewind */
+	size_t stubs_decoded;
+	bool stubs_capped;
 };
 
 struct ds_site {

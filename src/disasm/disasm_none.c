@@ -10,6 +10,7 @@ struct ds_code *ds_code_open(const struct ds_elfview *v, const char **why)
 }
 
 void ds_code_free(struct ds_code *c) { (void)c; }
+void ds_code_rewind(struct ds_code *c) { (void)c; }
 bool ds_code_capped(const struct ds_code *c) { (void)c; return true; }
 
 int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
