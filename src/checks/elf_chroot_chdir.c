@@ -226,8 +226,8 @@ static void run(struct ds_file *f, void *state)
 	int n = c ? ds_code_each_call(c, chroot_call, on_chroot, &s) : -1;
 	if (n < 0 || (ds_code_capped(c) && !s.bare) || n == 0) {
 		/* no site found (a call through a pointer) or reading cut short */
-		by_imports(f, v, c ? (n == 0 ? "no direct chroot call site found"
-		                             : "code too large, read partly") : why);
+		by_imports(f, v, c ? (n == 0 && !ds_code_capped(c) ? "no direct chroot call site found"
+		                                                   : "code too large, read partly") : why);
 		return;
 	}
 	follow_wrappers(c, &s, library);

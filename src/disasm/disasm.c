@@ -347,11 +347,18 @@ static void read_sections(struct ds_code *c)
 		else if (name && strcmp(name, ".eh_frame_hdr") == 0)
 			starts_from_eh_frame_hdr(c, &sh, &ncap);
 	}
-	for (size_t i = 0; i < c->nspans; i++)
-		if (c->spans[i].plt)
-			dis_add_start(c, c->spans[i].addr, &ncap);
 	if (c->arch->starts)
 		c->arch->starts(c, &ncap);
+	/* No function runs across a section: code before the first known
+	 * start of its section (a stripped musl program's only starts are
+	 * _init and _fini) is no part of the section before it, which would
+	 * be the PLT, its stubs then read as the calls to their imports (the
+	 * real ones never seen).  With no start from the symbols or the
+	 * unwind tables the file has no function boundaries: the sections
+	 * alone give none. */
+	if (c->nstarts)
+		for (size_t i = 0; i < c->nspans; i++)
+			dis_add_start(c, c->spans[i].addr, &ncap);
 	if (c->nalt)
 		qsort(c->alt, c->nalt, sizeof *c->alt, cmp_u64);
 	if (c->nalt_not)
@@ -797,6 +804,30 @@ static void wanted_addrs(const struct dis_slot *v, size_t n, const char *const *
 		qsort(*out, *nout, sizeof **out, cmp_u64);
 }
 
+/* How far before its jump a stub outside the PLT sections begins (the
+ * longest, ppc64's, is five instructions). */
+#define STUB_LEN 16
+
+/* A PLT stub's own jump to its import is no call of it: the calls to the
+ * stub are.  Stubs are the PLT sections' code, and the linker's elsewhere
+ * (ppc64's, at the start of .text: decoded there as a function, its jump
+ * reads the slot from the TOC) end with a jump naming the import their
+ * own start is registered under. */
+static bool stub_jump(const struct ds_code *c, const struct dis_insn *in)
+{
+	const struct dis_span *sp = dis_span_of(c, in->addr);
+	if (sp && sp->plt)
+		return true;
+	if (in->kind != K_JMP || !in->callee)
+		return false;
+	for (uint64_t back = 0; back <= STUB_LEN && back <= in->addr; back += 4) {
+		const char *name = dis_slot_name(c->stubs, c->nstubs, in->addr - back);
+		if (name && strcmp(name, in->callee) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* Decodes one candidate function and calls back for its call sites: of
  * an import in names, or (names NULL) the direct ones to target. */
 static int visit(struct ds_code *c, size_t fi, const char *const *names, uint64_t target,
@@ -812,7 +843,8 @@ static int visit(struct ds_code *c, size_t fi, const char *const *names, uint64_
 		const struct dis_insn *in = &f.in[i];
 		if ((in->kind != K_CALL && in->kind != K_JMP) ||
 		    (names ? !in->callee || !name_in(in->callee, names)
-		           : in->callee || in->target != target))
+		           : in->callee || in->target != target) ||
+		    stub_jump(c, in))
 			continue;
 		struct ds_site site = { c, &f, i };
 		(*nsites)++;

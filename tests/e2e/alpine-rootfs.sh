@@ -7,9 +7,11 @@
 # 0700), so the STIG is right about nearly every file as unpacked.  Given
 # the modes apk installs (apkmodes.py), the alpine profile leaves no error
 # that is Alpine's own layout: /etc/shadow 0640 root:shadow is waived, and
-# what stays are /var/log/.keep (no package's: the checkout's placeholder,
-# world-readable in the log directory) and elf-chroot-chdir's verdict on
-# busybox's code, which no layout profile waives.
+# what stays is /var/log/.keep (no package's: the checkout's placeholder,
+# world-readable in the log directory).  busybox's chroot calls go through
+# a .plt.got stub, which is no call site of chroot (tests/e2e/pltgot.sh):
+# its .text, stripped and without .eh_frame_hdr, is one function too large
+# to decode, so its imports decide (chroot and chdir: a pass).
 . "$(dirname "$0")/lib.sh"
 tarball="${DISTSEC_REALDATA:-$SRCDIR/../../shared/realdata}/alpine-3-x86_64-rootfs.tar.gz"
 [ -f "$tarball" ] || { echo "SKIP: no $tarball (the project's shared/realdata)"; exit 77; }
@@ -47,7 +49,7 @@ run_distsec scan --root "$root" --fail-on never --format json -o "$work/alpine.j
 expect_rc 0
 errors "$work/alpine.json" >"$work/out"
 cat "$work/out"
-printf '%s\n' 'profile alpine backend apk' 'error elf-chroot-chdir - /bin/busybox' \
+printf '%s\n' 'profile alpine backend apk' \
 	'error file-stig GEN001260 /var/log/.keep' 'waived file-stig GEN001420 /etc/shadow' | LC_ALL=C sort >"$work/want"
 diff -u "$work/want" "$work/out" || fail "the alpine profile on Alpine's own modes"
 grep -q '"waiver": *"alpine profile: Alpine'"'"'s alpine-baselayout installs /etc/shadow 0640 root:shadow' "$work/alpine.json" || fail "the waiver's reason is not in the report"
@@ -56,6 +58,16 @@ grep -q '"waiver": *"alpine profile: Alpine'"'"'s alpine-baselayout installs /et
 run_distsec scan --root "$root" --fail-on never --profile stig --format json -o "$work/stig.json"
 errors "$work/stig.json" >"$work/out"
 grep -qx 'error file-stig GEN001420 /etc/shadow' "$work/out" || fail "--profile stig waived /etc/shadow"
+
+run_distsec scan --root "$root" -v --check elf-chroot-chdir --format json /bin/busybox
+expect_rc 0
+python3 - "$work/out" <<'PY' || fail "elf-chroot-chdir on busybox"
+import json, sys
+f = json.load(open(sys.argv[1]))["findings"]
+assert [(x["severity"], x["message"], x["details"]) for x in f] == [
+    ("pass", "calls chroot() and chdir()",
+     {"method": "imports", "no_disassembly": "code too large, read partly"})], f
+PY
 
 # owners: busybox and its applets' links
 run_distsec scan --root "$root" -v --check elf-pie /bin/busybox
