@@ -805,8 +805,8 @@ static void wanted_addrs(const struct dis_slot *v, size_t n, const char *const *
 }
 
 /* How far before its jump a stub outside the PLT sections begins (the
- * longest, ppc64's, is five instructions). */
-#define STUB_LEN 16
+ * longest, ppc64 ELFv1's, is six instructions). */
+#define STUB_LEN 20
 
 /* A PLT stub's own jump to its import is no call of it: the calls to the
  * stub are.  Stubs are the PLT sections' code, and the linker's elsewhere
