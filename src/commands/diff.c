@@ -915,7 +915,8 @@ static int cmp_pkg(const void *x, const void *y)
 /* Sorted by name and architecture; the index follows. */
 static void sort_side(struct side *sd)
 {
-	qsort(sd->p, sd->n, sizeof *sd->p, cmp_pkg);
+	if (sd->n)   /* a side with no package (a shard's empty share) has no array */
+		qsort(sd->p, sd->n, sizeof *sd->p, cmp_pkg);
 	for (size_t i = 0; i < sd->n; i++) {
 		char *key = ds_xasprintf("%s\037%s", sd->p[i].name, sd->p[i].arch);
 		*ds_strmap_put(sd->index, key) = i + 1;

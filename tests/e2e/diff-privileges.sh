@@ -92,6 +92,11 @@ assert regs == [("file-setid", "/usr/lib/fixp/run.sh", "error", "new", "new-setu
                 ("file-world-writable", "/usr/share/fixp/data", "error", "new",
                  "new-world-writable")], regs
 PY
+# a scan that finds no package (a shard's empty share) against a report
+# that has some: nothing gained (UBSan: qsort of no array in CI's ASan stage)
+mkdir -p "$work/empty"
+run_distsec scan --baseline "$work/p1.json" "$work/empty"
+expect_rc 0
 run_distsec scan --format sarif --baseline "$work/p1.json" "$work"/p2/*.deb
 expect_rc 1
 python3 "$SRCDIR/e2e/validate.py" sarif "$work/out" >/dev/null || fail "--baseline SARIF does not validate"
