@@ -278,15 +278,15 @@ void ds_daemons_add_set(struct ds_strmap *m, struct ds_unitset *u);
 /* waivers.c */
 struct ds_waivers;
 /* NULL with the reason ("waivers FILE:LINE: why") in err. */
-struct ds_waivers *ds_waivers_load(const char *path, char *err, size_t errlen);
-struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_t errlen);
+struct ds_waivers *ds_waivers_load(const char *path, struct ds_error *err);
+struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, struct ds_error *err);
 struct ds_waivers *ds_waivers_new(void);
 /* Appends the waivers of fp (named name) to ws; lines without a package
  * get pkg_default (NULL: any package).  0, or -1 with the reason in err. */
 int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const char *pkg_default,
-                    char *err, size_t errlen);
+                    struct ds_error *err);
 int ds_waivers_add_file(struct ds_waivers *ws, const char *path, const char *pkg_default,
-                        char *err, size_t errlen);
+                        struct ds_error *err);
 void ds_waivers_free(struct ds_waivers *ws);
 /* The reason a waiver gives for d, or NULL. */
 const char *ds_waiver_for(struct ds_waivers *ws, const struct ds_finding *d);

@@ -220,27 +220,23 @@ static int read_files_from(struct scan_lists *l)
 	}
 	char *line = NULL;
 	size_t cap = 0, len, lineno = 0;
-	const char *why = NULL;
+	struct ds_error err = DS_ERROR_INIT;
 	int r;
-	while ((r = ds_read_line(fp, &line, &cap, &len, FILES_FROM_LINE_MAX, &why)) > 0) {
+	while ((r = ds_read_line(fp, &line, &cap, &len, FILES_FROM_LINE_MAX, &err)) > 0) {
 		lineno++;
 		if (len)
 			ds_push(l->lines, l->nlines, l->linecap, ds_xstrdup(line));
 	}
-	int e = errno;
 	free(line);
 	if (!in)
 		fclose(fp);
-	if (r == -2) {
+	if (r < 0 && err.kind != DS_ERR_IO)
 		ds_warn("--files-from %s: line %zu %s (a path a line, at most %u KiB): not a list "
-		        "of paths", l->files_from, lineno + 1, why, FILES_FROM_LINE_MAX >> 10);
-		return 2;
-	}
-	if (r < 0) {
-		ds_warn("--files-from %s: read error: %s", l->files_from, strerror(e));
-		return 2;
-	}
-	return 0;
+		        "of paths", l->files_from, lineno + 1, ds_error_msg(&err), FILES_FROM_LINE_MAX >> 10);
+	else if (r < 0)
+		ds_warn("--files-from %s: %s", l->files_from, ds_error_msg(&err));
+	ds_error_clear(&err);
+	return r < 0 ? 2 : 0;
 }
 
 static int parse_scan_option(int c, struct ds_options *o, struct scan_lists *l)

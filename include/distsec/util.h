@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "distsec/error.h"
+
 void *ds_xmalloc(size_t n);
 void *ds_xcalloc(size_t n, size_t size);
 void *ds_xrealloc(void *p, size_t n);
@@ -120,10 +122,12 @@ void ds_list_free(char **v);
 
 /* One line of fp, without its newline, into *line (grown as needed,
  * *cap its size): 1 a line (the last may lack its newline), 0 the end of
- * the file, -1 a read error (errno set), -2 a line longer than max bytes
- * or holding a NUL byte (*why says which): neither is taken for the end,
- * and what is held never grows past max.  *len is the line's length. */
-int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, const char **why);
+ * the file, -1 with e set: a read error (DS_ERR_IO, "read error: ..."),
+ * or a line longer than max bytes (DS_ERR_LIMIT, "is longer than the
+ * limit") or holding a NUL byte (DS_ERR_PARSE, "holds a NUL byte"), to
+ * follow "the line N ".  Neither is taken for the end, and what is held
+ * never grows past max.  *len is the line's length. */
+int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, struct ds_error *e);
 /* The longest line of a hand-written list (waivers, STIG rules). */
 #define DS_LIST_LINE_MAX (64u << 10)
 

@@ -178,10 +178,10 @@ int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name)
 	size_t cap = 0, len;
 	unsigned lineno = 0;
 	int rc = 0, got = 0;
-	const char *why = NULL;
+	struct ds_error e = DS_ERROR_INIT;
 	/* a read error is not the end of the rules: fewer rules would pass
 	 * what the rest of the file forbids */
-	while (rc == 0 && (got = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, &why)) > 0) {
+	while (rc == 0 && (got = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, &e)) > 0) {
 		lineno++;
 		char *t = line;
 		while (isspace((unsigned char)*t))
@@ -199,16 +199,16 @@ int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name)
 		r.line = lineno;
 		ds_push(st->rules, st->n, st->cap, r);
 	}
-	int e = errno;
 	free(line);
-	if (rc == 0 && got == -2) {
-		ds_warn("file-stig rules %s:%u: the line %s (at most %u KiB, no NUL byte)", name, lineno + 1, why,
-		        DS_LIST_LINE_MAX >> 10);
+	if (rc == 0 && got < 0 && e.kind != DS_ERR_IO) {
+		ds_warn("file-stig rules %s:%u: the line %s (at most %u KiB, no NUL byte)", name, lineno + 1,
+		        ds_error_msg(&e), DS_LIST_LINE_MAX >> 10);
 		rc = -1;
 	} else if (rc == 0 && got < 0) {
-		ds_warn("file-stig rules %s: read error: %s", name, strerror(e));
+		ds_warn("file-stig rules %s: %s", name, ds_error_msg(&e));
 		rc = -1;
 	}
+	ds_error_clear(&e);
 	return rc;
 }
 

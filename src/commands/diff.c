@@ -1125,9 +1125,10 @@ int ds_cmd_diff(int argc, char **argv)
 		return 2;
 	}
 	if (o.waivers_file) {
-		char err[256];
-		if (!(o.waivers = ds_waivers_load(o.waivers_file, err, sizeof err))) {
-			ds_warn("%s", err);
+		struct ds_error err = DS_ERROR_INIT;
+		if (!(o.waivers = ds_waivers_load(o.waivers_file, &err))) {
+			ds_warn("%s", ds_error_msg(&err));
+			ds_error_clear(&err);
 			side_free(&old);
 			side_free(&new);
 			return 2;

@@ -157,9 +157,10 @@ static int load_spellings(struct ds_scan *s)
 		const struct ds_backend *b = slots[i].b;
 		if (!b->pkgfile_open || s->priv->profile || !b->profile)
 			continue;
-		char err[512];
-		if (!(s->priv->spelling[i] = ds_profile_load(b->profile, err, sizeof err))) {
-			ds_warn("%s", err);
+		struct ds_error err = DS_ERROR_INIT;
+		if (!(s->priv->spelling[i] = ds_profile_load(b->profile, &err))) {
+			ds_warn("%s", ds_error_msg(&err));
+			ds_error_clear(&err);
 			return -1;
 		}
 	}
@@ -174,10 +175,11 @@ static int load_lists(struct ds_scan *s)
 	if (s->opt->profile)
 		return 0;
 	const char *root = s->backend && s->backend->profile ? s->backend->profile : "stig";
-	char err[512];
-	if (!(s->priv->lists_root = ds_profile_load(root, err, sizeof err)) ||
-	    !(s->priv->lists_stig = ds_profile_load("stig", err, sizeof err))) {
-		ds_warn("%s", err);
+	struct ds_error err = DS_ERROR_INIT;
+	if (!(s->priv->lists_root = ds_profile_load(root, &err)) ||
+	    !(s->priv->lists_stig = ds_profile_load("stig", &err))) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	return 0;
@@ -510,9 +512,10 @@ static int begin_checks(struct ds_scan *s)
 
 static int load_profile(struct ds_scan *s, const char *spec, const char *why)
 {
-	char err[512];
-	if (!(s->priv->profile = ds_profile_load(spec, err, sizeof err))) {
-		ds_warn("%s", err);
+	struct ds_error err = DS_ERROR_INIT;
+	if (!(s->priv->profile = ds_profile_load(spec, &err))) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	s->profile = ds_profile_name(s->priv->profile);
@@ -576,14 +579,15 @@ static int tree_waiver_file(const struct dirent *e)
 
 static int add_tree_waivers(struct ds_scan *s, const char *path, const char *pkg)
 {
-	char err[512];
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
 	if (!s->priv->waivers)
 		s->priv->waivers = ds_waivers_new();
-	if (ds_waivers_add_file(s->priv->waivers, path, pkg, err, sizeof err) != 0) {
-		ds_warn("%s", err);
+	struct ds_error err = DS_ERROR_INIT;
+	if (ds_waivers_add_file(s->priv->waivers, path, pkg, &err) != 0) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	if (!s->opt->quiet)
@@ -726,10 +730,11 @@ static int open_debug(struct ds_scan *s, bool root_context)
 
 int ds_scan_open(struct ds_scan *s)
 {
-	char err[512];
+	struct ds_error err = DS_ERROR_INIT;
 	if (s->opt->waivers &&
-	    !(s->priv->waivers = ds_waivers_load(s->opt->waivers, err, sizeof err))) {
-		ds_warn("%s", err);
+	    !(s->priv->waivers = ds_waivers_load(s->opt->waivers, &err))) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	if (s->opt->baseline && ds_baseline_load(s) != 0)

@@ -297,7 +297,7 @@ static const char *parse_line(struct ds_profile *p, char *line)
 #define LINE_MAX_LEN 4096 /* a profile is a short hand-written file */
 
 struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path,
-                                     char *err, size_t errlen)
+                                     struct ds_error *err)
 {
 	struct ds_profile *p = ds_xcalloc(1, sizeof *p);
 	p->name = ds_xstrdup(name);
@@ -305,33 +305,32 @@ struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path
 	char *line = NULL;
 	size_t cap = 0, len;
 	unsigned lineno = 0;
-	const char *why = NULL;
 	int r;
-	while ((r = ds_read_line(fp, &line, &cap, &len, LINE_MAX_LEN, &why)) > 0) {
+	while ((r = ds_read_line(fp, &line, &cap, &len, LINE_MAX_LEN, err)) > 0) {
 		lineno++;
 		const char *bad = parse_line(p, line);
 		if (bad) {
-			snprintf(err, errlen, "profile %s:%u: %s", path, lineno, bad);
+			ds_error_set(err, DS_ERR_PARSE, "profile %s:%u: %s", path, lineno, bad);
 			free(line);
 			ds_profile_free(p);
 			return NULL;
 		}
 	}
-	int e = errno;
 	free(line);
 	if (r < 0) {   /* a read error is not the end of the profile */
-		if (r == -2)
-			snprintf(err, errlen, "profile %s:%u: the line %s (at most %d bytes, no NUL byte)", path, lineno + 1,
-			         why, LINE_MAX_LEN);
-		else
-			snprintf(err, errlen, "profile %s: read error: %s", path, strerror(e));
+		if (err && err->kind != DS_ERR_IO) {
+			ds_error_prefix(err, "profile %s:%u: the line ", path, lineno + 1);
+			ds_error_append(err, " (at most %d bytes, no NUL byte)", LINE_MAX_LEN);
+		} else {
+			ds_error_prefix(err, "profile %s: ", path);
+		}
 		ds_profile_free(p);
 		return NULL;
 	}
 	return p;
 }
 
-struct ds_profile *ds_profile_load(const char *spec, char *err, size_t errlen)
+struct ds_profile *ds_profile_load(const char *spec, struct ds_error *err)
 {
 	char buf[4096];
 	const char *path = spec;
@@ -340,18 +339,18 @@ struct ds_profile *ds_profile_load(const char *spec, char *err, size_t errlen)
 		path = ds_data_file(rel, buf, sizeof buf);
 		free(rel);
 		if (!path) {
-			snprintf(err, errlen, "profile '%s': not found (see 'distsec profiles')", spec);
+			ds_error_set(err, DS_ERR_USAGE, "profile '%s': not found (see 'distsec profiles')", spec);
 			return NULL;
 		}
 	}
 	FILE *fp = fopen(path, "re");
 	if (!fp) {
-		snprintf(err, errlen, "profile %s: %s", path, strerror(errno));
+		ds_error_errno(err, errno, "profile %s", path);
 		return NULL;
 	}
 	/* a file's profile is named after the file */
 	const char *base = strrchr(path, '/');
-	struct ds_profile *p = ds_profile_parse(fp, base ? base + 1 : path, path, err, errlen);
+	struct ds_profile *p = ds_profile_parse(fp, base ? base + 1 : path, path, err);
 	fclose(fp);
 	return p;
 }
@@ -429,10 +428,11 @@ int ds_profiles_list(FILE *out)
 			const char *name = names[k]->d_name;
 			uintptr_t *slot = name[0] != '.' ? ds_strmap_put(seen, name) : NULL;
 			char *path = ds_xasprintf("%s/%s", dir, name);
-			char err[512] = "";
-			struct ds_profile *p = slot && !*slot ? ds_profile_load(path, err, sizeof err) : NULL;
-			if (err[0])
-				ds_warn("%s", err);
+			struct ds_error err = DS_ERROR_INIT;
+			struct ds_profile *p = slot && !*slot ? ds_profile_load(path, &err) : NULL;
+			if (err.msg)
+				ds_warn("%s", ds_error_msg(&err));
+			ds_error_clear(&err);
 			if (p) {
 				*slot = 1;
 				found++;

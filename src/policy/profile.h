@@ -5,16 +5,17 @@
 
 #include <stdio.h>
 
+#include "distsec/error.h"
 #include "distsec/finding.h"
 
 struct ds_profile;
 
 /* A NAME (no '/': profiles/NAME in the data directories) or a FILE.
  * NULL with the reason in err. */
-struct ds_profile *ds_profile_load(const char *spec, char *err, size_t errlen);
+struct ds_profile *ds_profile_load(const char *spec, struct ds_error *err);
 /* Parses an open profile; path names it in err.  NULL on a bad line. */
 struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path,
-                                    char *err, size_t errlen);
+                                    struct ds_error *err);
 void ds_profile_free(struct ds_profile *p);
 const char *ds_profile_name(const struct ds_profile *p);
 const char *ds_profile_description(const struct ds_profile *p);

@@ -121,16 +121,15 @@ struct ds_waivers *ds_waivers_new(void)
 }
 
 int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const char *pkg_default,
-                    char *err, size_t errlen)
+                    struct ds_error *err)
 {
 	char *line = NULL;
 	size_t cap = 0, len;
 	unsigned lineno = 0;
-	const char *why = NULL;
 	int r;
 	/* a read error is not the end of the list: fewer waivers than written
 	 * would fail a gate the file meant to pass, or hide which line broke */
-	while ((r = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, &why)) > 0) {
+	while ((r = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, err)) > 0) {
 		lineno++;
 		char *t = trim(line);
 		if (!*t || *t == '#')
@@ -145,7 +144,7 @@ int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const cha
 		free(text);
 		const char *bad = parse_line(t, &w, pkg_default);
 		if (bad) {
-			snprintf(err, errlen, "waivers %s:%u: %s", name, lineno, bad);
+			ds_error_set(err, DS_ERR_PARSE, "waivers %s:%u: %s", name, lineno, bad);
 			free(w.check);
 			free(w.glob);
 			free(w.package);
@@ -157,20 +156,20 @@ int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const cha
 		}
 		ds_push(ws->items, ws->n, ws->cap, w);
 	}
-	int e = errno;
 	free(line);
-	if (r == -2)
-		snprintf(err, errlen, "waivers %s:%u: the line %s (at most %u KiB, no NUL byte)", name, lineno + 1, why,
-		         DS_LIST_LINE_MAX >> 10);
-	else if (r < 0)
-		snprintf(err, errlen, "waivers %s: read error: %s", name, strerror(e));
+	if (r < 0 && err && err->kind != DS_ERR_IO) {
+		ds_error_prefix(err, "waivers %s:%u: the line ", name, lineno + 1);
+		ds_error_append(err, " (at most %u KiB, no NUL byte)", DS_LIST_LINE_MAX >> 10);
+	} else if (r < 0) {
+		ds_error_prefix(err, "waivers %s: ", name);
+	}
 	return r < 0 ? -1 : 0;
 }
 
-struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_t errlen)
+struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, struct ds_error *err)
 {
 	struct ds_waivers *ws = ds_waivers_new();
-	if (ds_waivers_read(ws, fp, name, NULL, err, errlen) != 0) {
+	if (ds_waivers_read(ws, fp, name, NULL, err) != 0) {
 		ds_waivers_free(ws);
 		return NULL;
 	}
@@ -178,22 +177,20 @@ struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, char *err, size_
 }
 
 int ds_waivers_add_file(struct ds_waivers *ws, const char *path, const char *pkg_default,
-                        char *err, size_t errlen)
+                        struct ds_error *err)
 {
 	FILE *fp = fopen(path, "re");
-	if (!fp) {
-		snprintf(err, errlen, "waivers %s: %s", path, strerror(errno));
-		return -1;
-	}
-	int rc = ds_waivers_read(ws, fp, path, pkg_default, err, errlen);
+	if (!fp)
+		return ds_error_errno(err, errno, "waivers %s", path);
+	int rc = ds_waivers_read(ws, fp, path, pkg_default, err);
 	fclose(fp);
 	return rc;
 }
 
-struct ds_waivers *ds_waivers_load(const char *path, char *err, size_t errlen)
+struct ds_waivers *ds_waivers_load(const char *path, struct ds_error *err)
 {
 	struct ds_waivers *ws = ds_waivers_new();
-	if (ds_waivers_add_file(ws, path, NULL, err, errlen) != 0) {
+	if (ds_waivers_add_file(ws, path, NULL, err) != 0) {
 		ds_waivers_free(ws);
 		return NULL;
 	}

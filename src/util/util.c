@@ -351,22 +351,22 @@ void ds_sig_release(int sig, const sigset_t *old, bool raised)
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
-int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, const char **why)
+int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, struct ds_error *e)
 {
 	size_t n = 0;
 	int c, rc = 1;
 	flockfile(fp);
 	while ((c = getc_unlocked(fp)) != EOF && c != '\n') {
 		if (c == '\0' || n >= max) {
-			*why = c ? "is longer than the limit" : "holds a NUL byte";
-			rc = -2;
+			rc = c ? ds_error_set(e, DS_ERR_LIMIT, "is longer than the limit")
+			       : ds_error_set(e, DS_ERR_PARSE, "holds a NUL byte");
 			break;
 		}
 		ds_grow(*line, n + 2, *cap);
 		(*line)[n++] = (char)c;
 	}
 	if (c == EOF && ferror(fp))
-		rc = -1;
+		rc = ds_error_errno(e, errno, "read error");
 	else if (c == EOF && n == 0)
 		rc = 0;
 	funlockfile(fp);

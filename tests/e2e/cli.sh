@@ -83,4 +83,20 @@ grep -qF "distsec: note: unused waiver $work/waivers:2: elf-relro /usr/sbin/*" "
 run_distsec scan --root "$root" --backend none --color never --check elf-relro --waivers "$work/waivers" -q
 expect_line "1 errors, 0 warnings, 0 info, 1 waived, 1 unused waiver"
 [ ! -s "$work/err" ] || fail "-q still notes on stderr"
+
+# an error message is not cut, however long the path it names
+long=$work
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do
+	long=$long/$(printf '%0200d' 0)
+done
+mkdir -p "$long"
+printf 'elf-relro /x # why\nno-such /x # why\n' >"$long/waivers"
+run_distsec scan --root "$root" --backend none --check elf-relro --waivers "$long/waivers" -q
+expect_rc 2
+grep -qxF "distsec: waivers $long/waivers:2: unknown check id" "$work/err" ||
+	{ cat "$work/err" >&2; fail "the waivers error is cut"; }
+run_distsec scan --root "$root" --backend none --check elf-relro --waivers "$long/none" -q
+expect_rc 2
+grep -qxF "distsec: waivers $long/none: No such file or directory" "$work/err" ||
+	{ cat "$work/err" >&2; fail "the waivers error is cut"; }
 echo "cli: ok"

@@ -206,12 +206,12 @@ static void test_pathindex(void **state)
 	ds_pathindex_free(x);
 }
 
-static struct ds_waivers *waivers(const char *text, char *err, size_t errlen)
+static struct ds_waivers *waivers(const char *text, struct ds_error *err)
 {
 	FILE *fp = fmemopen((void *)text, strlen(text), "r");
 	assert_non_null(fp);
-	err[0] = '\0';
-	struct ds_waivers *ws = ds_waivers_parse(fp, "w", err, errlen);
+	ds_error_clear(err);
+	struct ds_waivers *ws = ds_waivers_parse(fp, "w", err);
 	fclose(fp);
 	return ws;
 }
@@ -219,15 +219,15 @@ static struct ds_waivers *waivers(const char *text, char *err, size_t errlen)
 static void test_waivers(void **state)
 {
 	(void)state;
-	char err[256];
+	struct ds_error err = DS_ERROR_INIT;
 	struct ds_waivers *ws = waivers(
 		"# a comment\n"
 		"\n"
 		"elf-pie /usr/lib/*/helper-? libfoo # built by an old toolchain upstream\n"
 		"* /opt/* # third-party tree\n"
-		"elf-relro /never/matched # stale\n", err, sizeof err);
+		"elf-relro /never/matched # stale\n", &err);
 	assert_non_null(ws);
-	assert_string_equal(err, "");
+	assert_string_equal(ds_error_msg(&err), "");
 	static const struct ds_pkg foo = { .name = "libfoo", .version = "1" };
 	static const struct ds_pkg bar = { .name = "bar", .version = "1" };
 	struct ds_finding d = {
@@ -254,7 +254,7 @@ static void test_waivers(void **state)
 	ds_waivers_free(ws);
 
 	/* a package glob with :arch; the package's own spelling of the path */
-	ws = waivers("elf-pie /bin/* lib*:i3?6 # i386 only\n", err, sizeof err);
+	ws = waivers("elf-pie /bin/* lib*:i3?6 # i386 only\n", &err);
 	assert_non_null(ws);
 	static const struct ds_pkg foo64 = { .name = "libfoo", .arch = "amd64" };
 	static const struct ds_pkg foo32 = { .name = "libfoo", .arch = "i386" };
@@ -281,12 +281,13 @@ static void test_waivers(void **state)
 		{ "elf-pie /x :amd64 # why\n", "w:1: expected package-glob[:arch-glob]" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		assert_null(waivers(bad[i][0], err, sizeof err));
+		assert_null(waivers(bad[i][0], &err));
 		char *want = ds_xasprintf("waivers %s", bad[i][1]);
-		if (strncmp(err, want, strlen(want)) != 0)
-			fail_msg("\"%s\": \"%s\", want \"%s...\"", bad[i][0], err, want);
+		if (strncmp(ds_error_msg(&err), want, strlen(want)) != 0)
+			fail_msg("\"%s\": \"%s\", want \"%s...\"", bad[i][0], ds_error_msg(&err), want);
 		free(want);
 	}
+	ds_error_clear(&err);
 }
 
 static void expect_clean(const char *in, const char *out)

@@ -8,9 +8,10 @@ static struct ds_profile *parse(const char *text)
 {
 	FILE *fp = fmemopen((void *)text, strlen(text), "r");
 	assert_non_null(fp);
-	char err[256] = "";
-	struct ds_profile *p = ds_profile_parse(fp, "t", "t.profile", err, sizeof err);
-	assert_true(p ? !err[0] : !strncmp(err, "profile t.profile:", 18));
+	struct ds_error err = DS_ERROR_INIT;
+	struct ds_profile *p = ds_profile_parse(fp, "t", "t.profile", &err);
+	assert_true(p ? !err.msg : !strncmp(ds_error_msg(&err), "profile t.profile:", 18));
+	ds_error_clear(&err);
 	fclose(fp);
 	return p;
 }
@@ -122,10 +123,10 @@ static void test_shipped(void **state)
 	(void)state;
 	const char *names[] = { "debian", "fedora", "stig", NULL };
 	for (size_t i = 0; names[i]; i++) {
-		char err[256];
-		struct ds_profile *p = ds_profile_load(names[i], err, sizeof err);
+		struct ds_error err = DS_ERROR_INIT;
+		struct ds_profile *p = ds_profile_load(names[i], &err);
 		if (!p)
-			fail_msg("profile %s does not load: %s", names[i], err);
+			fail_msg("profile %s does not load: %s", names[i], ds_error_msg(&err));
 		assert_true(strlen(ds_profile_description(p)) > 10);
 		expect(!strcmp(names[i], "stig") ? p : NULL, "/etc/cron.daily/apt", "GEN003080",
 		       "0755", "root", NULL, DS_SEV_ERROR);
