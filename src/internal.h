@@ -365,10 +365,11 @@ int ds_history_load(struct ds_scan *s);
 void ds_baseline_apply(struct ds_scan *s, struct ds_finding ***f, size_t *n, size_t *cap);
 
 /* merge.c: `distsec merge`: the JSON reports of --shard runs as one scan
- * result (opt kept; its baseline set from the reports'), or NULL after a
- * message.  ds_scan_free frees it; ds_merge_free is its part for what
+ * result (opt kept; its baseline set from the reports'), or NULL with the
+ * reason in err.  ds_scan_free frees it; ds_merge_free is its part for what
  * only a merged result holds (inputs, owners, the reports, s->priv). */
-struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *files, size_t n);
+struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *files, size_t n,
+                                 struct ds_error *err);
 void ds_merge_free(struct ds_scan *s);
 
 /* diff.c: the `distsec diff` command */

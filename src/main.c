@@ -427,9 +427,12 @@ static int cmd_merge(int argc, char **argv)
 		lists_free(&lists);
 		return rc;
 	}
+	struct ds_error err = DS_ERROR_INIT;
 	struct ds_scan *s = ds_merge_reports(&o, (const char *const *)argv + optind,
-	                                     (size_t)(argc - optind));
+	                                     (size_t)(argc - optind), &err);
 	if (!s) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		lists_free(&lists);
 		return 2;
 	}

@@ -20,6 +20,8 @@
 #ifndef DISTSEC_ERROR_H
 #define DISTSEC_ERROR_H
 
+#include <stdarg.h>
+
 enum ds_error_kind {
 	DS_ERR_NONE = 0,
 	DS_ERR_IO,          /* a file or directory could not be opened or read */
@@ -41,6 +43,9 @@ struct ds_error {
  * still name) and the kind; errnum becomes 0.  Returns -1. */
 int ds_error_set(struct ds_error *e, enum ds_error_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same from a va_list, for a function of its own format. */
+int ds_error_vset(struct ds_error *e, enum ds_error_kind kind, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 /* "what: strerror(errnum)" of kind DS_ERR_IO, errnum kept.  Returns -1. */
 int ds_error_errno(struct ds_error *e, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

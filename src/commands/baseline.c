@@ -32,10 +32,11 @@ char *ds_finding_key(const char *check, const char *path, const char *rule, cons
 
 int ds_baseline_load(struct ds_scan *s)
 {
-	char err[160];
-	s->priv->baseline = ds_report_read(s->opt->baseline, err, sizeof err);
+	struct ds_error err = DS_ERROR_INIT;
+	s->priv->baseline = ds_report_read(s->opt->baseline, &err);
 	if (!s->priv->baseline) {
-		ds_warn("--baseline %s: %s", s->opt->baseline, err);
+		ds_warn("--baseline %s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	return 0;
@@ -45,15 +46,15 @@ int ds_history_load(struct ds_scan *s)
 {
 	s->history = ds_xcalloc(s->opt->nhistory + 1, sizeof *s->history);
 	for (size_t i = 0; i < s->opt->nhistory; i++) {
-		char err[160];
-		const char *file = s->opt->history[i];
-		struct ds_report *r = ds_report_read(file, err, sizeof err);
+		struct ds_error err = DS_ERROR_INIT;
+		struct ds_report *r = ds_report_read(s->opt->history[i], &err);
 		if (!r) {
-			ds_warn("--history %s: %s", file, err);
+			ds_warn("--history %s", ds_error_msg(&err));
+			ds_error_clear(&err);
 			return -1;
 		}
 		struct ds_history *h = &s->history[s->nhistory++];
-		h->label = file;
+		h->label = s->opt->history[i];
 		h->n = ds_xcalloc(ds_nchecks + 1, sizeof *h->n);
 		for (size_t k = 0; k < r->nfindings; k++) {
 			const struct ds_report_finding *d = &r->findings[k];

@@ -295,9 +295,10 @@ static struct ds_report *scan_side(const char *const *files, size_t n, const str
 		FILE *mem = open_memstream(&buf, &len);
 		if (mem) {   /* closed once, whatever render() and fclose() say */
 			bool rendered = ds_output_find("json")->render(s, mem) == 0;
-			char err[160];
-			if (fclose(mem) == 0 && rendered && !(r = ds_report_parse(buf, len, err, sizeof err)))
-				ds_warn("diff: the report of %s: %s", files[0], err);
+			struct ds_error err = DS_ERROR_INIT;
+			if (fclose(mem) == 0 && rendered && !(r = ds_report_parse(buf, len, &err)))
+				ds_warn("diff: the report of %s: %s", files[0], ds_error_msg(&err));
+			ds_error_clear(&err);
 		}
 	}
 	free(buf);
@@ -313,9 +314,10 @@ static int load_side(struct side *sd, const struct diff_opts *o)
 		return -1;
 	}
 	if (S_ISREG(st.st_mode) && is_report(sd->arg)) {
-		char err[160];
-		if (!(sd->rep = ds_report_read(sd->arg, err, sizeof err)))
-			ds_warn("diff: %s: %s", sd->arg, err);
+		struct ds_error err = DS_ERROR_INIT;
+		if (!(sd->rep = ds_report_read(sd->arg, &err)))
+			ds_warn("diff: %s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return sd->rep ? 0 : -1;
 	}
 	size_t n = 1;

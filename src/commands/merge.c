@@ -57,7 +57,7 @@ struct merge {
 	} *absent;
 	size_t nabsent, absentcap;
 	const char *file;          /* the report being read */
-	char err[256];
+	struct ds_error *err;
 };
 
 static int fail(struct merge *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -65,7 +65,7 @@ static int fail(struct merge *g, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(g->err, sizeof g->err, fmt, ap);
+	ds_error_vset(g->err, DS_ERR_USAGE, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -318,7 +318,8 @@ static int read_report(struct merge *g, const struct ds_report *r, size_t nth)
 	return 0;
 }
 
-struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *files, size_t n)
+struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *files, size_t n,
+                                 struct ds_error *err)
 {
 	struct ds_scan *s = ds_xcalloc(1, sizeof *s);
 	s->opt = opt;
@@ -331,28 +332,27 @@ struct ds_scan *ds_merge_reports(struct ds_options *opt, const char *const *file
 	s->backend = &m->backend;
 	struct merge g = { .s = s, .m = m, .opt = opt, .inputs = ds_strmap_new(),
 	                   .unused = ds_strmap_new(), .warned = ds_strmap_new(),
-	                   .unchanged = ds_strmap_new(), .absent_at = ds_strmap_new() };
+	                   .unchanged = ds_strmap_new(), .absent_at = ds_strmap_new(), .err = err };
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
 		g.file = files[i];
-		struct ds_report *r = ds_report_read(files[i], g.err, sizeof g.err);
+		struct ds_report *r = ds_report_read(files[i], err);
 		if (r)
 			ds_push(m->reports, m->nreports, m->repcap, r);
-		if (!r || read_report(&g, r, i) != 0) {
-			ds_warn("merge: %s: %s", files[i], g.err);
+		if (!r) {
+			ds_error_prefix(err, "merge: ");
+			rc = -1;
+		} else if (read_report(&g, r, i) != 0) {
+			ds_error_prefix(err, "merge: %s: ", files[i]);
 			rc = -1;
 		}
 	}
-	if (rc == 0 && g.sharded && g.sharded != n) {
-		ds_warn("merge: %zu of the %zu reports are shards (--shard): not one scan's shards",
-		        g.sharded, n);
-		rc = -1;
-	}
+	if (rc == 0 && g.sharded && g.sharded != n)
+		rc = ds_error_set(err, DS_ERR_USAGE, "merge: %zu of the %zu reports are shards (--shard): "
+		                  "not one scan's shards", g.sharded, n);
 	for (size_t k = 0; rc == 0 && k < g.nshard; k++)
-		if (!g.shards[k]) {
-			ds_warn("merge: shard %zu/%zu is missing", k + 1, g.nshard);
-			rc = -1;
-		}
+		if (!g.shards[k])
+			rc = ds_error_set(err, DS_ERR_USAGE, "merge: shard %zu/%zu is missing", k + 1, g.nshard);
 	if (rc == 0) {
 		seal_unused(&g);
 		seal_absent(&g);

@@ -45,8 +45,7 @@ struct rd {
 	const char *p, *end;
 	struct ds_report *r;
 	json_tokener *tok;
-	char *err;
-	size_t errlen;
+	struct ds_error *err;
 	bool failed;
 };
 
@@ -56,7 +55,7 @@ static int bad(struct rd *c, const char *fmt, ...)
 	if (!c->failed) {   /* the first reason is the one worth telling */
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(c->err, c->errlen, fmt, ap);
+		ds_error_vset(c->err, DS_ERR_PARSE, fmt, ap);
 		va_end(ap);
 		c->failed = true;
 	}
@@ -674,12 +673,12 @@ static int top_member(struct rd *c, const char *key, void *ctx)
 	return rc;
 }
 
-struct ds_report *ds_report_parse(const char *buf, size_t len, char *err, size_t errlen)
+struct ds_report *ds_report_parse(const char *buf, size_t len, struct ds_error *err)
 {
 	struct ds_report *r = ds_xcalloc(1, sizeof *r);
 	r->strings = ds_strmap_new();
 	r->pkgmap = ds_strmap_new();
-	struct rd c = { .p = buf, .end = buf + len, .r = r, .err = err, .errlen = errlen,
+	struct rd c = { .p = buf, .end = buf + len, .r = r, .err = err,
 	                .tok = json_tokener_new_ex(DEPTH_MAX) };
 	/* distsec writes valid UTF-8 (cleaned) and plain JSON */
 	json_tokener_set_flags(c.tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
@@ -703,18 +702,21 @@ struct ds_report *ds_report_parse(const char *buf, size_t len, char *err, size_t
 	return r;
 }
 
-struct ds_report *ds_report_read(const char *path, char *err, size_t errlen)
+struct ds_report *ds_report_read(const char *path, struct ds_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		snprintf(err, errlen, "%s", strerror(errno));
+		ds_error_errno(err, errno, "%s", path);
 		if (fd >= 0)
 			close(fd);
 		return NULL;
 	}
 	if (!S_ISREG(st.st_mode) || (unsigned long long)st.st_size > REPORT_MAX) {
-		snprintf(err, errlen, "%s", S_ISREG(st.st_mode) ? "larger than 1 GiB" : "not a regular file");
+		if (S_ISREG(st.st_mode))
+			ds_error_set(err, DS_ERR_LIMIT, "%s: larger than 1 GiB", path);
+		else
+			ds_error_set(err, DS_ERR_USAGE, "%s: not a regular file", path);
 		close(fd);
 		return NULL;
 	}
@@ -727,9 +729,9 @@ struct ds_report *ds_report_read(const char *path, char *err, size_t errlen)
 	close(fd);
 	struct ds_report *r = NULL;
 	if (read_errno)
-		snprintf(err, errlen, "%s", strerror(read_errno));
-	else
-		r = ds_report_parse(buf, got, err, errlen);
+		ds_error_errno(err, read_errno, "%s", path);
+	else if (!(r = ds_report_parse(buf, got, err)))
+		ds_error_prefix(err, "%s: ", path);
 	free(buf);
 	return r;
 }

@@ -69,11 +69,11 @@ struct ds_absent {
 void ds_absent_add(struct ds_absent **a, const struct ds_report_finding *f);
 void ds_absent_free(struct ds_absent *a);
 
-/* The report at path (a regular file of at most 1 GiB), or NULL with the
- * reason in err. */
-struct ds_report *ds_report_read(const char *path, char *err, size_t errlen);
-/* The same from len bytes at buf. */
-struct ds_report *ds_report_parse(const char *buf, size_t len, char *err, size_t errlen);
+/* The report at path (a regular file of at most 1 GiB), or NULL with
+ * "PATH: reason" in err. */
+struct ds_report *ds_report_read(const char *path, struct ds_error *err);
+/* The same from len bytes at buf (the reason alone in err). */
+struct ds_report *ds_report_parse(const char *buf, size_t len, struct ds_error *err);
 void ds_report_free(struct ds_report *r);
 /* f's details as a new json-c object (never NULL). */
 json_object *ds_report_details(const struct ds_report_finding *f);

@@ -14,16 +14,22 @@ static void replace(struct ds_error *e, char *msg)
 	e->msg = msg;
 }
 
-int ds_error_set(struct ds_error *e, enum ds_error_kind kind, const char *fmt, ...)
+int ds_error_vset(struct ds_error *e, enum ds_error_kind kind, const char *fmt, va_list ap)
 {
 	if (!e)
 		return -1;
-	va_list ap;
-	va_start(ap, fmt);
 	replace(e, ds_xvasprintf(fmt, ap));
-	va_end(ap);
 	e->kind = kind;
 	e->errnum = 0;
+	return -1;
+}
+
+int ds_error_set(struct ds_error *e, enum ds_error_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	ds_error_vset(e, kind, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 

@@ -99,4 +99,11 @@ run_distsec scan --root "$root" --backend none --check elf-relro --waivers "$lon
 expect_rc 2
 grep -qxF "distsec: waivers $long/none: No such file or directory" "$work/err" ||
 	{ cat "$work/err" >&2; fail "the waivers error is cut"; }
+mkdir "$long/a" "$long/b"
+distsec scan --root "$long/a" --backend none --format json -o "$work/a.json" -q --fail-on never
+distsec scan --root "$long/b" --backend none --format json -o "$work/b.json" -q --fail-on never
+run_distsec merge "$work/a.json" "$work/b.json"
+expect_rc 2
+grep -qxF "distsec: merge: $work/b.json: root $long/b, backend none, where the first report has root $long/a, backend none: not shards of one scan" "$work/err" ||
+	{ cat "$work/err" >&2; fail "the merge error is cut"; }
 echo "cli: ok"
