@@ -20,22 +20,10 @@ command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; 
 "$DISTSEC" backends | grep -q '^  apk ' || { echo "SKIP: built without the apk backend"; exit 77; }
 tar xzf "$tarball" -C "$root" --no-same-owner 2>/dev/null || tar xzf "$tarball" -C "$root"
 
-# errors "check rule path", waived "waived check rule path", sorted
-errors() {
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-print("profile", d["profile"], "backend", d["backend"])
-for f in d["findings"]:
-    if f["severity"] == "error":
-        print("waived" if f.get("waived") else "error", f["check"], f.get("rule") or "-", f["path"])' "$1" |
-		LC_ALL=C sort
-}
-
 # as unpacked: the checkout's modes, which no profile waives
 run_distsec scan --root "$root" --fail-on never --format json -o "$work/as-unpacked.json"
 expect_rc 0
-errors "$work/as-unpacked.json" >"$work/unpacked"
+error_lines "$work/as-unpacked.json" >"$work/unpacked"
 grep -qx 'profile alpine backend apk' "$work/unpacked" || fail "not the apk backend and alpine profile: $(grep '^profile' "$work/unpacked")"
 n=$(grep -c '^error ' "$work/unpacked")
 echo "as unpacked (0664/0775 files): $n errors under the alpine profile"
@@ -47,7 +35,7 @@ python3 "$SRCDIR/e2e/apkmodes.py" "$root" >/dev/null
 ls -ln "$root/etc/shadow" | grep -q '^-rw-r----- 1 0 42 ' || fail "apkmodes.py: /etc/shadow is $(ls -ln "$root/etc/shadow")"
 run_distsec scan --root "$root" --fail-on never --format json -o "$work/alpine.json"
 expect_rc 0
-errors "$work/alpine.json" >"$work/out"
+error_lines "$work/alpine.json" >"$work/out"
 cat "$work/out"
 printf '%s\n' 'profile alpine backend apk' \
 	'error file-stig GEN001260 /var/log/.keep' 'waived file-stig GEN001420 /etc/shadow' | LC_ALL=C sort >"$work/want"
@@ -56,7 +44,7 @@ grep -q '"waiver": *"alpine profile: Alpine'"'"'s alpine-baselayout installs /et
 
 # the strict audit still says it
 run_distsec scan --root "$root" --fail-on never --profile stig --format json -o "$work/stig.json"
-errors "$work/stig.json" >"$work/out"
+error_lines "$work/stig.json" >"$work/out"
 grep -qx 'error file-stig GEN001420 /etc/shadow' "$work/out" || fail "--profile stig waived /etc/shadow"
 
 run_distsec scan --root "$root" -v --check elf-chroot-chdir --format json /bin/busybox

@@ -172,3 +172,17 @@ fixture_rpm() {
 		{ cat "$work/rpmbuild.log" >&2; fail "rpmbuild failed"; }
 	rpm_file=$(echo "$top"/RPMS/*/"$1"-1.0-1.*.rpm)
 }
+
+# error_lines REPORT.json: its profile and backend, then each error as
+# "error CHECK RULE PATH" ("waived ..." when a profile or waiver file
+# waived it; RULE "-" when none), sorted
+error_lines() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("profile", d["profile"], "backend", d["backend"])
+for f in d["findings"]:
+    if f["severity"] == "error":
+        print("waived" if f.get("waived") else "error", f["check"], f.get("rule") or "-", f["path"])' "$1" |
+		LC_ALL=C sort
+}
