@@ -340,8 +340,9 @@ unsigned ds_shard_of(const char *path, unsigned n);
 #define DS_SHARD_MAX 1000000u
 void ds_args_shard(struct ds_args *a, unsigned k, unsigned n);
 /* changes.c: the binary package files a .changes or .buildinfo lists,
- * appended to out with the size and sha256 it gives; 0, or -1 with why. */
-int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t len);
+ * appended to out with the size and sha256 it gives; 0, or -1 with the
+ * reason (the path left to the caller) in err. */
+int ds_changes_expand(const char *path, struct ds_args *out, struct ds_error *err);
 /* Does the name end in .changes or .buildinfo? */
 bool ds_changes_named(const char *path);
 
@@ -420,22 +421,22 @@ struct ds_dwarf_alt {
 };
 /* dwarf.c (dwarf_none.c without libdw): the compile units of a separate
  * debug file into bf, its build-id note into id (*idlen bytes, set as
- * soon as it is read); 0, or -1 with why. */
+ * soon as it is read); 0, or -1 with the reason in err. */
 int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags *bf,
-                  unsigned char *id, size_t *idlen, char *why, size_t len);
+                  unsigned char *id, size_t *idlen, struct ds_error *err);
 /* The .gnu_debugaltlink of a debug file: the supplementary file's name
  * and build-id; 0, or -1 when it has none. */
 int ds_dwarf_altlink(Elf *elf, char *name, size_t namelen, unsigned char *id, size_t *idlen);
 /* A copy of the .debug_str of a supplementary file (malloc()ed, *len
- * bytes); 0, or -1 with why. */
-int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, char *why, size_t whylen);
+ * bytes); 0, or -1 with the reason in err. */
+int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, struct ds_error *err);
 extern const bool ds_have_dwarf;
 /* debugfiles.c: where each program's debug file is found. */
 struct ds_debugset;
 struct ds_debugset *ds_debugset_new(void);
 void ds_debugset_free(struct ds_debugset *d);
-/* --debug-dir: 0, or -1 with err. */
-int ds_debugset_dir(struct ds_debugset *d, const char *dir, char *err, size_t len);
+/* --debug-dir: 0, or -1 with the reason in err. */
+int ds_debugset_dir(struct ds_debugset *d, const char *dir, struct ds_error *err);
 /* The root's /usr/lib/debug/.build-id, when it has one. */
 void ds_debugset_root(struct ds_debugset *d, int rootfd);
 /* Any place to look at all. */
@@ -451,8 +452,8 @@ void ds_debugset_add_member(struct ds_debugset *d, const char *label, const stru
  * the run are judged, and the dwz files' strings dropped. */
 void ds_debugset_resolve(struct ds_debugset *d);
 /* The record of the program whose build-id is id: 1 found, 0 no debug
- * file, -1 one found and not read (why names it). */
+ * file, -1 one found and not read (err names it). */
 int ds_debugset_find(struct ds_debugset *d, const unsigned char *id, size_t n,
-                     struct ds_buildflags *bf, char *why, size_t len);
+                     struct ds_buildflags *bf, struct ds_error *err);
 
 #endif

@@ -25,14 +25,14 @@ const bool ds_have_dwarf = true;
 /* Compile units read per file (Chromium: about 50,000). */
 #define UNITS_MAX 200000u
 
-/* The bytes the debug sections hold once decompressed; -1 with why when
- * a header cannot be read. */
-static int debug_size(Elf *elf, uint64_t *total, char *why, size_t len)
+/* The bytes the debug sections hold once decompressed; -1 with the
+ * reason in err when a header cannot be read. */
+static int debug_size(Elf *elf, uint64_t *total, struct ds_error *err)
 {
 	size_t shstrndx;
 	*total = 0;
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
-		snprintf(why, len, "no section names: %s", elf_errmsg(-1));
+		ds_error_set(err, DS_ERR_PARSE, "no section names: %s", elf_errmsg(-1));
 		return -1;
 	}
 	Elf_Scn *scn = NULL;
@@ -47,8 +47,8 @@ static int debug_size(Elf *elf, uint64_t *total, char *why, size_t len)
 		if (sh.sh_flags & SHF_COMPRESSED) {
 			GElf_Chdr ch;
 			if (!gelf_getchdr(scn, &ch)) {
-				snprintf(why, len, "section %s: bad compression header: %s", name,
-				         elf_errmsg(-1));
+				ds_error_set(err, DS_ERR_PARSE, "section %s: bad compression header: %s", name,
+				             elf_errmsg(-1));
 				return -1;
 			}
 			size = ch.ch_size;
@@ -57,7 +57,7 @@ static int debug_size(Elf *elf, uint64_t *total, char *why, size_t len)
 			Elf_Data *d = sh.sh_size >= 12 ? elf_rawdata(scn, NULL) : NULL;
 			const unsigned char *p = d && d->d_size >= 12 ? d->d_buf : NULL;
 			if (!p || memcmp(p, "ZLIB", 4) != 0) {
-				snprintf(why, len, "section %s: bad compression header", name);
+				ds_error_set(err, DS_ERR_PARSE, "section %s: bad compression header", name);
 				return -1;
 			}
 			size = 0;
@@ -65,8 +65,8 @@ static int debug_size(Elf *elf, uint64_t *total, char *why, size_t len)
 				size = size << 8 | p[i];
 		}
 		if (size > DEBUG_SECTIONS_MAX - *total) {
-			snprintf(why, len, "debug sections over the %llu MiB read",
-			         (unsigned long long)(DEBUG_SECTIONS_MAX >> 20));
+			ds_error_set(err, DS_ERR_PARSE, "debug sections over the %llu MiB read",
+			             (unsigned long long)(DEBUG_SECTIONS_MAX >> 20));
 			return -1;
 		}
 		*total += size;
@@ -126,15 +126,15 @@ int ds_dwarf_altlink(Elf *elf, char *name, size_t namelen, unsigned char *id, si
 	return -1;
 }
 
-int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, char *why, size_t whylen)
+int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, struct ds_error *err)
 {
 	size_t shstrndx;
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {
-		snprintf(why, whylen, "no section names: %s", elf_errmsg(-1));
+		ds_error_set(err, DS_ERR_PARSE, "no section names: %s", elf_errmsg(-1));
 		return -1;
 	}
 	uint64_t total;
-	if (debug_size(elf, &total, why, whylen) != 0)
+	if (debug_size(elf, &total, err) != 0)
 		return -1;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -143,12 +143,12 @@ int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, char *why, size_t whyle
 		if (!sn || strcmp(sn, ".debug_str") != 0 || sh.sh_type == SHT_NOBITS)
 			continue;
 		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) {
-			snprintf(why, whylen, ".debug_str: %s", elf_errmsg(-1));
+			ds_error_set(err, DS_ERR_PARSE, ".debug_str: %s", elf_errmsg(-1));
 			return -1;
 		}
 		Elf_Data *d = elf_getdata(scn, NULL);
 		if (!d || !d->d_buf) {
-			snprintf(why, whylen, ".debug_str: %s", elf_errmsg(-1));
+			ds_error_set(err, DS_ERR_PARSE, ".debug_str: %s", elf_errmsg(-1));
 			return -1;
 		}
 		*strs = ds_xmalloc(d->d_size + 1);
@@ -156,32 +156,32 @@ int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, char *why, size_t whyle
 		*len = d->d_size;
 		return 0;
 	}
-	snprintf(why, whylen, "no .debug_str");
+	ds_error_set(err, DS_ERR_PARSE, "no .debug_str");
 	return -1;
 }
 
 int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags *bf,
-                  unsigned char *id, size_t *idlen, char *why, size_t len)
+                  unsigned char *id, size_t *idlen, struct ds_error *err)
 {
 	GElf_Ehdr eh;
 	uint64_t total;
 	if (!gelf_getehdr(elf, &eh)) {
-		snprintf(why, len, "not an ELF file: %s", elf_errmsg(-1));
+		ds_error_set(err, DS_ERR_PARSE, "not an ELF file: %s", elf_errmsg(-1));
 		return -1;
 	}
-	if (debug_size(elf, &total, why, len) != 0)
+	if (debug_size(elf, &total, err) != 0)
 		return -1;
 	const void *note;
 	ssize_t n = dwelf_elf_gnu_build_id(elf, &note);
 	if (n <= 0 || (size_t)n > DS_BUILD_ID_MAX) {
-		snprintf(why, len, "no build-id note");
+		ds_error_set(err, DS_ERR_PARSE, "no build-id note");
 		return -1;
 	}
 	memcpy(id, note, (size_t)n);
 	*idlen = (size_t)n;
 	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!dw) {
-		snprintf(why, len, "no DWARF: %s", dwarf_errmsg(-1));
+		ds_error_set(err, DS_ERR_PARSE, "no DWARF: %s", dwarf_errmsg(-1));
 		return -1;
 	}
 	memset(bf, 0, sizeof *bf);
@@ -212,8 +212,8 @@ int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags
 			ds_buildflags_add(bf, producer, name, x86);
 	}
 	if (r < 0) {
-		snprintf(why, len, "malformed .debug_info after %u compile units: %s", bf->units,
-		         dwarf_errmsg(-1));
+		ds_error_set(err, DS_ERR_PARSE, "malformed .debug_info after %u compile units: %s", bf->units,
+		             dwarf_errmsg(-1));
 		dwarf_end(dw);
 		return -1;
 	}

@@ -6,14 +6,14 @@
 const bool ds_have_dwarf = false;
 
 int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags *bf,
-                  unsigned char *id, size_t *idlen, char *why, size_t len)
+                  unsigned char *id, size_t *idlen, struct ds_error *err)
 {
 	(void)elf;
 	(void)alt;
 	(void)bf;
 	(void)id;
 	(void)idlen;
-	snprintf(why, len, "built without libdw");
+	ds_error_set(err, DS_ERR_UNSUPPORTED, "built without libdw");
 	return -1;
 }
 
@@ -27,11 +27,11 @@ int ds_dwarf_altlink(Elf *elf, char *name, size_t namelen, unsigned char *id, si
 	return -1;
 }
 
-int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, char *why, size_t whylen)
+int ds_dwarf_strings(Elf *elf, char **strs, size_t *len, struct ds_error *err)
 {
 	(void)elf;
 	(void)strs;
 	(void)len;
-	snprintf(why, whylen, "built without libdw");
+	ds_error_set(err, DS_ERR_UNSUPPORTED, "built without libdw");
 	return -1;
 }

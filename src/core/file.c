@@ -120,12 +120,12 @@ const unsigned char *ds_file_script(struct ds_file *f, size_t *len)
 	bool first = !f->mem && f->data_state == 0;
 	const unsigned char *data = ds_file_data(f, DS_SCRIPT_MAX, len);
 	if (!data && first && errno == EFBIG) {
-		char why[80];
-		snprintf(why, sizeof why, "%lld bytes, over the %u MiB a check reads",
-		         (long long)f->size, DS_SCRIPT_MAX >> 20);
+		char *why = ds_xasprintf("%lld bytes, over the %u MiB a check reads",
+		                         (long long)f->size, DS_SCRIPT_MAX >> 20);
 		/* a package's script nobody read would pass a gate unseen: error,
 		 * as for a member over the member cap; an installed one: info */
 		report_unreadable(f, f->input ? DS_SEV_ERROR : DS_SEV_INFO, "not read", why);
+		free(why);
 	}
 	return data;
 }
@@ -204,12 +204,13 @@ const struct ds_buildflags *ds_file_buildflags(struct ds_file *f)
 	if (!v || !v->build_id_len)
 		return NULL;
 	struct ds_buildflags *bf = ds_xmalloc(sizeof *bf);
-	char why[512];
-	int r = ds_debugset_find(d, v->build_id, v->build_id_len, bf, why, sizeof why);
+	struct ds_error err = DS_ERROR_INIT;
+	int r = ds_debugset_find(d, v->build_id, v->build_id_len, bf, &err);
 	if (r <= 0) {
 		free(bf);
 		if (r < 0)
-			ds_report_unreadable(f, "debug file not read", why);
+			ds_report_unreadable(f, "debug file not read", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return NULL;
 	}
 	f->bflags = bf;

@@ -651,12 +651,13 @@ static int open_image(struct ds_scan *s)
 		        a->v[0].kind == DS_ARG_IMAGE ? a->v[0].path : "image");
 		return -1;
 	}
-	char why[512];
+	struct ds_error err = DS_ERROR_INIT;
 	p->image = ds_image_open(a->v[0].path, s->opt->platform,
 	                         s->opt->max_decompressed ? s->opt->max_decompressed
-	                                                  : DS_DECOMPRESSED_MAX, why, sizeof why);
+	                                                  : DS_DECOMPRESSED_MAX, &err);
 	if (!p->image) {
-		ds_warn("%s: %s", a->v[0].path, why);
+		ds_warn("%s: %s", a->v[0].path, ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	s->image = ds_image_info(p->image);
@@ -669,8 +670,9 @@ static int open_image(struct ds_scan *s)
 	}
 	p->image_root = dir;
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || ds_image_copy_root_files(p->image, fd, why, sizeof why) != 0) {
-		ds_warn("%s: %s", s->image->name, fd < 0 ? strerror(errno) : why);
+	if (fd < 0 || ds_image_copy_root_files(p->image, fd, &err) != 0) {
+		ds_warn("%s: %s", s->image->name, fd < 0 ? strerror(errno) : ds_error_msg(&err));
+		ds_error_clear(&err);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -717,10 +719,11 @@ static int open_debug(struct ds_scan *s, bool root_context)
 		}
 		return 0;
 	}
-	char err[256];
+	struct ds_error err = DS_ERROR_INIT;
 	s->priv->debug = ds_debugset_new();
-	if (s->opt->debug_dir && ds_debugset_dir(s->priv->debug, s->opt->debug_dir, err, sizeof err) != 0) {
-		ds_warn("--debug-dir %s: %s", s->opt->debug_dir, err);
+	if (s->opt->debug_dir && ds_debugset_dir(s->priv->debug, s->opt->debug_dir, &err) != 0) {
+		ds_warn("--debug-dir %s: %s", s->opt->debug_dir, ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	if (root_context)

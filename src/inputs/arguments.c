@@ -56,9 +56,10 @@ static void add_host_root_path(struct ds_args *a, const char *arg)
 static void host_file(struct ds_args *a, const char *arg, bool may_be_root_file)
 {
 	if (ds_changes_named(arg)) {
-		char why[512];
-		if (ds_changes_expand(arg, a, why, sizeof why) != 0)
-			add(a, arg, DS_ARG_ERROR, why);
+		struct ds_error err = DS_ERROR_INIT;
+		if (ds_changes_expand(arg, a, &err) != 0)
+			add(a, arg, DS_ARG_ERROR, ds_error_msg(&err));
+		ds_error_clear(&err);
 		return;
 	}
 	int fd = open(arg, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);

@@ -42,17 +42,17 @@ static bool binary_package(const char *name)
 
 /* " SHA256 SIZE NAME": a package file beside the .changes. */
 static int add_listed(const char *changes, const char *line, struct ds_args *out,
-                      char *why, size_t len)
+                      struct ds_error *err)
 {
 	char sha[65], name[256];
 	long long size;
 	if (sscanf(line, " %64[0-9a-f] %lld %255s", sha, &size, name) != 3 || strlen(sha) != 64 ||
 	    size < 0) {
-		snprintf(why, len, "malformed Checksums-Sha256 line: %.80s", line);
+		ds_error_set(err, DS_ERR_PARSE, "malformed Checksums-Sha256 line: %.80s", line);
 		return -1;
 	}
 	if (strchr(name, '/') || !strcmp(name, "..")) {
-		snprintf(why, len, "Checksums-Sha256 names a file outside its directory: %s", name);
+		ds_error_set(err, DS_ERR_PARSE, "Checksums-Sha256 names a file outside its directory: %s", name);
 		return -1;
 	}
 	if (!binary_package(name))
@@ -99,11 +99,11 @@ static void add_tree(const char *changes, const char *source, const char *versio
 	free(tree);
 }
 
-int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t len)
+int ds_changes_expand(const char *path, struct ds_args *out, struct ds_error *err)
 {
 	FILE *fp = fopen(path, "re");
 	if (!fp) {
-		snprintf(why, len, "%s", strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "%s", strerror(errno));
 		return -1;
 	}
 	char *line = NULL;
@@ -115,14 +115,14 @@ int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t l
 	while (rc == 0 && (n = getline(&line, &cap, fp)) > 0) {
 		total += (size_t)n;
 		if (total > CHANGES_MAX) {
-			snprintf(why, len, "larger than %u bytes", CHANGES_MAX);
+			ds_error_set(err, DS_ERR_LIMIT, "larger than %u bytes", CHANGES_MAX);
 			rc = -1;
 			break;
 		}
 		line[strcspn(line, "\r\n")] = '\0';
 		if (in_sums && line[0] == ' ') {
 			size_t before = out->npkg;
-			rc = add_listed(path, line, out, why, len);
+			rc = add_listed(path, line, out, err);
 			listed += out->npkg - before;
 			continue;
 		}
@@ -141,10 +141,10 @@ int ds_changes_expand(const char *path, struct ds_args *out, char *why, size_t l
 	free(source);
 	free(version);
 	if (rc == 0 && !any) {
-		snprintf(why, len, "no Checksums-Sha256 field (not a .changes or .buildinfo?)");
+		ds_error_set(err, DS_ERR_PARSE, "no Checksums-Sha256 field (not a .changes or .buildinfo?)");
 		rc = -1;
 	} else if (rc == 0 && !listed) {
-		snprintf(why, len, "lists no binary package file");
+		ds_error_set(err, DS_ERR_PARSE, "lists no binary package file");
 		rc = -1;
 	}
 	return rc;

@@ -131,12 +131,11 @@ static bool is_dir_in(int dirfd, const char *rel)
 	return yes;
 }
 
-int ds_debugset_dir(struct ds_debugset *d, const char *dir, char *err, size_t len)
+int ds_debugset_dir(struct ds_debugset *d, const char *dir, struct ds_error *err)
 {
 	d->dirfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (d->dirfd < 0) {
-		snprintf(err, len, "%s", strerror(errno));
-		return -1;
+		return ds_error_set(err, DS_ERR_IO, "%s", strerror(errno));
 	}
 	d->dir = dir;
 	d->dir_real = realpath(dir, NULL);
@@ -223,7 +222,8 @@ static void pend(void *ctx, uint64_t producer, const char *name, uint64_t name_o
 static void read_debug(Elf *elf, struct debug_entry *e, struct ds_dwarf_alt *alt,
                        unsigned char *id, size_t *n)
 {
-	char why[256];
+	struct ds_error err = DS_ERROR_INIT;
+	char altname[256];   /* only whether there is one matters here */
 	size_t got = 0;
 	unsigned char note[DS_BUILD_ID_MAX];
 	GElf_Ehdr eh;
@@ -232,23 +232,24 @@ static void read_debug(Elf *elf, struct debug_entry *e, struct ds_dwarf_alt *alt
 		alt->pend = pend;
 		alt->ctx = e;
 	}
-	int r = ds_dwarf_read(elf, alt, &e->bf, note, &got, why, sizeof why);
+	int r = ds_dwarf_read(elf, alt, &e->bf, note, &got, &err);
 	if (got) {
 		memcpy(id, note, got);
 		*n = got;
 	}
 	if (r != 0)
-		e->why = ds_xstrdup(why);
-	else if (e->npend && ds_dwarf_altlink(elf, why, sizeof why, e->alt_id, &e->alt_idlen) != 0)
+		e->why = ds_xstrdup(ds_error_msg(&err));
+	else if (e->npend && ds_dwarf_altlink(elf, altname, sizeof altname, e->alt_id, &e->alt_idlen) != 0)
 		e->alt_idlen = 0;
+	ds_error_clear(&err);
 }
 
-static Elf *elf_of(int fd, const unsigned char *mem, size_t size, char *why, size_t len)
+static Elf *elf_of(int fd, const unsigned char *mem, size_t size, struct ds_error *err)
 {
 	const char *bad = ds_elf_headers_check(fd, mem, size);
 	Elf *elf = bad ? NULL : mem ? elf_memory((char *)mem, size) : elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
-		snprintf(why, len, "%s", bad ? bad : elf_errmsg(-1));
+		ds_error_set(err, DS_ERR_PARSE, "%s", bad ? bad : elf_errmsg(-1));
 	return elf;
 }
 
@@ -258,11 +259,11 @@ static void add_alt(struct ds_debugset *d, Elf *elf)
 	unsigned char id[DS_BUILD_ID_MAX];
 	struct ds_buildflags bf;
 	size_t n = 0;
-	char why[256];
 	struct alt_strings a = { NULL, 0 };
-	/* its own build-id note names it */
-	ds_dwarf_read(elf, &(struct ds_dwarf_alt){ .strs = "", .len = 0 }, &bf, id, &n, why, sizeof why);
-	if (!n || ds_dwarf_strings(elf, &a.strs, &a.len, why, sizeof why) != 0)
+	/* its own build-id note names it; a file that gives none, or no
+	 * strings, is no supplementary file, whatever the reason */
+	ds_dwarf_read(elf, &(struct ds_dwarf_alt){ .strs = "", .len = 0 }, &bf, id, &n, NULL);
+	if (!n || ds_dwarf_strings(elf, &a.strs, &a.len, NULL) != 0)
 		return;
 	char key[2 * DS_BUILD_ID_MAX + 1];
 	hex(id, n, key);
@@ -285,9 +286,9 @@ void ds_debugset_add_member(struct ds_debugset *d, const char *label, const stru
 	struct debug_entry *e = ds_xcalloc(1, sizeof *e);
 	unsigned char id[DS_BUILD_ID_MAX];
 	size_t n = id_of_path(m->path, id);
-	char why[256];
+	struct ds_error err = DS_ERROR_INIT;
 	Elf *elf = m->unreadable ? NULL
-	         : elf_of(m->in_file ? m->fd : -1, m->in_file ? NULL : m->data, m->size, why, sizeof why);
+	         : elf_of(m->in_file ? m->fd : -1, m->in_file ? NULL : m->data, m->size, &err);
 	if (elf && dwz_member(m->path)) {
 		add_alt(d, elf);
 		elf_end(elf);
@@ -299,8 +300,9 @@ void ds_debugset_add_member(struct ds_debugset *d, const char *label, const stru
 		read_debug(elf, e, &alt, id, &n);
 		elf_end(elf);
 	} else {
-		e->why = ds_xstrdup(m->unreadable ? m->unreadable : why);
+		e->why = ds_xstrdup(m->unreadable ? m->unreadable : ds_error_msg(&err));
 	}
+	ds_error_clear(&err);
 	snprintf(e->bf.debug_file, sizeof e->bf.debug_file, "%s:%s", label, m->path);
 	char key[2 * DS_BUILD_ID_MAX + 1];
 	hex(id, n, key);
@@ -351,35 +353,35 @@ void ds_debugset_resolve(struct ds_debugset *d)
 /* Opens rel below base (the root: its symlinks resolved inside it; a
  * directory: followed while they stay below it) for reading, only when it
  * is a regular file of at most DEBUG_FILE_MAX bytes; 0 when it does not
- * exist, -1 with why, else the fd (> 0); *real (freed by the caller) is
+ * exist, -1 with the reason in err, else the fd (> 0); *real (freed by the caller) is
  * its path below base with the symlinks resolved, where known. */
 static int open_debug(int base, bool root, const char *rel, struct stat *st, char **real,
-                      char *why, size_t len)
+                      struct ds_error *err)
 {
 	char *res = root ? ds_resolve_in_root(base, rel) : ds_xstrdup(rel);
 	int fd = res ? (root ? ds_open_beneath(base, res, O_PATH | O_CLOEXEC)
 	                     : ds_open_inside(base, res, O_PATH | O_CLOEXEC)) : -1;
-	int err = errno;
+	int e = errno;
 	int rd = -1;
 	struct stat ps;
 	*real = NULL;
 	if (fd < 0) {
 		free(res);
-		if (err == ENOENT || err == ENOTDIR)
+		if (e == ENOENT || e == ENOTDIR)
 			return 0;
-		snprintf(why, len, "%s", err == EXDEV ? "a symlink leading out of its directory" : strerror(err));
-		return -1;
+		return ds_error_set(err, DS_ERR_IO, "%s",
+		                    e == EXDEV ? "a symlink leading out of its directory" : strerror(e));
 	}
 	if (fstat(fd, &ps) != 0 || !S_ISREG(ps.st_mode))
-		snprintf(why, len, "not a regular file (a FIFO, device, directory or symlink)");
+		ds_error_set(err, DS_ERR_PARSE, "not a regular file (a FIFO, device, directory or symlink)");
 	else if (ps.st_size > DEBUG_FILE_MAX)
-		snprintf(why, len, "%lld bytes, over the %lld GiB read", (long long)ps.st_size,
-		         (long long)(DEBUG_FILE_MAX >> 30));
+		ds_error_set(err, DS_ERR_LIMIT, "%lld bytes, over the %lld GiB read", (long long)ps.st_size,
+		             (long long)(DEBUG_FILE_MAX >> 30));
 	else if ((rd = root ? ds_open_beneath(base, res, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
 	                    : ds_open_inside(base, res, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
-		snprintf(why, len, "%s", strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "%s", strerror(errno));
 	else if (fstat(rd, st) != 0 || st->st_dev != ps.st_dev || st->st_ino != ps.st_ino) {
-		snprintf(why, len, "replaced while it was opened");
+		ds_error_set(err, DS_ERR_PARSE, "replaced while it was opened");
 		close(rd);
 		rd = -1;
 	}
@@ -431,9 +433,9 @@ static char *alt_path(const struct ds_debugset *d, bool root, const char *real, 
 }
 
 /* The strings of the supplementary file a debug file names, into a; 0
- * when it names none, 1 read, -1 named and not read (why). */
+ * when it names none, 1 read, -1 named and not read (err). */
 static int read_alt(const struct ds_debugset *d, int base, bool root, const char *real, int fd,
-                    Elf *elf, struct alt_strings *a, char *why, size_t len)
+                    Elf *elf, struct alt_strings *a, struct ds_error *err)
 {
 	char name[1024];
 	unsigned char id[DS_BUILD_ID_MAX];
@@ -443,15 +445,15 @@ static int read_alt(const struct ds_debugset *d, int base, bool root, const char
 	char *path = alt_path(d, root, real, fd, name);
 	struct stat st;
 	char *alt_real = NULL;
-	int afd = path ? open_debug(base, root, path, &st, &alt_real, why, len) : 0;
+	int afd = path ? open_debug(base, root, path, &st, &alt_real, err) : 0;
 	free(path);
 	free(alt_real);
 	if (afd == 0)
-		snprintf(why, len, "its dwz file %.160s is not there", name);
+		ds_error_set(err, DS_ERR_PARSE, "its dwz file %s is not there", name);
 	if (afd <= 0)
 		return -1;
-	Elf *ae = elf_of(afd, NULL, (size_t)st.st_size, why, len);
-	int r = ae && ds_dwarf_strings(ae, &a->strs, &a->len, why, len) == 0 ? 1 : -1;
+	Elf *ae = elf_of(afd, NULL, (size_t)st.st_size, err);
+	int r = ae && ds_dwarf_strings(ae, &a->strs, &a->len, err) == 0 ? 1 : -1;
 	if (ae)
 		elf_end(ae);
 	close(afd);
@@ -459,24 +461,23 @@ static int read_alt(const struct ds_debugset *d, int base, bool root, const char
 }
 
 /* Looks for the build-id's debug file below base; 1 read, 0 none, -1
- * found and not read (why). */
+ * found and not read (err). */
 static int find_in(const struct ds_debugset *d, int base, bool root, const char *shown,
                    const char *sub, const char *key, const unsigned char *id, size_t n,
-                   struct ds_buildflags *bf, char *why, size_t len)
+                   struct ds_buildflags *bf, struct ds_error *err)
 {
 	char rel[192];
 	snprintf(rel, sizeof rel, "%s%.2s/%s.debug", sub, key, key + 2);
 	snprintf(bf->debug_file, sizeof bf->debug_file, "%s%s%s", shown, *shown ? "/" : "", rel);
 	struct stat st;
-	char what[256];
 	char *real;
-	int fd = open_debug(base, root, rel, &st, &real, what, sizeof what);
+	int fd = open_debug(base, root, rel, &st, &real, err);
 	if (fd == 0)
 		return 0;
-	Elf *elf = fd > 0 ? elf_of(fd, NULL, (size_t)st.st_size, what, sizeof what) : NULL;
+	Elf *elf = fd > 0 ? elf_of(fd, NULL, (size_t)st.st_size, err) : NULL;
 	struct alt_strings a = { NULL, 0 };
 	int r = -1;
-	if (elf && read_alt(d, base, root, real, fd, elf, &a, what, sizeof what) >= 0) {
+	if (elf && read_alt(d, base, root, real, fd, elf, &a, err) >= 0) {
 		struct debug_entry e = { .why = NULL };
 		/* a supplementary file read is the one asked for: a unit left
 		 * pending has a string outside it, and is not judged */
@@ -485,11 +486,11 @@ static int find_in(const struct ds_debugset *d, int base, bool root, const char 
 		size_t gotn = 0;
 		read_debug(elf, &e, &alt, got, &gotn);
 		if (e.why) {
-			snprintf(what, sizeof what, "%s", e.why);
+			ds_error_set(err, DS_ERR_PARSE, "%s", e.why);
 		} else if (gotn != n || memcmp(got, id, n) != 0) {
-			snprintf(what, sizeof what, "its build-id note names another build");
+			ds_error_set(err, DS_ERR_PARSE, "its build-id note names another build");
 		} else if (!e.bf.units) {
-			snprintf(what, sizeof what, "no compile unit in .debug_info");
+			ds_error_set(err, DS_ERR_PARSE, "no compile unit in .debug_info");
 		} else {
 			char name[sizeof bf->debug_file];
 			memcpy(name, bf->debug_file, sizeof name);
@@ -506,12 +507,12 @@ static int find_in(const struct ds_debugset *d, int base, bool root, const char 
 	if (fd > 0)
 		close(fd);
 	if (r < 0)
-		snprintf(why, len, "%s: %s", bf->debug_file, what);
+		ds_error_prefix(err, "%s: ", bf->debug_file);
 	return r;
 }
 
 int ds_debugset_find(struct ds_debugset *d, const unsigned char *id, size_t n,
-                     struct ds_buildflags *bf, char *why, size_t len)
+                     struct ds_buildflags *bf, struct ds_error *err)
 {
 	if (!n || n > DS_BUILD_ID_MAX)
 		return 0;
@@ -522,8 +523,8 @@ int ds_debugset_find(struct ds_debugset *d, const unsigned char *id, size_t n,
 	const struct debug_entry *e = slot ? (const struct debug_entry *)*slot : NULL;
 	pthread_mutex_unlock(&d->lock);
 	if (e && (e->why || !e->bf.units)) {
-		snprintf(why, len, "%s: %s", e->bf.debug_file, e->why ? e->why : "no compile unit in .debug_info");
-		return -1;
+		return ds_error_set(err, DS_ERR_PARSE, "%s: %s", e->bf.debug_file,
+		                    e->why ? e->why : "no compile unit in .debug_info");
 	}
 	if (e) {
 		*bf = e->bf;
@@ -531,8 +532,8 @@ int ds_debugset_find(struct ds_debugset *d, const unsigned char *id, size_t n,
 	}
 	int r = 0;
 	if (d->dirfd >= 0)
-		r = find_in(d, d->dirfd, false, d->dir, d->dir_sub, key, id, n, bf, why, len);
+		r = find_in(d, d->dirfd, false, d->dir, d->dir_sub, key, id, n, bf, err);
 	if (!r && d->rootfd >= 0)
-		r = find_in(d, d->rootfd, true, "", "/usr/lib/debug/.build-id/", key, id, n, bf, why, len);
+		r = find_in(d, d->rootfd, true, "", "/usr/lib/debug/.build-id/", key, id, n, bf, err);
 	return r;
 }

@@ -229,7 +229,7 @@ static void pax_records(const char *t, size_t len, char **path, uint64_t *size, 
 
 /* Locates the regular members of the tar at fd (size bytes): their data
  * is read in place later.  0, or -1 with why (not a tar, or truncated). */
-static int outer_index(struct ds_image *im, uint64_t size, char *why, size_t len)
+static int outer_index(struct ds_image *im, uint64_t size, struct ds_error *err)
 {
 	unsigned char h[512];
 	uint64_t off = 0;
@@ -240,14 +240,14 @@ static int outer_index(struct ds_image *im, uint64_t size, char *why, size_t len
 	while (rc == 0) {
 		if (off + 512 > size) {
 			if (off != size || !im->nmembers) {
-				snprintf(why, len, "truncated at byte %llu (not a whole tar archive)",
-				         (unsigned long long)off);
+				ds_error_set(err, DS_ERR_PARSE, "truncated at byte %llu (not a whole tar archive)",
+				             (unsigned long long)off);
 				rc = -1;
 			}
 			break;
 		}
 		if (pread_all(im->fd, h, 512, off) != 0) {
-			snprintf(why, len, "cannot read: %s", strerror(errno));
+			ds_error_set(err, DS_ERR_IO, "cannot read: %s", strerror(errno));
 			rc = -1;
 			break;
 		}
@@ -255,8 +255,8 @@ static int outer_index(struct ds_image *im, uint64_t size, char *why, size_t len
 		if (!memcmp(h, zero, 512))
 			break;
 		if (!tar_checksum_ok(h)) {
-			snprintf(why, len, "not a tar archive (bad header at byte %llu)",
-			         (unsigned long long)off);
+			ds_error_set(err, DS_ERR_PARSE, "not a tar archive (bad header at byte %llu)",
+			             (unsigned long long)off);
 			rc = -1;
 			break;
 		}
@@ -266,23 +266,23 @@ static int outer_index(struct ds_image *im, uint64_t size, char *why, size_t len
 			msize = pax_size;
 		uint64_t data = off + 512;
 		if (bad || msize > size || data + msize > size) {
-			snprintf(why, len, "member at byte %llu: size %llu runs past the end of the archive",
-			         (unsigned long long)off, (unsigned long long)msize);
+			ds_error_set(err, DS_ERR_PARSE, "member at byte %llu: size %llu runs past the end of the archive",
+			             (unsigned long long)off, (unsigned long long)msize);
 			rc = -1;
 			break;
 		}
 		char type = (char)h[156];
 		if (type == 'L' || type == 'x') {
 			if (msize > 65536) {
-				snprintf(why, len, "member at byte %llu: extended header of %llu bytes",
-				         (unsigned long long)off, (unsigned long long)msize);
+				ds_error_set(err, DS_ERR_PARSE, "member at byte %llu: extended header of %llu bytes",
+				             (unsigned long long)off, (unsigned long long)msize);
 				rc = -1;
 				break;
 			}
 			char *t = ds_xmalloc(msize + 1);
 			if (pread_all(im->fd, t, msize, data) != 0) {
 				free(t);
-				snprintf(why, len, "cannot read: %s", strerror(errno));
+				ds_error_set(err, DS_ERR_IO, "cannot read: %s", strerror(errno));
 				rc = -1;
 				break;
 			}
@@ -306,7 +306,7 @@ static int outer_index(struct ds_image *im, uint64_t size, char *why, size_t len
 				if (n && *n) {
 					if (im->nmembers == OUTER_MEMBERS_MAX) {
 						free(n);
-						snprintf(why, len, "over %u members", OUTER_MEMBERS_MAX);
+						ds_error_set(err, DS_ERR_LIMIT, "over %u members", OUTER_MEMBERS_MAX);
 						rc = -1;
 						break;
 					}
@@ -331,12 +331,12 @@ static int outer_index(struct ds_image *im, uint64_t size, char *why, size_t len
 
 /* The region of the blob at name (inside the layout or the archive).
  * 0, or -1 with why. */
-static int blob_at(struct ds_image *im, const char *name, struct region *r, char *why, size_t len)
+static int blob_at(struct ds_image *im, const char *name, struct region *r, struct ds_error *err)
 {
 	if (!im->is_dir) {
 		uintptr_t *v = ds_strmap_get(im->outer, name);
 		if (!v || !*v) {
-			snprintf(why, len, "%s: not in the archive", name);
+			ds_error_set(err, DS_ERR_PARSE, "%s: not in the archive", name);
 			return -1;
 		}
 		const struct outer_member *m = &im->members[*v - 1];
@@ -346,9 +346,9 @@ static int blob_at(struct ds_image *im, const char *name, struct region *r, char
 	int fd = ds_open_inside(im->fd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(why, len, "%s: %s", name,
-		         fd < 0 ? (errno == ENOENT ? "missing" : ds_root_strerror(errno))
-		                : "not a regular file");
+		ds_error_set(err, DS_ERR_IO, "%s: %s", name,
+		             fd < 0 ? (errno == ENOENT ? "missing" : ds_root_strerror(errno))
+		                    : "not a regular file");
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -373,33 +373,33 @@ static void hex_of(const unsigned char md[32], char out[65])
 /* A small JSON blob, whole, its sha256 checked when expect (hex) is
  * given.  NULL with why. */
 static json_object *read_json(struct ds_image *im, const char *name, const char *expect,
-                              char *why, size_t len)
+                              struct ds_error *err)
 {
 	struct region r;
-	if (blob_at(im, name, &r, why, len) != 0)
+	if (blob_at(im, name, &r, err) != 0)
 		return NULL;
 	json_object *j = NULL;
 	if (r.size > JSON_MAX) {
-		snprintf(why, len, "%s: %llu bytes, over the %u MiB limit", name,
-		         (unsigned long long)r.size, JSON_MAX >> 20);
+		ds_error_set(err, DS_ERR_LIMIT, "%s: %llu bytes, over the %u MiB limit", name,
+		             (unsigned long long)r.size, JSON_MAX >> 20);
 	} else {
 		char *buf = ds_xmalloc(r.size + 1);
 		if (pread_all(r.fd, buf, r.size, r.off) != 0) {
-			snprintf(why, len, "%s: cannot read: %s", name, strerror(errno));
+			ds_error_set(err, DS_ERR_IO, "%s: cannot read: %s", name, strerror(errno));
 		} else {
 			unsigned char md[32];
 			char hex[65];
 			EVP_Digest(buf, r.size, md, NULL, EVP_sha256(), NULL);
 			hex_of(md, hex);
 			if (expect && strcmp(hex, expect) != 0) {
-				snprintf(why, len, "%s: sha256 %s, its digest says %s", name, hex, expect);
+				ds_error_set(err, DS_ERR_PARSE, "%s: sha256 %s, its digest says %s", name, hex, expect);
 			} else {
 				struct json_tokener *tok = json_tokener_new_ex(64);
 				j = json_tokener_parse_ex(tok, buf, (int)r.size);
 				if (!j || json_tokener_get_error(tok) != json_tokener_success) {
 					json_object_put(j);
 					j = NULL;
-					snprintf(why, len, "%s: not JSON", name);
+					ds_error_set(err, DS_ERR_PARSE, "%s: not JSON", name);
 				}
 				json_tokener_free(tok);
 			}
@@ -814,16 +814,16 @@ static void add_tag(struct ds_image *im, size_t *n, size_t *cap, const char *t)
 }
 
 /* An OCI image manifest (its digest checked): config and layers. */
-static int oci_manifest(struct ds_image *im, const char *digest, char *why, size_t len)
+static int oci_manifest(struct ds_image *im, const char *digest, struct ds_error *err)
 {
 	const char *hex = digest_hex(digest);
 	if (!hex) {
-		snprintf(why, len, "manifest digest %s: not a sha256 digest naming a blob of the layout",
-		         digest ? digest : "(none)");
+		ds_error_set(err, DS_ERR_PARSE, "manifest digest %s: not a sha256 digest naming a blob of the layout",
+		             digest ? digest : "(none)");
 		return -1;
 	}
 	char *name = ds_xasprintf("blobs/sha256/%s", hex);
-	json_object *m = read_json(im, name, hex, why, len);
+	json_object *m = read_json(im, name, hex, err);
 	free(name);
 	if (!m)
 		return -1;
@@ -833,14 +833,14 @@ static int oci_manifest(struct ds_image *im, const char *digest, char *why, size
 	json_object *layers = jget(m, "layers", json_type_array);
 	int rc = -1;
 	if (!chex || !layers) {
-		snprintf(why, len, "manifest %s: no config digest or no layers (not an image manifest?)",
-		         digest);
+		ds_error_set(err, DS_ERR_PARSE, "manifest %s: no config digest or no layers (not an image manifest?)",
+		             digest);
 	} else if (json_object_array_length(layers) > LAYERS_MAX) {
-		snprintf(why, len, "manifest %s: %zu layers, over %u", digest,
-		         json_object_array_length(layers), LAYERS_MAX);
+		ds_error_set(err, DS_ERR_PARSE, "manifest %s: %zu layers, over %u", digest,
+		             json_object_array_length(layers), LAYERS_MAX);
 	} else {
 		char *cname = ds_xasprintf("blobs/sha256/%s", chex);
-		json_object *cfg = read_json(im, cname, chex, why, len);
+		json_object *cfg = read_json(im, cname, chex, err);
 		free(cname);
 		if (cfg) {
 			read_config(im, cfg);
@@ -850,14 +850,14 @@ static int oci_manifest(struct ds_image *im, const char *digest, char *why, size
 			json_object *d = json_object_array_get_idx(layers, i);
 			const char *ld = jstr(d, "digest"), *lhex = digest_hex(ld);
 			if (!lhex) {
-				snprintf(why, len, "layer %zu: digest %s does not name a blob of the layout",
-				         i + 1, ld ? ld : "(none)");
+				ds_error_set(err, DS_ERR_PARSE, "layer %zu: digest %s does not name a blob of the layout",
+				             i + 1, ld ? ld : "(none)");
 				rc = -1;
 				break;
 			}
 			char *lname = ds_xasprintf("blobs/sha256/%s", lhex);
 			struct region r;
-			if (blob_at(im, lname, &r, why, len) != 0) {
+			if (blob_at(im, lname, &r, err) != 0) {
 				free(lname);
 				rc = -1;
 				break;
@@ -878,17 +878,17 @@ static int oci_manifest(struct ds_image *im, const char *digest, char *why, size
 /* The manifest of an index (nested indexes followed): the one for the
  * platform asked for, else the only one, else the host's. */
 static int oci_index(struct ds_image *im, json_object *index, const struct platform *want,
-                     bool asked, int depth, char *why, size_t len)
+                     bool asked, int depth, struct ds_error *err)
 {
 	json_object *ms = jget(index, "manifests", json_type_array);
 	size_t n = ms ? json_object_array_length(ms) : 0;
 	if (!n) {
-		snprintf(why, len, "index: no manifests");
+		ds_error_set(err, DS_ERR_PARSE, "index: no manifests");
 		return -1;
 	}
 	json_object *pick = NULL;
 	size_t images = 0;
-	char seen[512] = "";
+	char *seen = NULL;   /* the platforms the index has, for the message */
 	for (size_t i = 0; i < n; i++) {
 		json_object *d = json_object_array_get_idx(ms, i);
 		json_object *pj = jget(d, "platform", json_type_object);
@@ -900,8 +900,9 @@ static int oci_index(struct ds_image *im, json_object *index, const struct platf
 		if (pj) {
 			char t[100];
 			platform_text(&p, t, sizeof t);
-			size_t sl = strlen(seen);
-			snprintf(seen + sl, sizeof seen - sl, "%s%s", sl ? ", " : "", t);
+			char *more = ds_xasprintf("%s%s%s", seen ? seen : "", seen ? ", " : "", t);
+			free(seen);
+			seen = more;
 		}
 		if (!pick && pj && platform_match(want, &p))
 			pick = d;
@@ -919,10 +920,12 @@ static int oci_index(struct ds_image *im, json_object *index, const struct platf
 	if (!pick) {
 		char w[100];
 		platform_text(want, w, sizeof w);
-		snprintf(why, len, "no manifest for platform %s in the index (it has: %s)", w,
-		         seen[0] ? seen : "manifests naming no platform");
+		ds_error_set(err, DS_ERR_PARSE, "no manifest for platform %s in the index (it has: %s)", w,
+		             seen ? seen : "manifests naming no platform");
+		free(seen);
 		return -1;
 	}
+	free(seen);
 	json_object *ann = jget(pick, "annotations", json_type_object);
 	const char *ref = jstr(ann, "org.opencontainers.image.ref.name");
 	const char *iname = jstr(ann, "io.containerd.image.name");
@@ -934,29 +937,29 @@ static int oci_index(struct ds_image *im, json_object *index, const struct platf
 	if (mt && (strstr(mt, "image.index") || strstr(mt, "manifest.list"))) {
 		const char *hex = digest_hex(digest);
 		if (!hex || depth >= 4) {
-			snprintf(why, len, "index %s: %s", digest ? digest : "(none)",
-			         hex ? "nested more than 4 deep" : "not a sha256 digest naming a blob");
+			ds_error_set(err, DS_ERR_PARSE, "index %s: %s", digest ? digest : "(none)",
+			             hex ? "nested more than 4 deep" : "not a sha256 digest naming a blob");
 			return -1;
 		}
 		char *name = ds_xasprintf("blobs/sha256/%s", hex);
-		json_object *sub = read_json(im, name, hex, why, len);
+		json_object *sub = read_json(im, name, hex, err);
 		free(name);
 		if (!sub)
 			return -1;
-		int rc = oci_index(im, sub, want, asked, depth + 1, why, len);
+		int rc = oci_index(im, sub, want, asked, depth + 1, err);
 		json_object_put(sub);
 		return rc;
 	}
-	return oci_manifest(im, digest, why, len);
+	return oci_manifest(im, digest, err);
 }
 
 static int read_oci(struct ds_image *im, const struct platform *want, bool asked,
-                    char *why, size_t len)
+                    struct ds_error *err)
 {
-	json_object *index = read_json(im, "index.json", NULL, why, len);
+	json_object *index = read_json(im, "index.json", NULL, err);
 	if (!index)
 		return -1;
-	int rc = oci_index(im, index, want, asked, 0, why, len);
+	int rc = oci_index(im, index, want, asked, 0, err);
 	json_object_put(index);
 	return rc;
 }
@@ -998,17 +1001,17 @@ static bool compressed(const struct region *r)
 	       !memcmp(h, "\xfd" "7zXZ", 5);
 }
 
-static int docker_entry(struct ds_image *im, json_object *e, char *why, size_t len)
+static int docker_entry(struct ds_image *im, json_object *e, struct ds_error *err)
 {
 	char *cname = docker_name(jstr(e, "Config"));
 	char chex[65];
 	if (!cname) {
-		snprintf(why, len, "manifest.json: Config %s does not name a member of the archive",
-		         jstr(e, "Config") ? jstr(e, "Config") : "(none)");
+		ds_error_set(err, DS_ERR_PARSE, "manifest.json: Config %s does not name a member of the archive",
+		             jstr(e, "Config") ? jstr(e, "Config") : "(none)");
 		return -1;
 	}
 	const char *expect = named_hex(cname, chex);
-	json_object *cfg = read_json(im, cname, expect, why, len);
+	json_object *cfg = read_json(im, cname, expect, err);
 	free(cname);
 	if (!cfg)
 		return -1;
@@ -1028,7 +1031,7 @@ static int docker_entry(struct ds_image *im, json_object *e, char *why, size_t l
 	json_object *diffs = jget(jget(cfg, "rootfs", json_type_object), "diff_ids", json_type_array);
 	size_t n = layers ? json_object_array_length(layers) : 0;
 	if (!n || n > LAYERS_MAX) {
-		snprintf(why, len, "manifest.json: %zu layers", n);
+		ds_error_set(err, DS_ERR_PARSE, "manifest.json: %zu layers", n);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -1036,11 +1039,11 @@ static int docker_entry(struct ds_image *im, json_object *e, char *why, size_t l
 		char *lname = docker_name(given);
 		struct region r;
 		if (!lname) {
-			snprintf(why, len, "manifest.json: layer %s does not name a member of the archive",
-			         given ? given : "(none)");
+			ds_error_set(err, DS_ERR_PARSE, "manifest.json: layer %s does not name a member of the archive",
+			             given ? given : "(none)");
 			return -1;
 		}
-		if (blob_at(im, lname, &r, why, len) != 0) {
+		if (blob_at(im, lname, &r, err) != 0) {
 			free(lname);
 			return -1;
 		}
@@ -1064,20 +1067,20 @@ static int docker_entry(struct ds_image *im, json_object *e, char *why, size_t l
 }
 
 static int read_docker(struct ds_image *im, const struct platform *want, bool asked,
-                       char *why, size_t len)
+                       struct ds_error *err)
 {
-	json_object *m = read_json(im, "manifest.json", NULL, why, len);
+	json_object *m = read_json(im, "manifest.json", NULL, err);
 	if (!m)
 		return -1;
 	int rc = -1;
 	size_t n = json_object_is_type(m, json_type_array) ? json_object_array_length(m) : 0;
 	if (!n)
-		snprintf(why, len, "manifest.json: no image in it");
+		ds_error_set(err, DS_ERR_PARSE, "manifest.json: no image in it");
 	for (size_t i = 0; i < n && rc != 0; i++) {
 		/* each image's config says its platform: the one asked for, or
 		 * the only one */
 		json_object *e = json_object_array_get_idx(m, i);
-		if (docker_entry(im, e, why, len) != 0)
+		if (docker_entry(im, e, err) != 0)
 			break;
 		struct platform p;
 		platform_of(im->config, &p);
@@ -1088,8 +1091,8 @@ static int read_docker(struct ds_image *im, const struct platform *want, bool as
 		char w[100], h[100];
 		platform_text(want, w, sizeof w);
 		platform_text(&p, h, sizeof h);
-		snprintf(why, len, "no image for platform %s in manifest.json (image %zu is %s)", w,
-		         i + 1, h);
+		ds_error_set(err, DS_ERR_PARSE, "no image for platform %s in manifest.json (image %zu is %s)", w,
+		             i + 1, h);
 		/* the next entry's reading starts afresh */
 		for (size_t k = 0; k < im->nlayers; k++) {
 			region_close(im, &im->layers[k].r);
@@ -1139,15 +1142,14 @@ static bool has_member(const struct ds_image *im, const char *name)
 }
 
 /* Opens path as an image, by its contents: a layout directory, or an
- * archive of one kind.  K_NONE when it is none (why empty), or when it
- * cannot be read (why set). */
-static enum kind open_container(struct ds_image *im, const char *path, char *why, size_t len)
+ * archive of one kind.  K_NONE when it is none (err left alone), or when
+ * it cannot be read (err set). */
+static enum kind open_container(struct ds_image *im, const char *path, struct ds_error *err)
 {
-	why[0] = '\0';
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		snprintf(why, len, "%s", strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return K_NONE;
@@ -1167,7 +1169,7 @@ static enum kind open_container(struct ds_image *im, const char *path, char *why
 		return K_NONE;
 	if (!im->outer)
 		im->outer = ds_strmap_new();
-	if (outer_index(im, (uint64_t)st.st_size, why, len) != 0)
+	if (outer_index(im, (uint64_t)st.st_size, err) != 0)
 		return K_NONE;
 	if (has_member(im, "oci-layout") && has_member(im, "index.json"))
 		return K_OCI_ARCHIVE;
@@ -1201,19 +1203,18 @@ bool ds_image_named(const char *arg)
 	if (prefixed(arg, &path) != K_NONE)
 		return true;
 	struct ds_image im = { .fd = -1 };
-	char why[256];
-	enum kind k = open_container(&im, path, why, sizeof why);
+	enum kind k = open_container(&im, path, NULL);
 	close_container(&im);
 	return k != K_NONE;
 }
 
 struct ds_image *ds_image_open(const char *arg, const char *platform, uint64_t max_decompressed,
-                               char *why, size_t len)
+                               struct ds_error *err)
 {
 	struct platform want;
 	bool asked = platform != NULL;
 	if (asked && parse_platform(platform, &want) != 0) {
-		snprintf(why, len, "--platform %s: not os/arch[/variant]", platform);
+		ds_error_set(err, DS_ERR_USAGE, "--platform %s: not os/arch[/variant]", platform);
 		return NULL;
 	}
 	if (!asked)
@@ -1225,25 +1226,28 @@ struct ds_image *ds_image_open(const char *arg, const char *platform, uint64_t m
 	im->name = ds_xstrdup(arg);
 	im->max_decompressed = max_decompressed;
 	im->view = ds_strmap_new();
-	char inner[256];
-	enum kind k = open_container(im, path, inner, sizeof inner);
+	struct ds_error inner = DS_ERROR_INIT;
+	enum kind k = open_container(im, path, &inner);
 	int rc = -1;
-	if (k == K_NONE)
-		snprintf(why, len, "%s",
-		         inner[0] ? inner : named == K_LAYOUT ? "not an OCI image layout (no oci-layout and index.json)"
-		                                              : "not an OCI or Docker image archive");
+	if (k == K_NONE && inner.msg)
+		ds_error_set(err, inner.kind, "%s", inner.msg);
+	else if (k == K_NONE)
+		ds_error_set(err, DS_ERR_PARSE, "%s",
+		             named == K_LAYOUT ? "not an OCI image layout (no oci-layout and index.json)"
+		                               : "not an OCI or Docker image archive");
 	else if (named != K_NONE && named != k)
-		snprintf(why, len, "named %s but is %s", prefixes[named - 1],
-		         k == K_LAYOUT ? "an OCI image layout" : k == K_OCI_ARCHIVE ? "an OCI archive"
-		                                                                  : "a Docker archive");
+		ds_error_set(err, DS_ERR_PARSE, "named %s but is %s", prefixes[named - 1],
+		             k == K_LAYOUT ? "an OCI image layout" : k == K_OCI_ARCHIVE ? "an OCI archive"
+		                                                                      : "a Docker archive");
 	else if (k == K_DOCKER_ARCHIVE)
-		rc = read_docker(im, &want, asked, why, len);
+		rc = read_docker(im, &want, asked, err);
 	else
-		rc = read_oci(im, &want, asked, why, len);
+		rc = read_oci(im, &want, asked, err);
+	ds_error_clear(&inner);
 	struct platform have;
 	if (rc == 0 && asked && (parse_platform(im->platform, &have) != 0 ||
 	                         !platform_match(&want, &have))) {
-		snprintf(why, len, "no manifest for platform %s: the image is %s", platform, im->platform);
+		ds_error_set(err, DS_ERR_PARSE, "no manifest for platform %s: the image is %s", platform, im->platform);
 		rc = -1;
 	}
 	if (rc != 0) {
@@ -1521,7 +1525,7 @@ static void hand_out_links(struct ds_image *im, size_t i, struct hardlink *v, si
 
 int ds_image_layer_members(struct ds_image *im, size_t i,
                            void (*cb)(const struct ds_member *m, const char *layer, void *ctx),
-                           void *ctx, char *why, size_t len)
+                           void *ctx, struct ds_error *err)
 {
 	const struct layer *l = &im->layers[i];
 	struct ds_payload pl = { 0 };
@@ -1565,13 +1569,13 @@ int ds_image_layer_members(struct ds_image *im, size_t i,
 		free(hard);
 		free(p);
 		if (broke) {
-			snprintf(why, len, "layer %s: %s", l->digest, m.unreadable);
+			ds_error_set(err, DS_ERR_PARSE, "layer %s: %s", l->digest, m.unreadable);
 			rc = -1;
 			break;
 		}
 	}
 	if (rc == 0 && r != ARCHIVE_EOF && r != ARCHIVE_OK && r != ARCHIVE_WARN) {
-		snprintf(why, len, "layer %s: %s", l->digest, ds_archive_why(pl.a));
+		ds_error_set(err, DS_ERR_PARSE, "layer %s: %s", l->digest, ds_archive_why(pl.a));
 		rc = -1;
 	}
 	ds_payload_free(&pl);
@@ -1653,7 +1657,7 @@ static int write_member(struct archive *a, int fd, int64_t size)
 	return n < 0 || got != size ? -1 : 0;
 }
 
-int ds_image_copy_root_files(struct ds_image *im, int dirfd, char *why, size_t len)
+int ds_image_copy_root_files(struct ds_image *im, int dirfd, struct ds_error *err)
 {
 	bool *wanted = ds_xcalloc(im->nlayers ? im->nlayers : 1, sizeof *wanted);
 	size_t pos = 0;
@@ -1685,8 +1689,8 @@ int ds_image_copy_root_files(struct ds_image *im, int dirfd, char *why, size_t l
 			}
 			int fd = create_at(dirfd, p);
 			if (fd < 0 || write_member(a, fd, e->size) != 0) {
-				snprintf(why, len, "copying %s of layer %s: %s", p, im->layers[i].digest,
-				         fd < 0 ? strerror(errno) : "cannot read or write it whole");
+				ds_error_set(err, DS_ERR_IO, "copying %s of layer %s: %s", p, im->layers[i].digest,
+				             fd < 0 ? strerror(errno) : "cannot read or write it whole");
 				rc = -1;
 			}
 			if (fd >= 0)

@@ -33,7 +33,7 @@ bool ds_image_named(const char *arg);
  * digest that does not match, a truncated blob, a path leaving the root)
  * is kept as a problem (ds_image_problems) and the rest is read. */
 struct ds_image *ds_image_open(const char *arg, const char *platform, uint64_t max_decompressed,
-                               char *why, size_t whylen);
+                               struct ds_error *err);
 void ds_image_free(struct ds_image *im);
 const struct ds_image_info *ds_image_info(const struct ds_image *im);
 /* What was wrong in the image's blobs, one sentence each. */
@@ -44,7 +44,7 @@ size_t ds_image_layer_count(const struct ds_image *im);
  * (ds_backend.root_files) into dirfd, and the view's top-level symbolic
  * links (merged /usr) as relative ones: a root for probe and open.  0, or
  * -1 with why. */
-int ds_image_copy_root_files(struct ds_image *im, int dirfd, char *why, size_t whylen);
+int ds_image_copy_root_files(struct ds_image *im, int dirfd, struct ds_error *err);
 
 /* The regular files of the flattened view want() takes, with their
  * contents (read while the layers were indexed, each at most 256 KiB). */
@@ -62,6 +62,6 @@ char *ds_image_resolve(const struct ds_image *im, const char *path);
  * not be read whole (the members before were handed out). */
 int ds_image_layer_members(struct ds_image *im, size_t i,
                            void (*cb)(const struct ds_member *m, const char *layer, void *ctx),
-                           void *ctx, char *why, size_t whylen);
+                           void *ctx, struct ds_error *err);
 
 #endif

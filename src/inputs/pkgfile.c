@@ -168,9 +168,10 @@ static void layer_member(const struct ds_member *m, const char *layer, void *ctx
 
 void ds_scan_layer_job(struct ds_worker *w, size_t i)
 {
-	char why[512];
-	if (ds_image_layer_members(w->scan->priv->image, i, layer_member, w, why, sizeof why) != 0)
-		ds_report_image_error(w, "%s", why);
+	struct ds_error err = DS_ERROR_INIT;
+	if (ds_image_layer_members(w->scan->priv->image, i, layer_member, w, &err) != 0)
+		ds_report_image_error(w, "%s", ds_error_msg(&err));
+	ds_error_clear(&err);
 }
 
 /* Size and sha256 of the whole file, read through fd. */
