@@ -188,9 +188,10 @@ static int apk_probe(const char *root, struct ds_probe *out)
 	return 0;
 }
 
-static void *apk_open(const char *root, unsigned flags, char *err, size_t errlen)
+static void *apk_open(const char *root, unsigned flags, void *started, char *err, size_t errlen)
 {
 	(void)flags; /* the database names no repository a version came from */
+	(void)started; /* no start(): the load is small */
 	int open_err;
 	return load(root, &open_err, err, errlen);
 }

@@ -5,9 +5,9 @@
  * open() loads the status file, every installed package's file list and
  * the diversions, then copies what distsec needs into its own index
  * (path → packages) and package table, so look-ups never call libdpkg and
- * are safe from any thread.  libdpkg keeps global state: the loaded root is
- * cached, so opening the same root twice loads it once.  probe() does not
- * load it (dpkg-status.c).
+ * are safe from any thread.  libdpkg keeps global state, so it runs only in
+ * a loader child (below); each handle is its own copy of what the child
+ * sent, freed by close().  probe() does not load it (dpkg-status.c).
  *
  * Diversions: a package listing P whose P is diverted (by another package,
  * or locally) has its file on disk at the diverted-to name; the diverting
@@ -27,7 +27,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -56,11 +55,7 @@ struct dpkg_db_state {
 	struct ds_pkgtable t;   /* first: the handle is the table's (pkgtable.h); each
 	                         * file under its on-disk name */
 	char *root;
-	int refs;
-	int have_origins;
 };
-
-static struct dpkg_db_state *cached;
 
 static char *dup_or_null(const char *s)
 {
@@ -206,26 +201,29 @@ static void load_arches(struct dpkg_db_state *st)
 #define LOAD_TIMEOUT_MS (300 * 1000)
 #define INDEX_MAX ((size_t)512 << 20)
 
-static FILE *to_parent;        /* the child's end of the pipe */
-static const char *copy_dir;   /* in the child: where the copy is */
+/* In the loader child: where it writes, and the copy it loads. */
+struct child {
+	FILE *to_parent;       /* the child's end of the pipe */
+	const char *copy_dir;
+};
 
-static void put_record(char type, const char *const *v, size_t n)
+static void put_record(struct child *c, char type, const char *const *v, size_t n)
 {
-	fputc(type, to_parent);
+	fputc(type, c->to_parent);
 	for (size_t i = 0; i < n; i++) {
-		fputs(v[i] ? v[i] : "", to_parent);
-		fputc('\0', to_parent);
+		fputs(v[i] ? v[i] : "", c->to_parent);
+		fputc('\0', c->to_parent);
 	}
 }
 
 /* Which file the child reads now, named as in the root. */
-static void progress(const char *path)
+static void progress(struct child *c, const char *path)
 {
-	size_t n = strlen(copy_dir);
-	char *rel = !strncmp(path, copy_dir, n) ? ds_xasprintf("var/lib/dpkg%s", path + n)
-	                                         : ds_xstrdup(path);
-	put_record('M', (const char *[]){ rel }, 1);
-	fflush(to_parent);
+	size_t n = strlen(c->copy_dir);
+	char *rel = !strncmp(path, c->copy_dir, n) ? ds_xasprintf("var/lib/dpkg%s", path + n)
+	                                            : ds_xstrdup(path);
+	put_record(c, 'M', (const char *[]){ rel }, 1);
+	fflush(c->to_parent);
 	free(rel);
 }
 
@@ -236,8 +234,9 @@ static void child_error(const char *msg, const void *data)
 }
 
 /* In the child: libdpkg loads the copy; the table is sent whole. */
-static int child_load(const char *root, const char *admindir, unsigned flags)
+static int child_load(struct child *c, const char *root, unsigned flags)
 {
+	const char *admindir = c->copy_dir;
 	dpkg_set_progname("distsec");
 	struct dpkg_db_state *st = ds_xcalloc(1, sizeof *st);
 	st->root = ds_xstrdup(root);
@@ -248,10 +247,9 @@ static int child_load(const char *root, const char *admindir, unsigned flags)
 	push_error_context_jump(&jump, child_error, "loading the dpkg database");
 	dpkg_fsys_set_dir(root);
 	dpkg_db_set_dir(admindir);
-	copy_dir = admindir;
-	progress(ds_xasprintf("%s/status", admindir));
+	progress(c, ds_xasprintf("%s/status", admindir));
 	modstatdb_open(msdbrw_readonly);
-	progress(ds_xasprintf("%s/diversions", admindir));
+	progress(c, ds_xasprintf("%s/diversions", admindir));
 	ensure_diversions();
 	/* Sorted so package ids, and with them every report, are stable. */
 	size_t n = 0, cap = 0;
@@ -265,27 +263,27 @@ static int child_load(const char *root, const char *admindir, unsigned flags)
 	if (n)
 		qsort(all, n, sizeof *all, cmp_pkg);
 	for (size_t i = 0; i < n; i++) {
-		progress(pkg_infodb_get_file(all[i], &all[i]->installed, LISTFILE));
+		progress(c, pkg_infodb_get_file(all[i], &all[i]->installed, LISTFILE));
 		add_package(st, all[i]);
 	}
-	progress(ds_xasprintf("%s/arch", admindir));
+	progress(c, ds_xasprintf("%s/arch", admindir));
 	load_arches(st);
 	pop_error_context(ehflag_normaltidy);
 	if (flags & DS_OPEN_ORIGINS) {
-		progress("var/lib/apt");
+		progress(c, "var/lib/apt");
 		add_apt_facts(st, admindir);
 	}
 	for (size_t i = 0; i < st->t.npkgs; i++) {   /* package i is all[i] */
 		const struct ds_pkg *p = &st->t.pkgs[i];
-		put_record('P', (const char *[]){ p->name, p->version, p->arch, p->source,
+		put_record(c, 'P', (const char *[]){ p->name, p->version, p->arch, p->source,
 		                                  p->maintainer, p->origin, p->candidate }, 7);
 		for (struct fsys_namenode_list *f = all[i]->files; f; f = f->next)
-			put_record('F', (const char *[]){ on_disk_name(all[i], f->namenode) }, 1);
+			put_record(c, 'F', (const char *[]){ on_disk_name(all[i], f->namenode) }, 1);
 	}
 	for (size_t i = 0; i < st->t.narches; i++)
-		put_record('A', &st->t.arches[i], 1);
-	put_record('Z', NULL, 0);
-	return fflush(to_parent) == 0 ? 0 : 1;
+		put_record(c, 'A', &st->t.arches[i], 1);
+	put_record(c, 'Z', NULL, 0);
+	return fflush(c->to_parent) == 0 ? 0 : 1;
 }
 
 /* Everything the child wrote, until it closes the pipe or the deadline. */
@@ -428,9 +426,9 @@ static void child_exit_now(void)
 	_exit(2);
 }
 
-/* A loader child: started, not yet collected. */
+/* A loader child: started, not yet collected; what start() returns. */
 struct loader {
-	char *root;       /* NULL: none */
+	char *root;
 	unsigned flags;
 	pid_t pid;
 	int rfd, errfd;   /* the pipe's read end; the child's stderr (a memfd) */
@@ -439,30 +437,22 @@ struct loader {
 };
 #define LOADER_NONE { .rfd = -1, .errfd = -1 }
 
-/* The one dpkg_start() began, until an open() claims it (under the lock,
- * so a later start() never touches a child an open() is reading). */
-static struct loader pending = LOADER_NONE;
-static pthread_mutex_t pending_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static bool is_cached(const char *root, unsigned flags)
-{
-	return cached && strcmp(cached->root, root) == 0 &&
-	       (cached->have_origins || !(flags & DS_OPEN_ORIGINS));
-}
-
 /* In the child: copy the database below the root, then load the copy. */
-static int child_main(const char *root, const char *copy, unsigned flags)
+static int child_main(struct child *c, const char *root, unsigned flags)
 {
 	char err[512] = "";
-	if (ds_dpkg_private_fill(root, copy, err, sizeof err) != 0) {
-		put_record('E', (const char *[]){ err }, 1);
-		return fflush(to_parent) == 0 ? 0 : 1;
+	if (ds_dpkg_private_fill(root, c->copy_dir, err, sizeof err) != 0) {
+		put_record(c, 'E', (const char *[]){ err }, 1);
+		return fflush(c->to_parent) == 0 ? 0 : 1;
 	}
-	return child_load(root, copy, flags);
+	return child_load(c, root, flags);
 }
 
-static void loader_discard(struct loader *l)
+/* Ends the child if it runs, removes its copy, frees l. */
+static void loader_free(struct loader *l)
 {
+	if (!l)
+		return;
 	if (l->pid > 0) {
 		kill(l->pid, SIGKILL);
 		while (waitpid(l->pid, NULL, 0) < 0 && errno == EINTR)
@@ -474,19 +464,20 @@ static void loader_discard(struct loader *l)
 		close(l->errfd);
 	ds_dpkg_private_remove(l->copy);
 	free(l->root);
-	*l = (struct loader)LOADER_NONE;
+	free(l);
 }
 
-/* Forks the child that copies and loads root's database into l. */
-static void loader_start(struct loader *l, const char *root, unsigned flags)
+/* Forks the child that copies and loads root's database: its loader,
+ * with the reason in err when it could not be started (pid <= 0). */
+static struct loader *loader_start(const char *root, unsigned flags)
 {
+	struct loader *l = ds_xmalloc(sizeof *l);
+	*l = (struct loader)LOADER_NONE;
 	l->root = ds_xstrdup(root);
 	l->flags = flags;
-	if (is_cached(root, flags))
-		return;
 	int pipefd[2] = { -1, -1 };
 	if (!(l->copy = ds_dpkg_private_dir(l->err, sizeof l->err)))
-		return;
+		return l;
 	l->errfd = memfd_create("distsec-dpkg-stderr", MFD_CLOEXEC);
 	fflush(NULL);   /* nothing buffered is written twice by the child's exit() */
 	pid_t pid = l->errfd >= 0 && pipe2(pipefd, O_CLOEXEC) == 0 ? fork() : -1;
@@ -497,8 +488,8 @@ static void loader_start(struct loader *l, const char *root, unsigned flags)
 		atexit(child_exit_now);
 		close(pipefd[0]);
 		dup2(l->errfd, STDERR_FILENO);
-		to_parent = fdopen(pipefd[1], "w");
-		_exit(to_parent ? child_main(root, l->copy, flags) : 1);
+		struct child c = { fdopen(pipefd[1], "w"), l->copy };
+		_exit(c.to_parent ? child_main(&c, root, flags) : 1);
 	}
 	if (pid < 0) {
 		snprintf(l->err, sizeof l->err, "cannot start the loader: %s", strerror(errno));
@@ -506,63 +497,54 @@ static void loader_start(struct loader *l, const char *root, unsigned flags)
 			close(pipefd[0]);
 			close(pipefd[1]);
 		}
-		return;
+		return l;
 	}
 	close(pipefd[1]);
 	l->pid = pid;
 	l->rfd = pipefd[0];
+	return l;
 }
 
 /* Starts the loader child: on the scan's main thread, before any other
  * thread exists (a fork() while other threads allocate can leave the
  * child's allocator locked -- seen under ASan), so the probe stays cheap
  * and the load overlaps the walk.  Everything that reads the database,
- * the copy included, runs in the child; open() collects the result. */
-static void dpkg_start(const char *root, unsigned flags)
+ * the copy included, runs in the child; open() collects the result.  Each
+ * start() has its own child: two roots may load at once. */
+static void *dpkg_start(const char *root, unsigned flags)
 {
-	pthread_mutex_lock(&pending_lock);
-	loader_discard(&pending);
-	loader_start(&pending, root, flags);
-	pthread_mutex_unlock(&pending_lock);
+	return loader_start(root, flags);
 }
 
-/* Collects the child dpkg_start() began for root (starting it now if it
- * was not): NULL with the reason in err, else err holds libdpkg's
- * warnings (notes, possibly empty). */
-static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, size_t errlen)
+/* Collects the child started (starting one now when start() began none
+ * for this root and flags): NULL with the reason in err, else err holds
+ * libdpkg's warnings (notes, possibly empty).  started is freed. */
+static struct dpkg_db_state *load(const char *root, unsigned flags, struct loader *started,
+                                  char *err, size_t errlen)
 {
-	bool origins = flags & DS_OPEN_ORIGINS;
 	err[0] = '\0';
-	pthread_mutex_lock(&pending_lock);
-	struct loader l = pending;   /* claimed: a later start() leaves it alone */
-	pending = (struct loader)LOADER_NONE;
-	pthread_mutex_unlock(&pending_lock);
-	if (!l.root || strcmp(l.root, root) != 0 || l.flags != flags) {
-		loader_discard(&l);
-		loader_start(&l, root, flags);
+	struct loader *l = started;
+	if (!l || strcmp(l->root, root) != 0 || l->flags != flags) {
+		loader_free(l);
+		l = loader_start(root, flags);
 	}
-	if (is_cached(root, flags)) {
-		loader_discard(&l);
-		return cached;
-	}
-	if (l.pid <= 0) {
-		snprintf(err, errlen, "%s", l.err);
-		loader_discard(&l);
+	if (l->pid <= 0) {
+		snprintf(err, errlen, "%s", l->err);
+		loader_free(l);
 		return NULL;
 	}
 	size_t len;
 	bool timed_out = false;
-	char *buf = read_all(l.rfd, &len, &timed_out);
+	char *buf = read_all(l->rfd, &len, &timed_out);
 	if (timed_out)
-		kill(l.pid, SIGKILL);
+		kill(l->pid, SIGKILL);
 	int status = 0;
-	while (waitpid(l.pid, &status, 0) < 0 && errno == EINTR)
+	while (waitpid(l->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	l.pid = 0;
-	char *messages = unprivate(read_memfd(l.errfd), l.copy);
+	l->pid = 0;
+	char *messages = unprivate(read_memfd(l->errfd), l->copy);
 	struct dpkg_db_state *st = ds_xcalloc(1, sizeof *st);
 	st->root = ds_xstrdup(root);
-	st->have_origins = origins;
 	ds_pkgtable_init(&st->t);
 	const char *marker = NULL, *failed = NULL;
 	int rc = parse_records(st, buf, len, &marker, &failed);
@@ -588,12 +570,7 @@ static struct dpkg_db_state *load(const char *root, unsigned flags, char *err, s
 	}
 	free(messages);
 	free(buf);
-	loader_discard(&l);
-	if (!st)
-		return NULL;
-	if (cached && cached->refs == 0)
-		free_state(cached);
-	cached = st;
+	loader_free(l);
 	return st;
 }
 
@@ -628,15 +605,11 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 	return 0;
 }
 
-static void *dpkg_open(const char *root, unsigned flags, char *err, size_t errlen)
+static void *dpkg_open(const char *root, unsigned flags, void *started, char *err, size_t errlen)
 {
-	struct dpkg_db_state *st = load(root, flags, err, errlen);
-	if (!st) {
-		if (!err[0])
-			snprintf(err, errlen, "cannot load");
-		return NULL;
-	}
-	st->refs++;
+	struct dpkg_db_state *st = load(root, flags, started, err, errlen);
+	if (!st && !err[0])
+		snprintf(err, errlen, "cannot load");
 	return st;
 }
 
@@ -659,8 +632,7 @@ static int dpkg_find(void *h, const char *name, ds_pkgid *id)
 
 static void dpkg_close(void *h)
 {
-	struct dpkg_db_state *st = h;
-	st->refs--;
+	free_state(h);
 }
 
 /* ---- .deb package files ------------------------------------------- */

@@ -4,14 +4,17 @@
  * every owner is `unknown` (never "not owned": nobody asked a database).
  * It has no probe: selection falls back to it when no other backend bids.
  */
+#include <stdlib.h>
+
 #include "distsec/backend.h"
+#include "distsec/util.h"
 
-static char handle;
-
-static void *none_open(const char *root, unsigned flags, char *err, size_t errlen)
+/* A handle of its own, though it holds nothing: close() frees it as any
+ * backend's. */
+static void *none_open(const char *root, unsigned flags, void *started, char *err, size_t errlen)
 {
-	(void)root, (void)flags, (void)err, (void)errlen;
-	return &handle;
+	(void)root, (void)flags, (void)started, (void)err, (void)errlen;
+	return ds_xcalloc(1, 1);
 }
 
 static enum ds_owner_status none_owner_of(void *h, const char *path,
@@ -49,7 +52,7 @@ static int none_contents(void *h, ds_pkgid id, ds_path_cb cb, void *ctx)
 
 static void none_close(void *h)
 {
-	(void)h;
+	free(h);
 }
 
 const struct ds_backend ds_backend_none = {

@@ -36,6 +36,8 @@
 #define COPY_MAX (1024ull << 20)      /* the whole copy */
 #define INSTALL_MAX (8u << 20)
 
+/* The program's signal cleanup, given once when the module is loaded and
+ * the same for every handle after. */
 static const struct ds_host *host;
 
 __attribute__((visibility("default"))) void distsec_backend_host(const struct ds_host *h)
@@ -255,9 +257,11 @@ static int pacman_probe(const char *root, struct ds_probe *out)
 	return 0;
 }
 
-static void *pacman_open(const char *root, unsigned flags, char *err, size_t errlen)
+static void *pacman_open(const char *root, unsigned flags, void *started, char *err,
+                         size_t errlen)
 {
 	(void)flags; /* the local database names no repository */
+	(void)started; /* no start(): the load is one pass over small files */
 	return load(root, err, errlen);
 }
 

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <rpm/header.h>
 #include <rpm/rpmcrypto.h>
 #include <rpm/rpmarchive.h>
@@ -52,13 +53,18 @@ static const struct {
 
 struct rpm_state {
 	struct ds_pkgtable t;   /* first: the handle is the table's (pkgtable.h) */
-	char *root;
 	const char *dbdir, *kind;
 	char said[256];         /* what librpm said while the headers were read: a note */
 };
 
-static struct rpm_state *cached;
-static char load_error[512];
+/* One reading of a root's database (by probe() or open()). */
+struct db_read {
+	char error[512];        /* why it could not be read */
+	char said[200];         /* librpm's first message while it was open */
+	const char *copy;       /* the private copy's directory, left out of what librpm says */
+	char choice[256];       /* which database was read when the root holds several,
+	                         * and why ("" when it holds one); said by probe() */
+};
 
 /* The host path of rel with its symlinks resolved inside the root, as the
  * walk does (var/lib/rpm -> /elsewhere is the image's /elsewhere, never
@@ -104,15 +110,24 @@ static bool empty_db(const char *root, char *buf, size_t len)
 	return false;
 }
 
+static void read_config(void)
+{
+	rpmlogSetMask(RPMLOG_UPTO(RPMLOG_CRIT)); /* errors come back as values */
+	rpmReadConfigFiles(NULL, NULL);
+}
+
+/* librpm's configuration is the process's: read once, by whichever thread
+ * (probe, open, a package file's) comes first. */
 static void init_rpm(void)
 {
-	static int done;
-	if (!done) {
-		rpmlogSetMask(RPMLOG_UPTO(RPMLOG_CRIT)); /* errors come back as values */
-		rpmReadConfigFiles(NULL, NULL);
-		done = 1;
-	}
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, read_config);
 }
+
+/* librpm keeps the database path (_dbpath, _db_backend macros) and its log
+ * callback for the whole process: one database at a time is opened, so
+ * two handles' loads on two threads never see each other's copy. */
+static pthread_mutex_t db_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The files that make up each kind of database: nothing else in its
  * directory is copied (a 64 GiB file beside it would fill TMPDIR). */
@@ -137,7 +152,8 @@ static const char *const *db_files(const char *kind)
 	return !strcmp(kind, "sqlite") ? sqlite_files : !strcmp(kind, "ndb") ? ndb_files : bdb_files;
 }
 
-/* The program's signal cleanup (struct ds_host), when it offers one. */
+/* The program's signal cleanup (struct ds_host), when it offers one:
+ * given once when the module is loaded, the same for every handle after. */
 static const struct ds_host *host;
 
 __attribute__((visibility("default"))) void distsec_backend_host(const struct ds_host *h)
@@ -146,9 +162,9 @@ __attribute__((visibility("default"))) void distsec_backend_host(const struct ds
 }
 
 /* Copies dbdir/name (if it is a regular file) into to_dir; 0, or -1 with
- * load_error saying what went wrong with which file. */
+ * r->error saying what went wrong with which file. */
 static int copy_file(int from_dir, const char *dbdir, const char *name, int to_dir,
-                     unsigned long long *budget)
+                     unsigned long long *budget, struct db_read *r)
 {
 	int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -158,7 +174,7 @@ static int copy_file(int from_dir, const char *dbdir, const char *name, int to_d
 		return 0; /* absent, or not a regular file: not part of the database */
 	}
 	if ((unsigned long long)st.st_size > *budget) {
-		snprintf(load_error, sizeof load_error,
+		snprintf(r->error, sizeof r->error,
 		         "cannot read %s/%s: %lld bytes, more than the %llu MiB a database copy may take",
 		         dbdir, name, (long long)st.st_size, RPMDB_COPY_MAX >> 20);
 		close(in);
@@ -168,11 +184,11 @@ static int copy_file(int from_dir, const char *dbdir, const char *name, int to_d
 	int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	int rc = out >= 0 ? ds_copy_fd(in, out, (uint64_t)st.st_size) : -1;
 	if (rc != 0)
-		snprintf(load_error, sizeof load_error, "cannot copy %s/%s to a temporary directory: %s",
+		snprintf(r->error, sizeof r->error, "cannot copy %s/%s to a temporary directory: %s",
 		         dbdir, name, strerror(errno));
 	close(in);
 	if (out >= 0 && close(out) != 0 && rc == 0) {
-		snprintf(load_error, sizeof load_error, "cannot copy %s/%s to a temporary directory: %s",
+		snprintf(r->error, sizeof r->error, "cannot copy %s/%s to a temporary directory: %s",
 		         dbdir, name, strerror(errno));
 		rc = -1;
 	}
@@ -208,13 +224,13 @@ static void remove_copy(struct db_copy *c)
 /* Copies the database's own files to a fresh temporary directory, which
  * is removed again on every failure and if a signal ends the run. */
 static int copy_db(const char *root, const char *dbdir, const char *file, const char *kind,
-                   struct db_copy *c)
+                   struct db_copy *c, struct db_read *r)
 {
 	const char *tmp = getenv("TMPDIR");
 	c->dir = ds_xasprintf("%s/distsec-rpmdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (ds_mktemp_registered(c->dir, true, host ? host->cleanup_add : NULL,
 	                         host ? host->cleanup_done : NULL, &c->slot) != 0) {
-		snprintf(load_error, sizeof load_error,
+		snprintf(r->error, sizeof r->error,
 		         "cannot read %s/%s: no temporary directory for a copy (%s): %s",
 		         dbdir, file, c->dir, strerror(errno));
 		free(c->dir);
@@ -226,11 +242,11 @@ static int copy_db(const char *root, const char *dbdir, const char *file, const 
 	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int rc = sfd >= 0 && dfd >= 0 ? 0 : -1;
 	if (rc != 0)
-		snprintf(load_error, sizeof load_error, "cannot read %s/%s: %s", dbdir, file,
+		snprintf(r->error, sizeof r->error, "cannot read %s/%s: %s", dbdir, file,
 		         strerror(errno));
 	unsigned long long budget = RPMDB_COPY_MAX;
 	for (const char *const *f = db_files(kind); rc == 0 && *f; f++)
-		rc = copy_file(sfd, dbdir, *f, dfd, &budget);
+		rc = copy_file(sfd, dbdir, *f, dfd, &budget, r);
 	if (sfd >= 0)
 		close(sfd);
 	if (dfd >= 0)
@@ -314,33 +330,31 @@ static void free_state(struct rpm_state *st)
 	if (!st)
 		return;
 	ds_pkgtable_free(&st->t);
-	free(st->root);
 	free(st);
 }
 
 /* librpm's first message while a database is opened, which says why it
- * could not be (otherwise dropped: errors come back as values). */
-static char rpm_said[200];
-static const char *said_copy; /* the copy's directory, left out of what librpm says */
-
+ * could not be (otherwise dropped: errors come back as values), into the
+ * db_read of that opening. */
 static int note_rpmlog(rpmlogRec rec, rpmlogCallbackData data)
 {
-	(void)data;
+	struct db_read *r = data;
 	const char *msg = rpmlogRecMessage(rec);
-	size_t n = said_copy ? strlen(said_copy) : 0;
-	if (msg && n && !strncmp(msg, said_copy, n) && msg[n] == '/')
+	size_t n = r->copy ? strlen(r->copy) : 0;
+	if (msg && n && !strncmp(msg, r->copy, n) && msg[n] == '/')
 		msg += n + 1;
-	if (!rpm_said[0] && msg) {
-		snprintf(rpm_said, sizeof rpm_said, "%s", msg);
-		rpm_said[strcspn(rpm_said, "\n")] = '\0';
+	if (!r->said[0] && msg) {
+		snprintf(r->said, sizeof r->said, "%s", msg);
+		r->said[strcspn(r->said, "\n")] = '\0';
 	}
 	return 0;
 }
 
 /* A format this librpm was built without: say which, and what reads it. */
-static void unsupported_format(const char *dbdir, const char *file, const char *kind)
+static void unsupported_format(const char *dbdir, const char *file, const char *kind,
+                               struct db_read *r)
 {
-	snprintf(load_error, sizeof load_error,
+	snprintf(r->error, sizeof r->error,
 	         "cannot read %s/%s: a%s %s database, a format this librpm (rpm %s) cannot read; %s",
 	         dbdir, file, strcmp(kind, "ndb") ? "" : "n", kind, RPMVERSION,
 	         !strcmp(kind, "ndb")
@@ -349,7 +363,7 @@ static void unsupported_format(const char *dbdir, const char *file, const char *
 	         : "an rpm built with support for it reads it");
 }
 
-typedef int (*db_fn)(rpmts ts, const char *dbdir, const char *kind, void *ctx);
+typedef int (*db_fn)(rpmts ts, const char *dbdir, const char *kind, struct db_read *r, void *ctx);
 
 /* The file of dbdir's database of that kind. */
 static const char *db_file(const char *dbdir, const char *kind)
@@ -361,23 +375,24 @@ static const char *db_file(const char *dbdir, const char *kind)
 }
 
 /* Runs fn on a private copy of the database of db_layouts[layout], opened
- * read-only; -1 with load_error set when librpm cannot read it. */
-static int with_layout(const char *root, size_t layout, db_fn fn, void *ctx)
+ * read-only; -1 with r->error set when librpm cannot read it. */
+static int with_layout(const char *root, size_t layout, db_fn fn, struct db_read *r, void *ctx)
 {
 	const char *dbdir = db_layouts[layout].dir, *file = db_layouts[layout].file;
 	const char *kind = db_layouts[layout].kind;
 	init_rpm();
 	struct db_copy copy;
-	if (copy_db(root, dbdir, file, kind, &copy) != 0)
+	if (copy_db(root, dbdir, file, kind, &copy, r) != 0)
 		return -1;
 	int copy_fd;
 	char *dbpath = dbpath_for(&copy, &copy_fd);
 	if (!dbpath) {
-		snprintf(load_error, sizeof load_error, "cannot read %s: temporary copy %s: %s",
+		snprintf(r->error, sizeof r->error, "cannot read %s: temporary copy %s: %s",
 		         dbdir, copy.dir, strerror(errno));
 		remove_copy(&copy);
 		return -1;
 	}
+	pthread_mutex_lock(&db_lock);
 	rpmPushMacro(NULL, "_dbpath", NULL, dbpath, RMIL_CMDLINE);
 	free(dbpath);
 	rpmPushMacro(NULL, "_db_backend", NULL, kind, RMIL_CMDLINE);
@@ -385,25 +400,26 @@ static int with_layout(const char *root, size_t layout, db_fn fn, void *ctx)
 	rpmtsSetRootDir(ts, "/");
 	rpmtsSetVSFlags(ts, RPMVSF_MASK_NOSIGNATURES | RPMVSF_MASK_NODIGESTS);
 	int rc = -1;
-	rpm_said[0] = '\0';
-	said_copy = copy.dir;
+	r->said[0] = '\0';
+	r->copy = copy.dir;
 	rpmlogSetMask(RPMLOG_UPTO(RPMLOG_WARNING));
-	rpmlogCallback was = rpmlogSetCallback(note_rpmlog, NULL);
+	rpmlogCallback was = rpmlogSetCallback(note_rpmlog, r);
 	if (rpmtsOpenDB(ts, O_RDONLY) != 0)
-		snprintf(load_error, sizeof load_error,
+		snprintf(r->error, sizeof r->error,
 		         "cannot read %s/%s: librpm cannot open it as a %s database%s%s%s", dbdir, file,
-		         kind, rpm_said[0] ? " (" : "", rpm_said, rpm_said[0] ? ")" : "");
-	else if (strstr(rpm_said, "_db_backend") || strstr(rpm_said, "dummy database"))
+		         kind, r->said[0] ? " (" : "", r->said, r->said[0] ? ")" : "");
+	else if (strstr(r->said, "_db_backend") || strstr(r->said, "dummy database"))
 		/* librpm falls back to a "dummy" backend that lists nothing */
-		unsupported_format(dbdir, file, kind);
+		unsupported_format(dbdir, file, kind, r);
 	else
-		rc = fn(ts, dbdir, kind, ctx);
+		rc = fn(ts, dbdir, kind, r, ctx);
 	rpmtsFree(ts);
 	rpmlogSetCallback(was, NULL);
-	said_copy = NULL;
+	r->copy = NULL;
 	rpmlogSetMask(RPMLOG_UPTO(RPMLOG_CRIT));
 	rpmPopMacro(NULL, "_db_backend");
 	rpmPopMacro(NULL, "_dbpath");
+	pthread_mutex_unlock(&db_lock);
 	if (copy_fd >= 0)
 		close(copy_fd);
 	remove_copy(&copy);
@@ -415,47 +431,44 @@ struct census {
 	size_t packages;
 	bool owns_bin_sh;
 };
-static int count_packages(rpmts ts, const char *dbdir, const char *kind, void *ctx);
-
-/* Which database was read when a root holds several, and why ("" when it
- * holds one); said by probe(). */
-static char db_choice[256];
+static int count_packages(rpmts ts, const char *dbdir, const char *kind, struct db_read *r,
+                          void *ctx);
 
 /* Runs fn on the root's database.  A root may hold two: an empty one that
  * an image tool initialised in usr/lib/sysimage/rpm beside the populated
  * var/lib/rpm of an older rpm, or the reverse.  The first in db_layouts'
  * order that lists packages is read; one that cannot be read stops the
  * search (its error is said, never skipped for another one). */
-static int with_db(const char *root, db_fn fn, void *ctx)
+static int with_db(const char *root, db_fn fn, struct db_read *r, void *ctx)
 {
 	size_t found[sizeof db_layouts / sizeof db_layouts[0]];
 	size_t n = find_dbs(root, found), pick = 0;
-	db_choice[0] = '\0';
+	r->choice[0] = '\0';
 	char empty[128];
 	if (n == 0 && empty_db(root, empty, sizeof empty)) {
-		snprintf(load_error, sizeof load_error, "cannot read %s: the file is empty (0 bytes), "
+		snprintf(r->error, sizeof r->error, "cannot read %s: the file is empty (0 bytes), "
 		         "no database is in it", empty);
 		return -1;
 	}
 	if (n == 0) {
-		snprintf(load_error, sizeof load_error,
+		snprintf(r->error, sizeof r->error,
 		         "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
 		return -1;
 	}
 	for (size_t i = 0; n > 1 && i < n; i++) {
 		struct census c = { 0 };
 		pick = i;
-		if (with_layout(root, found[i], count_packages, &c) != 0 || c.packages > 0)
+		if (with_layout(root, found[i], count_packages, r, &c) != 0 || c.packages > 0)
 			break;
 		if (i == n - 1)
 			pick = 0;   /* all empty: the first, as rpm would */
 	}
 	if (pick > 0) {
 		const size_t e = found[0];
-		snprintf(db_choice, sizeof db_choice, "%s/%s lists none and is not read",
+		snprintf(r->choice, sizeof r->choice, "%s/%s lists none and is not read",
 		         db_layouts[e].dir, db_layouts[e].file);
 	}
-	return with_layout(root, found[pick], fn, ctx);
+	return with_layout(root, found[pick], fn, r, ctx);
 }
 
 /* The packages of the Name index (gpg-pubkey keys left out), 0 when it has
@@ -495,46 +508,43 @@ static size_t read_headers(rpmts ts, struct rpm_state *st)
  * rpmdb.sqlite: librpm logs "database disk image is malformed" and its
  * iterator stops) is refused: owners read from part of it would be wrong
  * with no word.  What librpm said while reading is kept as a note. */
-static int read_all(rpmts ts, const char *dbdir, const char *kind, void *ctx)
+static int read_all(rpmts ts, const char *dbdir, const char *kind, struct db_read *r, void *ctx)
 {
 	struct rpm_state *st = ctx;
 	st->dbdir = dbdir;
 	st->kind = kind;
-	rpm_said[0] = '\0';
+	r->said[0] = '\0';
 	size_t n = read_headers(ts, st), listed = index_count(ts);
 	if (listed && n != listed) {
-		snprintf(load_error, sizeof load_error, "cannot read %s/%s: its index lists %zu "
+		snprintf(r->error, sizeof r->error, "cannot read %s/%s: its index lists %zu "
 		         "packages, %zu could be read%s%s%s", dbdir, db_file(dbdir, kind), listed, n,
-		         rpm_said[0] ? " (librpm: " : "", rpm_said, rpm_said[0] ? ")" : "");
+		         r->said[0] ? " (librpm: " : "", r->said, r->said[0] ? ")" : "");
 		return -1;
 	}
-	if (rpm_said[0])
+	if (r->said[0])
 		snprintf(st->said, sizeof st->said, "%s/%s: librpm: %s", dbdir, db_file(dbdir, kind),
-		         rpm_said);
+		         r->said);
 	return 0;
 }
 
-static struct rpm_state *load(const char *root)
+/* A new handle holding root's whole database, or NULL with r->error. */
+static struct rpm_state *load(const char *root, struct db_read *r)
 {
-	if (cached && !strcmp(cached->root, root))
-		return cached;
 	struct rpm_state *st = ds_xcalloc(1, sizeof *st);
-	st->root = ds_xstrdup(root);
 	ds_pkgtable_init(&st->t);
-	if (with_db(root, read_all, st) != 0) {
+	if (with_db(root, read_all, r, st) != 0) {
 		free_state(st);
 		return NULL;
 	}
-	if (cached)
-		free_state(cached);
-	cached = st;
 	return st;
 }
 
 /* probe(): two index look-ups, no header is read.  gpg-pubkey entries are
  * keys, not packages (add_header skips them too). */
-static int count_packages(rpmts ts, const char *dbdir, const char *kind, void *ctx)
+static int count_packages(rpmts ts, const char *dbdir, const char *kind, struct db_read *r,
+                          void *ctx)
 {
+	(void)r;
 	struct census *c = ctx;
 	c->dbdir = dbdir;
 	c->kind = kind;
@@ -586,8 +596,9 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 		return 0;
 	}
 	struct census c = { 0 };
-	if (with_db(root, count_packages, &c) != 0) {
-		snprintf(out->detail, sizeof out->detail, "%.250s", load_error);
+	struct db_read r = { 0 };
+	if (with_db(root, count_packages, &r, &c) != 0) {
+		snprintf(out->detail, sizeof out->detail, "%.250s", r.error);
 		out->unreadable = 1;
 		return 0;
 	}
@@ -595,18 +606,20 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 	out->usable = c.packages > 0;
 	out->owns_bin_sh = c.owns_bin_sh;
 	out->native = marker_present(root);
-	out->notice = db_choice[0] != '\0';
+	out->notice = r.choice[0] != '\0';
 	snprintf(out->detail, sizeof out->detail, "rpm database %s (%s): %zu packages%s%.150s",
-	         c.dbdir, c.kind, c.packages, out->notice ? "; " : "", db_choice);
+	         c.dbdir, c.kind, c.packages, out->notice ? "; " : "", r.choice);
 	return 0;
 }
 
-static void *rpm_open(const char *root, unsigned flags, char *err, size_t errlen)
+static void *rpm_open(const char *root, unsigned flags, void *started, char *err, size_t errlen)
 {
 	(void)flags; /* origins: rpm headers carry no archive information */
-	struct rpm_state *st = load(root);
+	(void)started; /* no start(): librpm reads in this thread */
+	struct db_read r = { 0 };
+	struct rpm_state *st = load(root, &r);
 	if (!st)
-		snprintf(err, errlen, "%s", load_error);
+		snprintf(err, errlen, "%s", r.error);
 	else if (st->said[0])
 		snprintf(err, errlen, "%s", st->said);   /* a note: the core says it */
 	return st;
@@ -646,7 +659,7 @@ static int rpm_find(void *h, const char *spec, ds_pkgid *id)
 
 static void rpm_close(void *h)
 {
-	(void)h; /* cached for the process: probe and open share one load */
+	free_state(h);
 }
 
 /* ---- .rpm package files -------------------------------------------- */

@@ -85,6 +85,7 @@ struct ds_scan_private {
 	                                * named (the context pass, every share), or NULL */
 	struct ds_args args;           /* what the PATH arguments name */
 	pthread_t backend_thread;      /* opening the database during the walk */
+	void *backend_started;         /* what the backend's start() began, for its open() */
 	atomic_bool backend_pending;   /* backend_thread not yet joined */
 	pthread_mutex_t backend_lock;
 	int backend_rc;                /* 0 when s->bh is open */

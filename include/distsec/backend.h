@@ -11,6 +11,12 @@
  * Threading: after open() returns, every look-up (owner_of, info, contents,
  * find, count) must be safe to call from several threads at once.  Backends
  * load their database once in open() and answer from memory.
+ *
+ * State: everything a handle answers from hangs off the handle (curl's and
+ * libarchive's shape): two handles, of one root or of two, share nothing,
+ * and close() frees what open() loaded.  A backend's file-level variables
+ * hold only what is the same for the whole process and never changes once
+ * set (the host's cleanup hooks, a library's one-time initialisation).
  */
 #ifndef DISTSEC_BACKEND_H
 #define DISTSEC_BACKEND_H
@@ -19,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 9
+#define DS_BACKEND_ABI 10
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -112,15 +118,20 @@ struct ds_backend {
 	 * The core calls it on the scan's main thread while no other thread
 	 * of the process exists, right before open() runs on the loader
 	 * thread: the place to fork() a loader process (a fork while other
-	 * threads allocate can leave the child's allocator locked).  Must not
-	 * print; what goes wrong is told by open(). */
-	void (*start)(const char *root, unsigned flags);
+	 * threads allocate can leave the child's allocator locked).  Returns
+	 * the load begun, which the caller hands to open() as started (NULL:
+	 * nothing begun, open() loads alone).  Must not print; what goes wrong
+	 * is told by open(). */
+	void *(*start)(const char *root, unsigned flags);
 
-	/* Load the root's database.  NULL on failure with a reason in err;
-	 * on success err holds notes (the libraries' warnings, a line each),
-	 * which the core prints unless -q, or is empty.  flags: DS_OPEN_*
-	 * bits, what the caller will ask info() for. */
-	void *(*open)(const char *root, unsigned flags, char *err, size_t errlen);
+	/* Load the root's database into a new handle, which close() frees.
+	 * started: what start() returned for this root and flags, or NULL;
+	 * open() takes it over whatever it returns (collects it, or ends it).
+	 * NULL on failure with a reason in err; on success err holds notes
+	 * (the libraries' warnings, a line each), which the core prints
+	 * unless -q, or is empty.  flags: DS_OPEN_* bits, what the caller
+	 * will ask info() for. */
+	void *(*open)(const char *root, unsigned flags, void *started, char *err, size_t errlen);
 
 	/* Owners of an absolute path as the database spells it.  On
 	 * DS_OWNER_PACKAGE, *ids points to *n ids owned by the backend. */
@@ -138,6 +149,7 @@ struct ds_backend {
 	/* Calls cb for each path the package owns (stops when cb returns != 0). */
 	int (*contents)(void *h, ds_pkgid id, ds_path_cb cb, void *ctx);
 
+	/* Frees the handle and everything loaded for it. */
 	void (*close)(void *h);
 
 	/* Package files (optional; NULL when the backend reads none).

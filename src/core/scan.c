@@ -305,7 +305,7 @@ static void fall_back(struct ds_scan *s, const char *err)
 	char why[320], none_err[128];
 	const struct ds_backend *none = named ? NULL
 	                                      : ds_backend_select("none", s->root, why, sizeof why, NULL, NULL);
-	void *h = none ? none->open(s->root, 0, none_err, sizeof none_err) : NULL;
+	void *h = none ? none->open(s->root, 0, NULL, none_err, sizeof none_err) : NULL;
 	ds_warn("%s%s", w, h ? "; going on with backend none (no owners)" : "");
 	if (!h) {
 		free(w);
@@ -331,7 +331,8 @@ static void *open_backend(void *arg)
 {
 	struct ds_scan *s = arg;
 	char err[512] = "";
-	s->bh = s->backend->open(s->root, open_flags(s), err, sizeof err);
+	s->bh = s->backend->open(s->root, open_flags(s), s->priv->backend_started, err, sizeof err);
+	s->priv->backend_started = NULL;   /* open() took it over */
 	if (!s->bh)
 		fall_back(s, err);
 	else if (err[0]) {
@@ -384,7 +385,7 @@ static int start_backend(struct ds_scan *s)
 	/* No other thread exists yet: a backend that forks a loader process
 	 * does it here (docs/DESIGN.md, threading), and open() collects it. */
 	if (s->backend->start)
-		s->backend->start(s->root, open_flags(s));
+		p->backend_started = s->backend->start(s->root, open_flags(s));
 	if (pthread_create(&p->backend_thread, NULL, open_backend, s) == 0)
 		atomic_store(&p->backend_pending, true);
 	else

@@ -22,8 +22,7 @@
  * target (libFuzzer's -timeout).  fork() is safe here: libFuzzer's only
  * other thread (the -rss_limit_mb watcher) sleeps and calls getrusage(),
  * holding no lock the child could need, and setitimer's alarm is not
- * inherited.  Each input gets a new root, since the backend caches the
- * last load by root path.
+ * inherited.  Each input gets a new root.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -140,9 +139,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct ds_probe probe;
 	b->probe(root, &probe);
-	b->start(root, 0);
+	void *started = b->start(root, 0);
 	char err[512];
-	void *h = b->open(root, 0, err, sizeof err);
+	void *h = b->open(root, 0, started, err, sizeof err);
 	if (!h && strstr(err, "crashed (signal")) {
 		fprintf(stderr, "fuzz-dpkgdb: the loader child crashed: %s\n", err);
 		abort();

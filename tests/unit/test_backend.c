@@ -86,12 +86,13 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* What open() of root loads: pkg owns /usr/bin/pkg; no child and no copy
- * is left. */
-static void expect_loaded(const struct ds_backend *b, const char *root, const char *pkg)
+/* What open() of root, given started, loads: pkg owns /usr/bin/pkg; no
+ * child and no copy is left. */
+static void expect_loaded(const struct ds_backend *b, const char *root, void *started,
+                          const char *pkg)
 {
 	char err[512] = "";
-	void *h = b->open(root, 0, err, sizeof err);
+	void *h = b->open(root, 0, started, err, sizeof err);
 	assert_non_null(h);
 	assert_string_equal(err, "");
 	assert_int_equal(b->count(h), 1);
@@ -114,9 +115,8 @@ static void start_open(const char *started, const char *opened)
 	assert_non_null(b->start);
 	char *first = started ? dpkg_root(started) : NULL;
 	char *second = started && !strcmp(started, opened) ? NULL : dpkg_root(opened);
-	if (first)
-		b->start(first, 0);
-	expect_loaded(b, second ? second : first, opened);
+	void *begun = first ? b->start(first, 0) : NULL;
+	expect_loaded(b, second ? second : first, begun, opened);
 	if (first)
 		rm_rf(first);
 	if (second)
