@@ -143,9 +143,9 @@ void ds_jobs_close(struct ds_jobs *j);
  * *total: paths queued so far. */
 bool ds_jobs_take(struct ds_jobs *j, struct ds_job *out, size_t *total);
 /* A user-named path, resolved inside the root, walked if a directory. */
-int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg);
+int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg, struct ds_error *err);
 /* The files of --package names or of --all-packages. */
-int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j);
+int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j, struct ds_error *err);
 /* A host package file for the workers; the ring takes e (may be NULL). */
 void ds_jobs_add_pkgfile(struct ds_jobs *j, const char *path, struct ds_expect *e);
 /* Layer i of the scan's image, for the workers. */
@@ -357,10 +357,10 @@ size_t ds_count_packages(const struct ds_scan *s, struct ds_finding *const *f, s
 /* diff.c: the explanation of a regression id of `distsec diff`
  * (lost-pie ...), or NULL; caller frees. */
 char *ds_diff_explain(const char *id);
-int ds_baseline_load(struct ds_scan *s);
+int ds_baseline_load(struct ds_scan *s, struct ds_error *err);
 /* Counts each --history report's errors and warnings per check into
- * s->history (fatal message on failure). */
-int ds_history_load(struct ds_scan *s);
+ * s->history; -1 with the reason in err. */
+int ds_history_load(struct ds_scan *s, struct ds_error *err);
 /* Marks (*f)[0..*n) new or unchanged, collects s->absent, counts; adds a
  * new error finding for each privilege regression `distsec diff` would
  * report (the array grows, sorted again).  Before the waivers are sealed. */
@@ -387,15 +387,18 @@ int ds_write_output(const char *out, int (*write)(FILE *fp, void *arg), void *ar
 
 /* scan.c */
 /* The one constructor: the checks the options enable (comma lists, opt-in,
- * whole-system rule), nothing opened yet.  NULL after a message when the
- * options name an unknown check. */
-struct ds_scan *ds_scan_new(const struct ds_options *opt);
+ * whole-system rule), nothing opened yet.  NULL with the reason in err
+ * when the options name an unknown check. */
+struct ds_scan *ds_scan_new(const struct ds_options *opt, struct ds_error *err);
 /* What c's scan_begin returned for this scan (tests, fuzz targets). */
 void *ds_scan_check_state(const struct ds_scan *s, const struct ds_check *c);
-int ds_scan_run(struct ds_scan *s);
+/* 0, or -1 with the reason in err; a reason already said as a warning
+ * (a broken database, every named package file broken) leaves err
+ * empty. */
+int ds_scan_run(struct ds_scan *s, struct ds_error *err);
 /* The first half of ds_scan_run: root, backend, checks' scan_begin; no
  * walking.  The fuzz targets scan buffers through ds_scan_file after it. */
-int ds_scan_open(struct ds_scan *s);
+int ds_scan_open(struct ds_scan *s, struct ds_error *err);
 
 /* Waits for the package database the scan opens in the background; 0 when
  * s->bh is usable.  Anything that touches s->bh calls it first. */

@@ -385,15 +385,20 @@ static int cmd_scan(int argc, char **argv)
 	o.paths = lists.paths;
 	o.npaths = lists.npaths;
 
-	struct ds_scan *s = ds_scan_new(&o);
+	struct ds_error err = DS_ERROR_INIT;
+	struct ds_scan *s = ds_scan_new(&o, &err);
 	if (!s) {
+		ds_warn("%s", ds_error_msg(&err));
 		fputs("Try 'distsec --help'.\n", stderr);
 		rc = 2;
-	} else if (ds_history_load(s) != 0 || ds_scan_run(s) != 0) {
+	} else if (ds_history_load(s, &err) != 0 || ds_scan_run(s, &err) != 0) {
+		if (err.msg)   /* else said already, as a warning */
+			ds_warn("%s", err.msg);
 		rc = 2;
 	} else {
 		rc = deliver(s, &o);
 	}
+	ds_error_clear(&err);
 	ds_scan_free(s);
 	lists_free(&lists);
 	return rc;
@@ -436,7 +441,13 @@ static int cmd_merge(int argc, char **argv)
 		lists_free(&lists);
 		return 2;
 	}
-	rc = ds_history_load(s) != 0 ? 2 : deliver(s, &o);
+	if (ds_history_load(s, &err) != 0) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
+		rc = 2;
+	} else {
+		rc = deliver(s, &o);
+	}
 	lists_free(&lists);
 	ds_scan_free(s);
 	return rc;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "error.h"
 #include "finding.h"
 #include "file.h"
 
@@ -109,10 +110,11 @@ struct ds_check {
 	/* Optional, once per scan, single-threaded, before any run(): loads what
 	 * the check needs for this scan and returns it as the check's state,
 	 * which run() and scan_end() receive (libarchive's format_data).  NULL
-	 * means a fatal error, message printed.  A check without scan_begin has
-	 * the state NULL.  Checks keep no file-level mutable data: two scans in
-	 * one process (tests, fuzzers) must not share anything. */
-	void *(*scan_begin)(struct ds_scan *s);
+	 * means a fatal error, its reason in err (the scan's caller prints it).
+	 * A check without scan_begin has the state NULL.  Checks keep no
+	 * file-level mutable data: two scans in one process (tests, fuzzers)
+	 * must not share anything. */
+	void *(*scan_begin)(struct ds_scan *s, struct ds_error *err);
 	/* Per file.  May be called from several threads at once with the same
 	 * state: whatever run() changes in it must be atomic or locked. */
 	void (*run)(struct ds_file *f, void *state);

@@ -96,9 +96,10 @@ static void run(struct ds_file *f, void *state)
 	free(dir);
 }
 
-static void *scan_begin(struct ds_scan *s)
+static void *scan_begin(struct ds_scan *s, struct ds_error *err)
 {
 	(void)s;
+	(void)err;
 	struct trees *ts = ds_xcalloc(1, sizeof *ts);
 	pthread_mutex_init(&ts->lock, NULL);
 	ts->dirs = ds_strmap_new();

@@ -171,17 +171,16 @@ static void free_rules(struct ds_stig *st)
 	st->n = st->cap = 0;
 }
 
-int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name)
+int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name, struct ds_error *err)
 {
 	free_rules(st);
 	char *line = NULL;
 	size_t cap = 0, len;
 	unsigned lineno = 0;
 	int rc = 0, got = 0;
-	struct ds_error e = DS_ERROR_INIT;
 	/* a read error is not the end of the rules: fewer rules would pass
 	 * what the rest of the file forbids */
-	while (rc == 0 && (got = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, &e)) > 0) {
+	while (rc == 0 && (got = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, err)) > 0) {
 		lineno++;
 		char *t = line;
 		while (isspace((unsigned char)*t))
@@ -189,37 +188,31 @@ int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name)
 		if (!*t || *t == '#')
 			continue;
 		struct rule r;
-		const char *err = parse_rule(t, &r);
-		if (err) {
-			ds_warn("file-stig rules %s:%u: %s", name, lineno, err);
+		const char *bad = parse_rule(t, &r);
+		if (bad) {
+			rc = ds_error_set(err, DS_ERR_PARSE, "file-stig rules %s:%u: %s", name, lineno, bad);
 			free_rule(&r);
-			rc = -1;
 			break;
 		}
 		r.line = lineno;
 		ds_push(st->rules, st->n, st->cap, r);
 	}
 	free(line);
-	if (rc == 0 && got < 0 && e.kind != DS_ERR_IO) {
-		ds_warn("file-stig rules %s:%u: the line %s (at most %u KiB, no NUL byte)", name, lineno + 1,
-		        ds_error_msg(&e), DS_LIST_LINE_MAX >> 10);
-		rc = -1;
+	if (rc == 0 && got < 0 && err && err->kind != DS_ERR_IO) {
+		ds_error_prefix(err, "file-stig rules %s:%u: the line ", name, lineno + 1);
+		ds_error_append(err, " (at most %u KiB, no NUL byte)", DS_LIST_LINE_MAX >> 10);
 	} else if (rc == 0 && got < 0) {
-		ds_warn("file-stig rules %s: %s", name, ds_error_msg(&e));
-		rc = -1;
+		ds_error_prefix(err, "file-stig rules %s: ", name);
 	}
-	ds_error_clear(&e);
-	return rc;
+	return rc == 0 && got < 0 ? -1 : rc;
 }
 
-static int load_rules(struct ds_stig *st, const char *path)
+static int load_rules(struct ds_stig *st, const char *path, struct ds_error *err)
 {
 	FILE *fp = fopen(path, "re");
-	if (!fp) {
-		ds_warn("file-stig rules %s: %s", path, strerror(errno));
-		return -1;
-	}
-	int rc = ds_stig_rules_parse(st, fp, path);
+	if (!fp)
+		return ds_error_errno(err, errno, "file-stig rules %s", path);
+	int rc = ds_stig_rules_parse(st, fp, path, err);
 	fclose(fp);
 	return rc;
 }
@@ -360,12 +353,12 @@ static void report(const struct ds_stig *st, struct ds_file *f, const struct rul
 static void report(const struct ds_stig *st, struct ds_file *f, const struct rule *r,
                    const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *msg = ds_xvasprintf(fmt, ap);
 	va_end(ap);
 	struct ds_finding *d = ds_report(f, DS_SEV_ERROR, "%s is %s (%s)", f->path, msg, r->reason);
+	free(msg);
 	ds_finding_set_rule(d, r->id);
 	char mode[8];
 	snprintf(mode, sizeof mode, "%04o", (unsigned)(f->mode & 07777));
@@ -501,16 +494,16 @@ static void stig_free(struct ds_stig *st)
 	free(st);
 }
 
-static void *scan_begin(struct ds_scan *s)
+static void *scan_begin(struct ds_scan *s, struct ds_error *err)
 {
 	char buf[4096];
 	const char *path = s->opt->rules ? s->opt->rules : ds_data_file("stig-rules", buf, sizeof buf);
 	if (!path) {
-		ds_warn("file-stig: no rules file found (give one with --rules FILE)");
+		ds_error_set(err, DS_ERR_USAGE, "file-stig: no rules file found (give one with --rules FILE)");
 		return NULL;
 	}
 	struct ds_stig *st = ds_xcalloc(1, sizeof *st);
-	if (load_rules(st, path) != 0) {
+	if (load_rules(st, path, err) != 0) {
 		stig_free(st);
 		return NULL;
 	}

@@ -33,8 +33,9 @@ static bool is_root(const char *user)
 	return n == 0 || (n == 4 && !strncmp(user, "root", 4)) || (n == 1 && user[0] == '0');
 }
 
-static void *scan_begin(struct ds_scan *s)
+static void *scan_begin(struct ds_scan *s, struct ds_error *err)
 {
+	(void)err;
 	struct state *st = ds_xcalloc(1, sizeof *st);
 	if (s->image) {
 		st->root = is_root(s->image->user);

@@ -466,9 +466,10 @@ static void run(struct ds_file *f, void *state)
 
 extern const struct ds_check ds_check_script_sh_syntax;
 
-static void *scan_begin(struct ds_scan *s)
+static void *scan_begin(struct ds_scan *s, struct ds_error *err)
 {
 	(void)s;
+	(void)err;
 	struct state *st = ds_xcalloc(1, sizeof *st);
 	pthread_mutex_init(&st->lock, NULL);
 	return st;

@@ -87,10 +87,10 @@ static void scan_end(struct ds_scan *s, void *state)
 	errno = 0;
 	char *contexts = ds_selinux_contexts_path(s->root, &fd);
 	if (!contexts && errno && errno != ENOENT) {
-		char why[160];
-		snprintf(why, sizeof why, "the root's SELinux config or file_contexts: %s",
-		         ds_root_strerror(errno));
+		char *why = ds_xasprintf("the root's SELinux config or file_contexts: %s",
+		                         ds_root_strerror(errno));
 		ds_scan_skip(s, &ds_check_selinux_dev_label, why);
+		free(why);
 		return;
 	}
 	if (!contexts) {

@@ -12,8 +12,8 @@ struct ds_stig;
 extern const struct ds_check ds_check_file_stig;
 
 /* Replaces st's rules with those read from fp (name for messages): 0, or
- * -1 after a warning naming the bad line (the rules read before it stay
+ * -1 with err naming the bad line (the rules read before it stay
  * loaded). */
-int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name);
+int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name, struct ds_error *err);
 
 #endif

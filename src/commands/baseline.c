@@ -30,27 +30,23 @@ char *ds_finding_key(const char *check, const char *path, const char *rule, cons
 	return key;
 }
 
-int ds_baseline_load(struct ds_scan *s)
+int ds_baseline_load(struct ds_scan *s, struct ds_error *err)
 {
-	struct ds_error err = DS_ERROR_INIT;
-	s->priv->baseline = ds_report_read(s->opt->baseline, &err);
+	s->priv->baseline = ds_report_read(s->opt->baseline, err);
 	if (!s->priv->baseline) {
-		ds_warn("--baseline %s", ds_error_msg(&err));
-		ds_error_clear(&err);
+		ds_error_prefix(err, "--baseline ");
 		return -1;
 	}
 	return 0;
 }
 
-int ds_history_load(struct ds_scan *s)
+int ds_history_load(struct ds_scan *s, struct ds_error *err)
 {
 	s->history = ds_xcalloc(s->opt->nhistory + 1, sizeof *s->history);
 	for (size_t i = 0; i < s->opt->nhistory; i++) {
-		struct ds_error err = DS_ERROR_INIT;
-		struct ds_report *r = ds_report_read(s->opt->history[i], &err);
+		struct ds_report *r = ds_report_read(s->opt->history[i], err);
 		if (!r) {
-			ds_warn("--history %s", ds_error_msg(&err));
-			ds_error_clear(&err);
+			ds_error_prefix(err, "--history ");
 			return -1;
 		}
 		struct ds_history *h = &s->history[s->nhistory++];

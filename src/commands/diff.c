@@ -287,20 +287,23 @@ static struct ds_report *scan_side(const char *const *files, size_t n, const str
 	struct ds_options opt = o->scan;
 	opt.package_files = files;
 	opt.npackage_files = n;
-	struct ds_scan *s = ds_scan_new(&opt);
+	struct ds_error err = DS_ERROR_INIT;
+	struct ds_scan *s = ds_scan_new(&opt, &err);
 	char *buf = NULL;
 	size_t len = 0;
 	struct ds_report *r = NULL;
-	if (s && ds_scan_run(s) == 0) {
+	if (!s || ds_scan_run(s, &err) != 0) {
+		if (err.msg)   /* else said already, as a warning */
+			ds_warn("%s", err.msg);
+	} else {
 		FILE *mem = open_memstream(&buf, &len);
 		if (mem) {   /* closed once, whatever render() and fclose() say */
 			bool rendered = ds_output_find("json")->render(s, mem) == 0;
-			struct ds_error err = DS_ERROR_INIT;
 			if (fclose(mem) == 0 && rendered && !(r = ds_report_parse(buf, len, &err)))
 				ds_warn("diff: the report of %s: %s", files[0], ds_error_msg(&err));
-			ds_error_clear(&err);
 		}
 	}
+	ds_error_clear(&err);
 	free(buf);
 	ds_scan_free(s);
 	return r;

@@ -148,7 +148,7 @@ static const char *waiver_by_alias(struct ds_scan *s, const struct ds_finding *d
 /* The profile whose merged-usr spells each backend's package files'
  * members: --profile's, else the one the backend names (its distribution).
  * Loaded before the workers start, read by them. */
-static int load_spellings(struct ds_scan *s)
+static int load_spellings(struct ds_scan *s, struct ds_error *err)
 {
 	const struct ds_backend_slot *slots;
 	size_t n = ds_backends_available(&slots);
@@ -157,12 +157,8 @@ static int load_spellings(struct ds_scan *s)
 		const struct ds_backend *b = slots[i].b;
 		if (!b->pkgfile_open || s->priv->profile || !b->profile)
 			continue;
-		struct ds_error err = DS_ERROR_INIT;
-		if (!(s->priv->spelling[i] = ds_profile_load(b->profile, &err))) {
-			ds_warn("%s", ds_error_msg(&err));
-			ds_error_clear(&err);
+		if (!(s->priv->spelling[i] = ds_profile_load(b->profile, err)))
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -170,18 +166,14 @@ static int load_spellings(struct ds_scan *s)
 /* Without --profile, the profiles whose lists the checks read for the
  * root's files and for the members of a backend that names none
  * (ds_file_list), loaded before the workers start. */
-static int load_lists(struct ds_scan *s)
+static int load_lists(struct ds_scan *s, struct ds_error *err)
 {
 	if (s->opt->profile)
 		return 0;
 	const char *root = s->backend && s->backend->profile ? s->backend->profile : "stig";
-	struct ds_error err = DS_ERROR_INIT;
-	if (!(s->priv->lists_root = ds_profile_load(root, &err)) ||
-	    !(s->priv->lists_stig = ds_profile_load("stig", &err))) {
-		ds_warn("%s", ds_error_msg(&err));
-		ds_error_clear(&err);
+	if (!(s->priv->lists_root = ds_profile_load(root, err)) ||
+	    !(s->priv->lists_stig = ds_profile_load("stig", err)))
 		return -1;
-	}
 	return 0;
 }
 
@@ -278,15 +270,13 @@ static void finish(struct ds_scan *s)
 	m->nfindings = m->cap = 0;
 }
 
-static int open_root(struct ds_scan *s)
+static int open_root(struct ds_scan *s, struct ds_error *err)
 {
 	const char *root = s->opt->root ? s->opt->root : "/";
 	s->rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
-	if (s->rootfd < 0 || fstat(s->rootfd, &st) != 0) {
-		ds_warn("root %s: %s", root, strerror(errno));
-		return -1;
-	}
+	if (s->rootfd < 0 || fstat(s->rootfd, &st) != 0)
+		return ds_error_errno(err, errno, "root %s", root);
 	s->rootdev = st.st_dev;
 	s->root = realpath(root, NULL);
 	if (!s->root)
@@ -412,16 +402,15 @@ int ds_scan_backend_wait(const struct ds_scan *s)
 	return p->backend_rc;
 }
 
-/* Marks the checks of a comma list; -1 (with a message) if one is unknown. */
-static int mark_checks(const char *list, bool *enabled, bool value)
+/* Marks the checks of a comma list; -1 (err set) if one is unknown. */
+static int mark_checks(const char *list, bool *enabled, bool value, struct ds_error *err)
 {
 	char *copy = ds_xstrdup(list), *save = NULL;
 	int rc = 0;
 	for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
 		const struct ds_check *c = ds_check_find(id);
 		if (!c) {
-			ds_warn("unknown check '%s' (see 'distsec checks')", id);
-			rc = -1;
+			rc = ds_error_set(err, DS_ERR_USAGE, "unknown check '%s' (see 'distsec checks')", id);
 			break;
 		}
 		for (size_t i = 0; i < ds_nchecks; i++)
@@ -436,14 +425,14 @@ static int mark_checks(const char *list, bool *enabled, bool value)
  * or exactly those of --check; minus --skip; whole-system checks (no files
  * of their own: /dev labels, running daemons) only on whole-root scans,
  * unless named with --check. */
-static int select_checks(struct ds_scan *s)
+static int select_checks(struct ds_scan *s, struct ds_error *err)
 {
 	const struct ds_options *o = s->opt;
 	for (size_t i = 0; i < ds_nchecks; i++)
 		s->enabled[i] = !o->checks && !ds_checks[i]->opt_in;
-	if (o->checks && mark_checks(o->checks, s->enabled, true) != 0)
+	if (o->checks && mark_checks(o->checks, s->enabled, true, err) != 0)
 		return -1;
-	if (o->skip && mark_checks(o->skip, s->enabled, false) != 0)
+	if (o->skip && mark_checks(o->skip, s->enabled, false, err) != 0)
 		return -1;
 	bool partial = o->npaths || o->npackage_files || o->npackages || o->all_packages;
 	for (size_t i = 0; i < ds_nchecks; i++) {
@@ -457,7 +446,7 @@ static int select_checks(struct ds_scan *s)
 	return 0;
 }
 
-struct ds_scan *ds_scan_new(const struct ds_options *opt)
+struct ds_scan *ds_scan_new(const struct ds_options *opt, struct ds_error *err)
 {
 	struct ds_scan *s = ds_xcalloc(1, sizeof *s);
 	s->opt = opt;
@@ -469,7 +458,7 @@ struct ds_scan *ds_scan_new(const struct ds_options *opt)
 	pthread_mutex_init(&s->priv->backend_lock, NULL);
 	pthread_mutex_init(&s->priv->arches_lock, NULL);
 	pthread_mutex_init(&s->priv->inputs_lock, NULL);
-	if (select_checks(s) != 0) {
+	if (select_checks(s, err) != 0) {
 		ds_scan_free(s);
 		return NULL;
 	}
@@ -498,27 +487,23 @@ static void end_checks(struct ds_scan *s)
 	}
 }
 
-static int begin_checks(struct ds_scan *s)
+static int begin_checks(struct ds_scan *s, struct ds_error *err)
 {
 	for (size_t i = 0; i < ds_nchecks; i++) {
 		if (!s->enabled[i])
 			continue;
 		if (ds_checks[i]->scan_begin &&
-		    !(s->priv->states[i] = ds_checks[i]->scan_begin(s)))
+		    !(s->priv->states[i] = ds_checks[i]->scan_begin(s, err)))
 			return -1;
 		s->priv->begun[i] = true;
 	}
 	return 0;
 }
 
-static int load_profile(struct ds_scan *s, const char *spec, const char *why)
+static int load_profile(struct ds_scan *s, const char *spec, const char *why, struct ds_error *err)
 {
-	struct ds_error err = DS_ERROR_INIT;
-	if (!(s->priv->profile = ds_profile_load(spec, &err))) {
-		ds_warn("%s", ds_error_msg(&err));
-		ds_error_clear(&err);
+	if (!(s->priv->profile = ds_profile_load(spec, err)))
 		return -1;
-	}
 	s->profile = ds_profile_name(s->priv->profile);
 	snprintf(s->profile_why, sizeof s->profile_why, "%s", why);
 	return 0;
@@ -557,19 +542,19 @@ static const char *inputs_profile(const struct ds_scan *s, bool *mixed)
 /* Without --profile: the profile the package files' backend names (all
  * of them naming the same one), else the one the root's backend names,
  * else the strict one. */
-static int choose_profile(struct ds_scan *s)
+static int choose_profile(struct ds_scan *s, struct ds_error *err)
 {
 	if (s->priv->profile)
 		return 0;
 	bool mixed = false;
 	const char *files = inputs_profile(s, &mixed);
 	if (mixed)
-		return load_profile(s, "stig", "package files of several formats");
+		return load_profile(s, "stig", "package files of several formats", err);
 	if (files)
-		return load_profile(s, files, "the package files' format");
+		return load_profile(s, files, "the package files' format", err);
 	if (s->backend->profile)
-		return load_profile(s, s->backend->profile, "the root's package database");
-	return load_profile(s, "stig", "no package database");
+		return load_profile(s, s->backend->profile, "the root's package database", err);
+	return load_profile(s, "stig", "no package database", err);
 }
 
 static int tree_waiver_file(const struct dirent *e)
@@ -578,19 +563,15 @@ static int tree_waiver_file(const struct dirent *e)
 	return n > m && !strcmp(e->d_name + n - m, ".distsec-waivers") && e->d_name[0] != '.';
 }
 
-static int add_tree_waivers(struct ds_scan *s, const char *path, const char *pkg)
+static int add_tree_waivers(struct ds_scan *s, const char *path, const char *pkg, struct ds_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
 		return 0;
 	if (!s->priv->waivers)
 		s->priv->waivers = ds_waivers_new();
-	struct ds_error err = DS_ERROR_INIT;
-	if (ds_waivers_add_file(s->priv->waivers, path, pkg, &err) != 0) {
-		ds_warn("%s", ds_error_msg(&err));
-		ds_error_clear(&err);
+	if (ds_waivers_add_file(s->priv->waivers, path, pkg, err) != 0)
 		return -1;
-	}
 	if (!s->opt->quiet)
 		ds_warn("note: waivers from %s", path);
 	return 0;
@@ -599,13 +580,13 @@ static int add_tree_waivers(struct ds_scan *s, const char *path, const char *pkg
 /* The waivers of the source trees the package files came from (#21):
  * debian/distsec.waivers, then debian/PACKAGE.distsec-waivers (PACKAGE's
  * findings only), like lintian's debian/PACKAGE.lintian-overrides. */
-static int load_tree_waivers(struct ds_scan *s)
+static int load_tree_waivers(struct ds_scan *s, struct ds_error *err)
 {
 	const struct ds_args *a = &s->priv->args;
 	for (size_t i = 0; i < a->ntrees; i++) {
 		char *debian = ds_path_join(a->trees[i], "debian");
 		char *all = ds_path_join(debian, "distsec.waivers");
-		int rc = add_tree_waivers(s, all, NULL);
+		int rc = add_tree_waivers(s, all, NULL, err);
 		free(all);
 		struct dirent **v = NULL;
 		int n = rc == 0 ? scandir(debian, &v, tree_waiver_file, alphasort) : 0;
@@ -613,7 +594,7 @@ static int load_tree_waivers(struct ds_scan *s)
 			char *file = ds_path_join(debian, v[k]->d_name);
 			char *pkg = ds_xstrndup(v[k]->d_name, strlen(v[k]->d_name) - strlen(".distsec-waivers"));
 			if (rc == 0)
-				rc = add_tree_waivers(s, file, pkg);
+				rc = add_tree_waivers(s, file, pkg, err);
 			free(file);
 			free(pkg);
 			free(v[k]);
@@ -643,37 +624,37 @@ static void remove_image_root(struct ds_scan *s)
  * into the flattened view), its package databases copied into a private
  * directory, and that directory becomes the root the backends and the
  * root's context (aliases, units) are read from. */
-static int open_image(struct ds_scan *s)
+static int open_image(struct ds_scan *s, struct ds_error *err)
 {
 	struct ds_scan_private *p = s->priv;
 	const struct ds_args *a = &p->args;
 	if (a->n != 1 || s->opt->npackages || s->opt->all_packages) {
-		ds_warn("%s: an image is scanned alone (no other PATH, --package or --all-packages)",
-		        a->v[0].kind == DS_ARG_IMAGE ? a->v[0].path : "image");
-		return -1;
+		return ds_error_set(err, DS_ERR_USAGE,
+		                    "%s: an image is scanned alone (no other PATH, --package or --all-packages)",
+		                    a->v[0].kind == DS_ARG_IMAGE ? a->v[0].path : "image");
 	}
-	struct ds_error err = DS_ERROR_INIT;
 	p->image = ds_image_open(a->v[0].path, s->opt->platform,
 	                         s->opt->max_decompressed ? s->opt->max_decompressed
-	                                                  : DS_DECOMPRESSED_MAX, &err);
+	                                                  : DS_DECOMPRESSED_MAX, err);
 	if (!p->image) {
-		ds_warn("%s: %s", a->v[0].path, ds_error_msg(&err));
-		ds_error_clear(&err);
+		ds_error_prefix(err, "%s: ", a->v[0].path);
 		return -1;
 	}
 	s->image = ds_image_info(p->image);
 	const char *tmp = getenv("TMPDIR");
 	char *dir = ds_xasprintf("%s/distsec-image-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (ds_mktemp_registered(dir, true, ds_cleanup_add, ds_cleanup_done, &p->image_slot) != 0) {
-		ds_warn("temporary directory %s: %s", dir, strerror(errno));
+		ds_error_errno(err, errno, "temporary directory %s", dir);
 		free(dir);
 		return -1;
 	}
 	p->image_root = dir;
 	int fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || ds_image_copy_root_files(p->image, fd, &err) != 0) {
-		ds_warn("%s: %s", s->image->name, fd < 0 ? strerror(errno) : ds_error_msg(&err));
-		ds_error_clear(&err);
+	if (fd < 0 || ds_image_copy_root_files(p->image, fd, err) != 0) {
+		if (fd < 0)
+			ds_error_errno(err, errno, "%s", s->image->name);
+		else
+			ds_error_prefix(err, "%s: ", s->image->name);
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -709,22 +690,19 @@ static void image_daemons(struct ds_scan *s)
 /* Where programs' debug files are (DESIGN.md, The build's own flags):
  * --debug-dir, the root's /usr/lib/debug/.build-id, and the package
  * files' debug packages, which the context pass adds. */
-static int open_debug(struct ds_scan *s, bool root_context)
+static int open_debug(struct ds_scan *s, bool root_context, struct ds_error *err)
 {
 	if (!s->priv->elf_checks)
 		return 0;
 	if (!ds_have_dwarf) {
-		if (s->opt->debug_dir) {
-			ds_warn("--debug-dir %s: this distsec was built without libdw", s->opt->debug_dir);
-			return -1;
-		}
+		if (s->opt->debug_dir)
+			return ds_error_set(err, DS_ERR_UNSUPPORTED, "--debug-dir %s: this distsec was built without libdw",
+			                    s->opt->debug_dir);
 		return 0;
 	}
-	struct ds_error err = DS_ERROR_INIT;
 	s->priv->debug = ds_debugset_new();
-	if (s->opt->debug_dir && ds_debugset_dir(s->priv->debug, s->opt->debug_dir, &err) != 0) {
-		ds_warn("--debug-dir %s: %s", s->opt->debug_dir, ds_error_msg(&err));
-		ds_error_clear(&err);
+	if (s->opt->debug_dir && ds_debugset_dir(s->priv->debug, s->opt->debug_dir, err) != 0) {
+		ds_error_prefix(err, "--debug-dir %s: ", s->opt->debug_dir);
 		return -1;
 	}
 	if (root_context)
@@ -732,27 +710,22 @@ static int open_debug(struct ds_scan *s, bool root_context)
 	return 0;
 }
 
-int ds_scan_open(struct ds_scan *s)
+int ds_scan_open(struct ds_scan *s, struct ds_error *err)
 {
-	struct ds_error err = DS_ERROR_INIT;
-	if (s->opt->waivers &&
-	    !(s->priv->waivers = ds_waivers_load(s->opt->waivers, &err))) {
-		ds_warn("%s", ds_error_msg(&err));
-		ds_error_clear(&err);
+	if (s->opt->waivers && !(s->priv->waivers = ds_waivers_load(s->opt->waivers, err)))
 		return -1;
-	}
-	if (s->opt->baseline && ds_baseline_load(s) != 0)
+	if (s->opt->baseline && ds_baseline_load(s, err) != 0)
 		return -1;
-	if (s->opt->profile && load_profile(s, s->opt->profile, "--profile") != 0)
+	if (s->opt->profile && load_profile(s, s->opt->profile, "--profile", err) != 0)
 		return -1;
-	if (open_root(s) != 0)
+	if (open_root(s, err) != 0)
 		return -1;
 	ds_args_classify(s, &s->priv->args);
-	if (s->priv->args.nimage && open_image(s) != 0)
+	if (s->priv->args.nimage && open_image(s, err) != 0)
 		return -1;
-	if (load_tree_waivers(s) != 0)
+	if (load_tree_waivers(s, err) != 0)
 		return -1;
-	if (s->priv->args.npkg && load_spellings(s) != 0)
+	if (s->priv->args.npkg && load_spellings(s, err) != 0)
 		return -1;
 	s->priv->pkgfiles_only = s->priv->args.n && !s->priv->args.nroot && !s->priv->image &&
 	                         !s->opt->npackages && !s->opt->all_packages;
@@ -760,9 +733,9 @@ int ds_scan_open(struct ds_scan *s)
 	if (s->opt->shard_n)
 		ds_args_shard(&s->priv->args, s->opt->shard_k, s->opt->shard_n);
 	bool root_context = !s->priv->pkgfiles_only || s->opt->installed_state;
-	if (open_debug(s, root_context) != 0)
+	if (open_debug(s, root_context, err) != 0)
 		return -1;
-	if (start_backend(s) != 0 || load_lists(s) != 0)
+	if (start_backend(s) != 0 || load_lists(s, err) != 0)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
 	s->root_unread = !root_context;
@@ -772,7 +745,7 @@ int ds_scan_open(struct ds_scan *s)
 	s->priv->inodes = ds_inodes_new();
 	if (s->priv->image)
 		image_daemons(s);
-	return begin_checks(s);
+	return begin_checks(s, err);
 }
 
 /* The context pass (DESIGN.md, Program classes): before any package file
@@ -818,11 +791,11 @@ static void drop_unused_debug(struct ds_scan *s)
 	}
 }
 
-int ds_scan_run(struct ds_scan *s)
+int ds_scan_run(struct ds_scan *s, struct ds_error *err)
 {
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (ds_scan_open(s) != 0)
+	if (ds_scan_open(s, err) != 0)
 		return -1;
 
 	/* one tree never yields a path twice (symlinks are not followed) */
@@ -835,7 +808,7 @@ int ds_scan_run(struct ds_scan *s)
 	ds_pool_start(s, j, &pool);
 	int rc = 0;
 	if (s->opt->npackages || s->opt->all_packages)
-		rc = ds_walk_packages(s, j);
+		rc = ds_walk_packages(s, j, err);
 	/* A broken package file is reported and the scan goes on; it is fatal
 	 * only when nothing else was named. */
 	size_t walked = 0;
@@ -850,7 +823,7 @@ int ds_scan_run(struct ds_scan *s)
 		else if (a->kind == DS_ARG_IMAGE)
 			for (size_t k = 0; k < ds_image_layer_count(s->priv->image); k++, walked++)
 				ds_jobs_add_layer(j, k);
-		else if (ds_walk_argument(s, j, a->path) != 0)
+		else if (ds_walk_argument(s, j, a->path, err) != 0)
 			rc = -1;
 		else
 			walked++;
@@ -858,7 +831,7 @@ int ds_scan_run(struct ds_scan *s)
 			a->expect = NULL; /* the ring took it */
 	}
 	if (rc == 0 && !args->n && !s->opt->npackages && !s->opt->all_packages && !s->opt->shard_n)
-		rc = ds_walk_argument(s, j, "/");
+		rc = ds_walk_argument(s, j, "/", err);
 	ds_jobs_close(j);
 	ds_pool_join(s, &pool);
 	if (rc == 0 && atomic_load(&s->priv->pkg_broken) && !walked &&
@@ -868,7 +841,7 @@ int ds_scan_run(struct ds_scan *s)
 		rc = -1;
 	end_checks(s);
 	ds_jobs_free(j);
-	if (rc != 0 || choose_profile(s) != 0)
+	if (rc != 0 || choose_profile(s, err) != 0)
 		return -1;
 	finish(s);
 	if (s->priv->image) {   /* the report names the image, not its copies */

@@ -379,17 +379,18 @@ static void walk(struct ds_scan *s, struct ds_jobs *j, const char *start, dev_t 
 }
 
 /* A user-named path: resolved inside the root, walked if a directory. */
-int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg)
+int ds_walk_argument(struct ds_scan *s, struct ds_jobs *j, const char *arg, struct ds_error *err)
 {
 	char *canon = ds_resolve_in_root(s->rootfd, arg);
 	if (!canon) {
-		ds_warn("%s: %s (inside root %s)", arg, strerror(errno), s->root);
+		ds_error_errno(err, errno, "%s", arg);
+		ds_error_append(err, " (inside root %s)", s->root);
 		return -1;
 	}
 	struct stat st;
 	int fd = ds_open_beneath(s->rootfd, canon, O_PATH | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		ds_warn("%s: %s", arg, strerror(errno));
+		ds_error_errno(err, errno, "%s", arg);
 		if (fd >= 0)
 			close(fd);
 		free(canon);
@@ -430,7 +431,7 @@ static int add_package_path(const char *path, void *ctx)
 	return 0;
 }
 
-int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j)
+int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j, struct ds_error *err)
 {
 	if (ds_scan_backend_wait(s) != 0)
 		return -1;
@@ -446,11 +447,9 @@ int ds_walk_packages(struct ds_scan *s, struct ds_jobs *j)
 		size_t found = 0;
 		for (; s->backend->find(s->bh, s->opt->packages[i], &id) == 0; id++, found++)
 			s->backend->contents(s->bh, id, add_package_path, ctx);
-		if (!found) {
-			ds_warn("package '%s': not installed in %s (backend %s)",
-			        s->opt->packages[i], s->root, s->backend->name);
-			return -1;
-		}
+		if (!found)
+			return ds_error_set(err, DS_ERR_USAGE, "package '%s': not installed in %s (backend %s)",
+			                    s->opt->packages[i], s->root, s->backend->name);
 	}
 	return 0;
 }

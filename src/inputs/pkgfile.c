@@ -175,13 +175,12 @@ void ds_scan_layer_job(struct ds_worker *w, size_t i)
 }
 
 /* Size and sha256 of the whole file, read through fd. */
-static int hash_file(int fd, struct ds_input *in, char *why, size_t len)
+static int hash_file(int fd, struct ds_input *in, struct ds_error *err)
 {
 	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
 	if (!ctx || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1) {
 		EVP_MD_CTX_free(ctx);
-		snprintf(why, len, "sha256 unavailable");
-		return -1;
+		return ds_error_set(err, DS_ERR_UNSUPPORTED, "sha256 unavailable");
 	}
 	static __thread unsigned char buf[1 << 16];
 	off_t off = 0;
@@ -190,7 +189,7 @@ static int hash_file(int fd, struct ds_input *in, char *why, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			snprintf(why, len, "cannot read: %s", strerror(errno));
+			ds_error_errno(err, errno, "cannot read");
 			EVP_MD_CTX_free(ctx);
 			return -1;
 		}
@@ -303,12 +302,12 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 }
 
 /* The package file of a job, open for reading once fstat says regular;
- * -1 with why.  One a .changes lists (e) is opened below the directory of
+ * -1 with err set.  One a .changes lists (e) is opened below the directory of
  * the .changes, first O_PATH (a device node is never opened): a symlink
  * may lead to another file of the upload, never out of it (x.deb ->
  * /etc/shadow had its size and sha256 printed in the mismatch error). */
 static int open_pkgfile(const char *path, const struct ds_expect *e, struct stat *st,
-                        char *why, size_t len)
+                        struct ds_error *err)
 {
 	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
 	const char *slash = strrchr(path, '/');
@@ -330,14 +329,15 @@ static int open_pkgfile(const char *path, const struct ds_expect *e, struct stat
 			errno = ESTALE;
 		}
 	}
-	int err = errno;
+	int saved = errno;
 	if (fd >= 0 && (fstat(fd, st) != 0 || !S_ISREG(st->st_mode))) {
 		close(fd);
 		fd = -1;
-		snprintf(why, len, "not a regular file (a FIFO, device, directory or symlink)");
+		ds_error_set(err, DS_ERR_USAGE, "not a regular file (a FIFO, device, directory or symlink)");
 	} else if (fd < 0) {
-		snprintf(why, len, "%s", err == EXDEV ? "a symlink leading out of the directory of the .changes"
-		                                      : strerror(err));
+		ds_error_set(err, DS_ERR_IO, "%s",
+		             saved == EXDEV ? "a symlink leading out of the directory of the .changes"
+		                            : strerror(saved));
 	}
 	if (dfd >= 0 && dfd != AT_FDCWD)
 		close(dfd);
@@ -354,9 +354,8 @@ static int context_wants(const char *path, void *ctx)
 void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct ds_expect *e)
 {
 	struct stat st;
-	char why[128];
 	/* (what is wrong with it is said when it is scanned) */
-	int fd = open_pkgfile(path, e, &st, why, sizeof why);
+	int fd = open_pkgfile(path, e, &st, NULL);
 	if (fd < 0)
 		return;
 	if (e && st.st_size != e->size) {
@@ -413,10 +412,11 @@ static bool expected(struct ds_worker *w, const char *path, const struct ds_inpu
 int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_expect *e)
 {
 	struct stat st;
-	char why[256];
-	int fd = open_pkgfile(path, e, &st, why, sizeof why);
+	struct ds_error err = DS_ERROR_INIT;
+	int fd = open_pkgfile(path, e, &st, &err);
 	if (fd < 0) {
-		ds_report_input_error(w, path, "%s", why);
+		ds_report_input_error(w, path, "%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	/* sizes first: a listed 10-byte .deb beside an 8 GiB file is not
@@ -435,10 +435,11 @@ int ds_scan_pkgfile_job(struct ds_worker *w, const char *path, const struct ds_e
 		snprintf(via, sizeof via, "%s", "");
 	struct ds_input in = { .path = ds_xstrdup(path), .via = e && e->via ? ds_xstrdup(e->via) : NULL };
 	int r = -1;
-	if (hash_file(fd, &in, why, sizeof why) != 0)
-		ds_report_input_error(w, path, "%s", why);
+	if (hash_file(fd, &in, &err) != 0)
+		ds_report_input_error(w, path, "%s", ds_error_msg(&err));
 	else if (expected(w, path, &in, e))
 		r = read_members(w, path, via[0] ? via : path, &in);
+	ds_error_clear(&err);
 	if (r != 1) {
 		free(in.path);
 		free(in.via);

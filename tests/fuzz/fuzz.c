@@ -58,8 +58,8 @@ struct ds_scan *fuzz_scan(const char *checks)
 	opt = (struct ds_options){ .root = root, .backend = "none", .format = "text",
 	                           .checks = checks, .jobs = 1, .quiet = true,
 	                           .fail_on = DS_SEV_ERROR };
-	scan = ds_scan_new(&opt);
-	if (!scan || ds_scan_open(scan) != 0 || ds_scan_backend_wait(scan) != 0) {
+	scan = ds_scan_new(&opt, NULL);
+	if (!scan || ds_scan_open(scan, NULL) != 0 || ds_scan_backend_wait(scan) != 0) {
 		fprintf(stderr, "fuzz: cannot set up the scan\n");
 		abort();
 	}

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *fp = fmemopen((void *)data, size, "r");
 	if (!fp)
 		return 0;
-	ds_stig_rules_parse(ds_scan_check_state(s, &ds_check_file_stig), fp, "fuzz");
+	ds_stig_rules_parse(ds_scan_check_state(s, &ds_check_file_stig), fp, "fuzz", NULL);
 	fclose(fp);
 	static const uint8_t text[] = "x\n";
 	fuzz_member(s, "/etc/shadow", S_IFREG | 0644, text, sizeof text - 1);

@@ -100,9 +100,10 @@ struct ds_scan *scan_root_jobs(const char *root, const char *checks, int jobs)
 	o->jobs = jobs;
 	o->checks = checks;
 	o->fail_on = DS_SEV_ERROR;
-	struct ds_scan *s = ds_scan_new(o);
-	assert_non_null(s);
-	assert_int_equal(ds_scan_run(s), 0);
+	struct ds_error err = DS_ERROR_INIT;
+	struct ds_scan *s = ds_scan_new(o, &err);
+	if (!s || ds_scan_run(s, &err) != 0)
+		fail_msg("the scan failed: %s", ds_error_msg(&err));
 	return s;
 }
 

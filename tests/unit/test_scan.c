@@ -34,7 +34,7 @@ static void test_default_checks(void **state)
 {
 	(void)state;
 	struct ds_options o = options(NULL, "file-stig");
-	struct ds_scan *s = ds_scan_new(&o);
+	struct ds_scan *s = ds_scan_new(&o, NULL);
 	assert_non_null(s);
 	assert_true(enabled(s, "elf-pie"));
 	assert_true(enabled(s, "selinux-dev-label"));  /* a whole-root scan */
@@ -48,17 +48,21 @@ static void test_exact_ids(void **state)
 {
 	(void)state;
 	struct ds_options o = options("elf-cet,script-sh-tmp", NULL);
-	struct ds_scan *s = ds_scan_new(&o);
+	struct ds_scan *s = ds_scan_new(&o, NULL);
 	assert_non_null(s);
 	assert_true(enabled(s, "elf-cet"));
 	assert_true(enabled(s, "script-sh-tmp"));
 	assert_int_equal(nenabled(s), 2);
 	ds_scan_free(s);
 	/* a prefix of ids is no id: never "every check whose id contains it" */
+	struct ds_error err = DS_ERROR_INIT;
 	o = options("script-sh", NULL);
-	assert_null(ds_scan_new(&o));
+	assert_null(ds_scan_new(&o, &err));
+	assert_string_equal(ds_error_msg(&err), "unknown check 'script-sh' (see 'distsec checks')");
 	o = options(NULL, "elf");
-	assert_null(ds_scan_new(&o));
+	assert_null(ds_scan_new(&o, &err));
+	assert_string_equal(ds_error_msg(&err), "unknown check 'elf' (see 'distsec checks')");
+	ds_error_clear(&err);
 }
 
 static void test_whole_system_rule(void **state)
@@ -68,13 +72,13 @@ static void test_whole_system_rule(void **state)
 	struct ds_options o = options(NULL, NULL);
 	o.paths = paths;
 	o.npaths = 1;
-	struct ds_scan *s = ds_scan_new(&o);
+	struct ds_scan *s = ds_scan_new(&o, NULL);
 	assert_false(enabled(s, "selinux-dev-label"));
 	assert_false(enabled(s, "selinux-unconfined-daemon"));
 	assert_true(enabled(s, "file-stig"));
 	ds_scan_free(s);
 	o.checks = "selinux-dev-label";
-	s = ds_scan_new(&o);
+	s = ds_scan_new(&o, NULL);
 	assert_true(enabled(s, "selinux-dev-label"));
 	ds_scan_free(s);
 }
@@ -98,10 +102,10 @@ static void test_two_scans(void **state)
 	const char *paths[] = { "/rules-b" };
 	ob.paths = paths;
 	ob.npaths = 1;
-	struct ds_scan *a = ds_scan_new(&oa), *b = ds_scan_new(&ob);
-	assert_int_equal(ds_scan_open(a), 0);
+	struct ds_scan *a = ds_scan_new(&oa, NULL), *b = ds_scan_new(&ob, NULL);
+	assert_int_equal(ds_scan_open(a, NULL), 0);
 	assert_non_null(ds_scan_check_state(a, &ds_check_file_stig));
-	assert_int_equal(ds_scan_run(b), 0);
+	assert_int_equal(ds_scan_run(b, NULL), 0);
 	ds_scan_free(b);
 
 	static const unsigned char text[] = "x\n";
