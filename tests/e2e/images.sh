@@ -169,8 +169,10 @@ if [ ! -f "$base" ] || [ ! -s "$base" ]; then
 	fi
 	rm -rf "$cache"
 	mkdir -p "$cache"
-	# the name's .tar says the format to mmdebstrap
-	if ! mmdebstrap --quiet --variant=minbase bookworm "$cache/new.tar" >"$work/mmdebstrap.log" 2>&1; then
+	# the name's .tar says the format to mmdebstrap; through cached, so
+	# that ci/test's stages after the first copy the first one's layer
+	if ! cached "$cache/new.tar" mmdebstrap --quiet --variant=minbase bookworm "$cache/new.tar" \
+		>"$work/mmdebstrap.log" 2>&1; then
 		tail -n 5 "$work/mmdebstrap.log"
 		rm -rf "$cache"
 		echo "*skipped*: mmdebstrap could not build bookworm minbase (mirror unreachable?)"

@@ -50,10 +50,15 @@ o = json.load(open(sys.argv[1]))["findings"][0]["owner"]
 assert (o["status"], o["name"], o["version"], o["arch"], o["source"], o["maintainer"]) == \
     ("package", "appd", "1.2-1", "x86_64", "appd-base", "Fix Er <fix@example.org>"), o
 PY
+# (made in a TMPDIR of its own: /tmp holds other runs' copies while they run)
+mkdir -p "$work/tmp"
+TMPDIR="$work/tmp"
+export TMPDIR
 run_distsec scan --root "$root" --check elf-pie --package appd
+unset TMPDIR
 expect_line "2 files (1 ELF, 0 scripts), 1 packages, backend pacman"
 # the private copy of the database is gone
-ls "${TMPDIR:-/tmp}" | grep -q '^distsec-pacmandb-' && fail "database copy left behind"
+[ -z "$(ls "$work/tmp")" ] || fail "database copy left behind: $(ls "$work/tmp")"
 
 # 2. a database file that is a symlink out of the root: a clear error
 d=$(ls -d "$root"/var/lib/pacman/local/appd-*)

@@ -157,12 +157,10 @@ if command -v strace >/dev/null; then
 	killed() {
 		sig=$1 calls=$2 watch=$3
 		shift 3
-		# (a background job of sh starts with SIGINT ignored, and nohup or
-		# a CI runner may start the test with SIGHUP ignored: distsec
-		# keeps an ignored signal ignored, so each sent one is reset)
+		# shellcheck disable=SC2086
 		TMPDIR="$tmp" strace -f -qq --seccomp-bpf -o /dev/null -e trace="$calls" \
 			-e inject="$calls":delay_enter=3000000 \
-			env --default-signal=HUP,INT,TERM "$DISTSEC" scan --root "$root" "$@" >/dev/null 2>"$work/err" &
+			$default_signals "$DISTSEC" scan --root "$root" "$@" >/dev/null 2>"$work/err" &
 		tracer=$!
 		i=0
 		while [ -z "$(ls -A "$watch")" ] && [ $i -lt 100 ]; do
