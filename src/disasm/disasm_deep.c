@@ -159,16 +159,29 @@ static unsigned char *deep_init(struct deep *d, const struct ds_site *site, cons
 	return st;
 }
 
-const char *ds_site_calls_after_deep(const struct ds_site *site, const char *const *names,
-                                     unsigned depth, uint64_t *via)
+/* the walk of a query from its site, with the query's state and the stops
+ * of the site's function (deep_init's) */
+typedef const char *deep_walk(struct deep *d, const struct ds_site *site, const unsigned char *st,
+                              unsigned depth, uint64_t *via);
+
+static const char *deep_query(const struct ds_site *site, const char *const *names, unsigned depth,
+                              uint64_t *via, deep_walk *walk)
 {
-	const struct dis_func *f = site->f;
 	struct deep d;
 	unsigned char *st;
-	if (site->i + 1 >= f->n || !depth || !(st = deep_init(&d, site, names)))
+	if (!depth || !(st = deep_init(&d, site, names)))
 		return NULL;
+	const char *hit = walk(&d, site, st, depth, via);
+	free(st);
+	return hit;
+}
+
+static const char *walk_after(struct deep *d, const struct ds_site *site, const unsigned char *st,
+                              unsigned depth, uint64_t *via)
+{
+	const struct dis_func *f = site->f;
 	unsigned char *mark = ds_xcalloc(f->n, 1);
-	const char *hit = dis_reach_stop(f, site->i + 1, names, (size_t)-1, NULL, st, mark);
+	const char *hit = dis_reach_stop(f, site->i + 1, d->names, (size_t)-1, NULL, st, mark);
 	if (hit && via)
 		*via = f->start;
 	size_t tried = 0;
@@ -178,39 +191,47 @@ const char *ds_site_calls_after_deep(const struct ds_site *site, const char *con
 		if (!to)
 			continue;
 		tried++;
-		if ((hit = fn_calls(&d, to, depth)) != NULL && via)
+		if ((hit = fn_calls(d, to, depth)) != NULL && via)
 			*via = to;
 	}
 	free(mark);
-	free(st);
 	return hit;
 }
 
-const char *ds_site_calls_before_deep(const struct ds_site *site, const char *const *names,
-                                      unsigned depth, uint64_t *via)
+const char *ds_site_calls_after_deep(const struct ds_site *site, const char *const *names,
+                                     unsigned depth, uint64_t *via)
+{
+	if (site->i + 1 >= site->f->n)
+		return NULL;
+	return deep_query(site, names, depth, via, walk_after);
+}
+
+static const char *walk_before(struct deep *d, const struct ds_site *site, const unsigned char *st,
+                               unsigned depth, uint64_t *via)
 {
 	const struct dis_func *f = site->f;
-	struct deep d;
-	unsigned char *st;
-	if (!depth || !(st = deep_init(&d, site, names)))
-		return NULL;
 	size_t tried = 0;
 	const char *hit = NULL;
 	for (size_t k = 1; !hit && k < f->n && tried < DEEP_CALLS; k++) {
 		size_t j = (site->i + f->n - k) % f->n;   /* nearest first, backwards */
-		const char *direct = f->in[j].kind == K_CALL ? dis_named(&f->in[j], names) : NULL;
+		const char *direct = f->in[j].kind == K_CALL ? dis_named(&f->in[j], d->names) : NULL;
 		uint64_t to = f->in[j].kind == K_CALL && !direct ? local_callee(site->c, f, &f->in[j]) : 0;
 		if ((!direct && !to) || st[j])
 			continue;
 		tried++;
 		if (!dis_reach_stop(f, j + 1, NULL, site->i, NULL, st, NULL))
 			continue;
-		hit = direct ? direct : fn_calls(&d, to, depth);
+		hit = direct ? direct : fn_calls(d, to, depth);
 		if (hit && via)
 			*via = direct ? f->start : to;
 	}
-	free(st);
 	return hit;
+}
+
+const char *ds_site_calls_before_deep(const struct ds_site *site, const char *const *names,
+                                      unsigned depth, uint64_t *via)
+{
+	return deep_query(site, names, depth, via, walk_before);
 }
 
 uint64_t dis_main(struct ds_code *c)
