@@ -8,6 +8,11 @@
 # there) with a top layer that whites out /usr/bin/chage and adds a
 # non-PIE /usr/sbin/appd as the entrypoint.
 . "$SRCDIR/e2e/lib.sh"
+# the scans' private roots go to a TMPDIR of the test's own, where none
+# may be left behind (/tmp holds other runs' while they run)
+TMPDIR="$work/tmp"
+export TMPDIR
+mkdir "$TMPDIR"
 command -v python3 >/dev/null || { echo "*skipped*: python3 is not installed"; exit 77; }
 command -v cc >/dev/null || { echo "*skipped*: no C compiler"; exit 77; }
 mk="$SRCDIR/e2e/mkimage.py"
@@ -137,7 +142,7 @@ run_distsec scan -q --backend none "oci-archive:$work/cut.tar"
 expect_rc 2
 grep -qE "runs past the end of the archive|truncated at byte [0-9]+ \(not a whole tar archive\)" "$work/err" || { cat "$work/err"; fail "cut archive"; }
 # no private copy is left behind
-ls -d "${TMPDIR:-/tmp}"/distsec-image-* 2>/dev/null && fail "a private root was left behind"
+ls -d "$TMPDIR"/distsec-image-* 2>/dev/null && fail "a private root was left behind"
 
 # ---- a real Alpine root as the base layer: apk owners -----------------
 alpine="${DISTSEC_REALDATA:-$SRCDIR/../../shared/realdata}/alpine-3-x86_64-rootfs.tar.gz"
