@@ -379,11 +379,14 @@ int ds_cmd_diff(int argc, char **argv);
 
 /* reports.c: --report-dir */
 struct ds_output;
-int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir);
+/* 0, or -1 with the reason in err. */
+int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir,
+                     struct ds_error *err);
 /* outfile.c: a report to -o FILE through a temporary file renamed over it
  * (NULL: to stdout), written by write(fp, arg), which returns 0 or -1;
- * -1, the reason printed, when it could not be written whole. */
-int ds_write_output(const char *out, int (*write)(FILE *fp, void *arg), void *arg);
+ * -1, the reason in err, when it could not be written whole. */
+int ds_write_output(const char *out, int (*write)(FILE *fp, void *arg), void *arg,
+                    struct ds_error *err);
 
 /* scan.c */
 /* The one constructor: the checks the options enable (comma lists, opt-in,

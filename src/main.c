@@ -135,11 +135,20 @@ static int deliver(struct ds_scan *s, const struct ds_options *o)
 	               (o->color < 0 && !o->output && isatty(STDOUT_FILENO) && !nonempty_env("NO_COLOR"));
 	const struct ds_output *fmt = ds_output_find(o->format);
 	/* the reports first: a tmt results file points at them */
-	int rc = o->report_dir && ds_write_reports(s, fmt, o->report_dir) != 0 ? 2 : 0;
-	if (ds_write_output(o->output, render, &(struct render){ fmt, s }))
+	struct ds_error err = DS_ERROR_INIT;
+	int rc = 0;
+	if (o->report_dir && ds_write_reports(s, fmt, o->report_dir, &err) != 0) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		rc = 2;
-	else if (rc == 0)
+	}
+	if (ds_write_output(o->output, render, &(struct render){ fmt, s }, &err)) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
+		rc = 2;
+	} else if (rc == 0) {
 		rc = exit_status(s);
+	}
 	return rc;
 }
 

@@ -1150,7 +1150,11 @@ int ds_cmd_diff(int argc, char **argv)
 	sort_side(&new);
 	pair_packages(&old, &new);
 	struct report r = { .o = &o, .old = &old, .new = &new };
-	rc = ds_write_output(o.output, write_diff, &r) != 0 ? 2 : r.t.gate ? 1 : 0;
+	struct ds_error err = DS_ERROR_INIT;
+	rc = ds_write_output(o.output, write_diff, &r, &err) != 0 ? 2 : r.t.gate ? 1 : 0;
+	if (rc == 2)
+		ds_warn("%s", ds_error_msg(&err));
+	ds_error_clear(&err);
 	ds_waivers_seal(o.waivers, o.quiet);
 	ds_waivers_free(o.waivers);
 	side_free(&old);

@@ -46,21 +46,17 @@ static int write_to(FILE *fp, int (*write)(FILE *, void *), void *arg)
  * target; one that leads to no file is refused, neither replaced nor
  * followed to create a file wherever it points (a planted link in a shared
  * directory). */
-static int write_file(const char *out, int (*write)(FILE *, void *), void *arg)
+static int write_file(const char *out, int (*write)(FILE *, void *), void *arg, struct ds_error *err)
 {
 	struct stat st;
 	bool exists = stat(out, &st) == 0;
-	if (!exists && lstat(out, &st) == 0 && S_ISLNK(st.st_mode)) {
-		ds_warn("%s: a symlink that leads to no file (dangling, or a loop): not written "
-		        "through; name the file itself", out);
-		return -1;
-	}
+	if (!exists && lstat(out, &st) == 0 && S_ISLNK(st.st_mode))
+		return ds_error_set(err, DS_ERR_USAGE, "%s: a symlink that leads to no file (dangling, or a "
+		                    "loop): not written through; name the file itself", out);
 	if (exists && !S_ISREG(st.st_mode)) {
 		FILE *fp = fopen(out, "we");
-		if (!fp || write_to(fp, write, arg) != 0) {
-			ds_warn("%s: %s", out, strerror(errno));
-			return -1;
-		}
+		if (!fp || write_to(fp, write, arg) != 0)
+			return ds_error_errno(err, errno, "%s", out);
 		return 0;
 	}
 	char *target = exists ? realpath(out, NULL) : NULL;
@@ -84,7 +80,7 @@ static int write_file(const char *out, int (*write)(FILE *, void *), void *arg)
 		int e = errno;
 		if (fd >= 0)
 			unlink(tmp);
-		ds_warn("%s: %s", out, strerror(e));
+		ds_error_errno(err, e, "%s", out);
 		errno = e;
 	}
 	ds_cleanup_done(slot);
@@ -93,12 +89,14 @@ static int write_file(const char *out, int (*write)(FILE *, void *), void *arg)
 	return rc;
 }
 
-int ds_write_output(const char *out, int (*write)(FILE *, void *), void *arg)
+int ds_write_output(const char *out, int (*write)(FILE *, void *), void *arg, struct ds_error *err)
 {
 	if (out)
-		return write_file(out, write, arg);
+		return write_file(out, write, arg, err);
 	int rc = write_to(stdout, write, arg);
-	if (rc != 0)
-		ds_warn("standard output: %s", errno ? strerror(errno) : "write error");
+	if (rc != 0 && errno)
+		ds_error_errno(err, errno, "standard output");
+	else if (rc != 0)
+		ds_error_set(err, DS_ERR_IO, "standard output: write error");
 	return rc;
 }

@@ -52,19 +52,16 @@ static json_object *index_entry(const struct ds_scan *s, const struct ds_group *
 	return e;
 }
 
-int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir)
+int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const char *dir,
+                     struct ds_error *err)
 {
 	if (fmt->reports_as)   /* tmt: its results point at JSON reports */
 		fmt = ds_output_find(fmt->reports_as);
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		ds_warn("report dir %s: %s", dir, strerror(errno));
-		return -1;
-	}
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST)
+		return ds_error_errno(err, errno, "report dir %s", dir);
 	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0) {
-		ds_warn("report dir %s: %s", dir, strerror(errno));
-		return -1;
-	}
+	if (dfd < 0)
+		return ds_error_errno(err, errno, "report dir %s", dir);
 	struct ds_group *g;
 	size_t ng = ds_groups_make(s, s->opt->group_by, true, &g);
 	struct ds_strmap *used = ds_report_names(fmt->ext);
@@ -73,24 +70,18 @@ int ds_write_reports(const struct ds_scan *s, const struct ds_output *fmt, const
 	for (size_t i = 0; i < ng && rc == 0; i++) {
 		struct ds_scan v = ds_group_view(s, g[i].f, g[i].n);
 		char *name = ds_report_name(g[i].key, fmt->ext, used);
-		if (!fmt->write_dir && write_at(dfd, name, &v, fmt) != 0) {
-			ds_warn("report %s/%s: %s", dir, name, strerror(errno));
-			rc = -1;
-		}
+		if (!fmt->write_dir && write_at(dfd, name, &v, fmt) != 0)
+			rc = ds_error_errno(err, errno, "report %s/%s", dir, name);
 		json_object_array_add(index, index_entry(s, &g[i], &v, name));
 		free(name);
 	}
-	if (rc == 0 && fmt->write_dir && fmt->write_dir(s, dfd) != 0) {
-		ds_warn("report dir %s: %s", dir, strerror(errno));
-		rc = -1;
-	}
+	if (rc == 0 && fmt->write_dir && fmt->write_dir(s, dfd) != 0)
+		rc = ds_error_errno(err, errno, "report dir %s", dir);
 	const char *text = json_object_to_json_string_ext(index, JSON_C_TO_STRING_PRETTY |
 	                                                    JSON_C_TO_STRING_NOSLASHESCAPE);
 	int fd = openat(dfd, "index.json", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) || write(fd, "\n", 1) != 1) {
-		ds_warn("report %s/index.json: %s", dir, strerror(errno));
-		rc = -1;
-	}
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text) || write(fd, "\n", 1) != 1)
+		rc = ds_error_errno(err, errno, "report %s/index.json", dir);
 	if (fd >= 0)
 		close(fd);
 	json_object_put(index);
