@@ -363,35 +363,52 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 	dis_forget(rs, o->clobber);
 }
 
-/* scan_x86 at b[i], a picked opcode (i + 6 <= len). */
-static inline void x86_at(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
-                          size_t len, size_t i, uint64_t addr, bool x64, struct dis_cands *k)
+/* Little-endian 32 bits at p, read inline: the pattern pass calls it for
+ * every picked byte of the code. */
+static inline uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* a in the sorted v[0..n): the bounds first, inline (most picked bytes
+ * name no stub or slot: an immediate, a call of a local function) */
+static inline bool in_sorted(const uint64_t *v, size_t n, uint64_t a)
+{
+	return n && a - v[0] <= v[n - 1] - v[0] && dis_in_list(v, n, a);
+}
+
+/* scan_x86 at b[i], a picked opcode (i + 6 <= len).  Inlined into the
+ * loop: a call per picked byte (one in 12 of the code) was half of the
+ * pass's instructions. */
+static inline __attribute__((always_inline)) void
+x86_at(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b, size_t len, size_t i,
+       uint64_t addr, bool x64, struct dis_cands *k)
 {
 	uint64_t at = addr + i;
 	if (b[i] == 0xe8 || b[i] == 0xe9) {
-		uint64_t t = at + 5 + (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 1);
+		uint64_t t = at + 5 + (uint64_t)(int64_t)(int32_t)le32(b + i + 1);
 		if (!x64)
 			t &= 0xffffffffu;
-		if (dis_in_list(w->stubs, w->nstubs, t))
+		if (in_sorted(w->stubs, w->nstubs, t))
 			dis_cand_call(c, k, at);
 	} else if (b[i] == 0xff && (b[i + 1] == 0x15 || b[i + 1] == 0x25 ||
 	           (!x64 && (b[i + 1] == 0x93 || b[i + 1] == 0xa3)))) {
-		uint64_t d = (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 2);
+		uint64_t d = (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
 		uint64_t slot = x64 ? at + 6 + d : ((b[i + 1] & 0x80) ? c->gotbase + d : d) & 0xffffffffu;
-		if (dis_in_list(w->slots, w->nslots, slot))
+		if (in_sorted(w->slots, w->nslots, slot))
 			dis_cand_call(c, k, at);
 	}
 	if (!w->nrefs)
 		return;
 	uint64_t ref = 0;
 	if (x64 && b[i] == 0x8d && (b[i + 1] & 0xc7) == 0x05 && i + 6 <= len)
-		ref = at + 6 + (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 2);
+		ref = at + 6 + (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
 	else if (!x64 && b[i] == 0x8d && (b[i + 1] & 0xc0) == 0x80 && (b[i + 1] & 7) != 4)
-		ref = (c->gotbase + (uint64_t)(int64_t)(int32_t)dis_le32(b + i + 2)) & 0xffffffffu;
+		ref = (c->gotbase + (uint64_t)(int64_t)(int32_t)le32(b + i + 2)) & 0xffffffffu;
 	else if (w->abs_refs && (b[i] == 0x68 || (b[i] >= 0xb8 && b[i] <= 0xbf)))
-		ref = dis_le32(b + i + 1);
+		ref = le32(b + i + 1);
 	else if (w->abs_refs && b[i] == 0xc7)
-		ref = dis_le32(b + i + 2);
+		ref = le32(b + i + 2);
 	if (ref && dis_in_refs(w, ref))
 		dis_cand_ref(c, k, at);
 }
@@ -404,7 +421,9 @@ static void scan_x86(struct ds_code *c, const struct dis_wanted *w, const unsign
 	bool x64 = !is32(c);
 	/* the opcodes looked at; every other byte is skipped */
 	unsigned char pick[256] = { 0 };
-	pick[0xe8] = pick[0xe9] = pick[0xff] = 1;
+	/* (no stub wanted: no e8/e9 can name one; no slot: no ff) */
+	pick[0xe8] = pick[0xe9] = w->nstubs > 0;
+	pick[0xff] = w->nslots > 0;
 	if (w->nrefs) {
 		pick[0x8d] = 1;
 		if (w->abs_refs) {
@@ -422,6 +441,8 @@ static void scan_x86(struct ds_code *c, const struct dis_wanted *w, const unsign
 	for (unsigned v = 0; v < 256; v++)
 		if (pick[v])
 			want[nwant++] = _mm_set1_epi8((char)v);
+	if (!nwant)
+		return;
 	for (; i + 16 + 5 <= len; i += 16) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
 		__m128i m = _mm_cmpeq_epi8(x, want[0]);
