@@ -7,7 +7,7 @@ layer tar and a top layer made here.
   mkimage.py OUT --base BASE.tar [--top NAME=HOSTFILE ...] [--capped NAME=HOSTFILE ...]
              [--whiteout PATH ...]
              [--opaque DIR ...] [--entrypoint PATH] [--user USER]
-             [--hostile KIND] [--platforms LIST]
+             [--hostile KIND] [--platforms LIST] [--compress gzip|zstd|none]
 
 (--capped: with the file capability cap_net_raw=ep as a pax
 SCHILY.xattr; --hardlink NAME=TARGET: a hard link to a --top file), writes OUT/layout/ (oci-layout, index.json, blobs/sha256/...), OUT/oci.tar,
@@ -18,7 +18,8 @@ digest is "../../x"), truncated (the top layer blob cut in half), size (its
 declared size 2**62), dotdot (a top-layer entry ../../../tmp/escaped),
 docker-escape (manifest.json names ../outside.tar).  --platforms
 "linux/arm64,linux/amd64": an index of one manifest per platform (the
-same layers)."""
+same layers).  --compress: the OCI layers' compression (gzip by default;
+zstd runs the zstd program)."""
 import argparse
 import gzip
 import hashlib
@@ -26,6 +27,7 @@ import io
 import json
 import os
 import shutil
+import subprocess
 import tarfile
 
 
@@ -68,6 +70,16 @@ def top_layer(args):
     return buf.getvalue()
 
 
+def compress(data, how):
+    if how == "zstd":
+        return subprocess.run(["zstd", "-q", "-c", "-19"], input=data, stdout=subprocess.PIPE,
+                              check=True).stdout
+    return data if how == "none" else gzip.compress(data, compresslevel=1, mtime=0)
+
+
+LAYER_TYPES = {"gzip": "tar+gzip", "zstd": "tar+zstd", "none": "tar"}
+
+
 def write_blob(layout, data):
     h = sha(data)
     os.makedirs(os.path.join(layout, "blobs", "sha256"), exist_ok=True)
@@ -98,6 +110,7 @@ def main():
     ap.add_argument("--user")
     ap.add_argument("--hostile")
     ap.add_argument("--platforms")
+    ap.add_argument("--compress", default="gzip", choices=sorted(LAYER_TYPES))
     args = ap.parse_args()
     out = args.out
     shutil.rmtree(out, ignore_errors=True)
@@ -106,8 +119,8 @@ def main():
     with open(args.base, "rb") as f:
         base_tar = f.read()
     top_tar = top_layer(args)
-    base_gz = gzip.compress(base_tar, compresslevel=1, mtime=0)
-    top_gz = gzip.compress(top_tar, compresslevel=1, mtime=0)
+    base_gz = compress(base_tar, args.compress)
+    top_gz = compress(top_tar, args.compress)
     base_h = write_blob(layout, base_gz)
     top_h = write_blob(layout, top_gz)
     cfg = {
@@ -140,9 +153,9 @@ def main():
             "config": {"mediaType": "application/vnd.oci.image.config.v1+json",
                        "digest": "sha256:" + cfg_h, "size": len(cfg_bytes)},
             "layers": [
-                {"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip",
+                {"mediaType": "application/vnd.oci.image.layer.v1." + LAYER_TYPES[args.compress],
                  "digest": "sha256:" + base_h, "size": len(base_gz)},
-                {"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip",
+                {"mediaType": "application/vnd.oci.image.layer.v1." + LAYER_TYPES[args.compress],
                  "digest": top_digest, "size": top_size},
             ],
         }
@@ -161,7 +174,7 @@ def main():
     top_path = os.path.join(layout, "blobs", "sha256", top_h)
     if args.hostile == "digest":
         with open(top_path, "wb") as f:
-            f.write(gzip.compress(top_tar + b"\0" * 512, compresslevel=1, mtime=0))
+            f.write(compress(top_tar + b"\0" * 512, args.compress))
     if args.hostile == "truncated":
         with open(top_path, "r+b") as f:
             f.truncate(len(top_gz) // 2)
