@@ -287,11 +287,22 @@ void ds_debugset_add_member(struct ds_debugset *d, const char *label, const stru
 	unsigned char id[DS_BUILD_ID_MAX];
 	size_t n = id_of_path(m->path, id);
 	struct ds_error err = DS_ERROR_INIT;
+	/* libelf takes a memory image as its own to write: libdw's
+	 * decompression of a compressed debug section rewrites its section
+	 * header in place.  The member's data is the backend's, read-only:
+	 * libelf gets a copy (a member in memory is small; a large one comes
+	 * as a file, which libelf reads into its own buffers). */
+	unsigned char *copy = NULL;
+	if (!m->unreadable && !m->in_file && m->data) {
+		copy = ds_xmalloc(m->size ? m->size : 1);
+		memcpy(copy, m->data, m->size);
+	}
 	Elf *elf = m->unreadable ? NULL
-	         : elf_of(m->in_file ? m->fd : -1, m->in_file ? NULL : m->data, m->size, &err);
+	         : elf_of(m->in_file ? m->fd : -1, copy, m->size, &err);
 	if (elf && dwz_member(m->path)) {
 		add_alt(d, elf);
 		elf_end(elf);
+		free(copy);
 		entry_free(e);
 		return;
 	}
@@ -303,6 +314,7 @@ void ds_debugset_add_member(struct ds_debugset *d, const char *label, const stru
 		e->why = ds_xstrdup(m->unreadable ? m->unreadable : ds_error_msg(&err));
 	}
 	ds_error_clear(&err);
+	free(copy);
 	snprintf(e->bf.debug_file, sizeof e->bf.debug_file, "%s:%s", label, m->path);
 	char key[2 * DS_BUILD_ID_MAX + 1];
 	hex(id, n, key);
