@@ -21,6 +21,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The scan with exactly the comma-separated checks enabled (created on
  * first call; later calls return the same scan). */
 struct ds_scan *fuzz_scan(const char *checks);
+/* As fuzz_scan, with programs' debug files looked up (DESIGN.md, The
+ * build's own flags) in two temporary directories laid out as roots, each
+ * with an empty usr/lib/debug/.build-id/ and .dwz/: the scan's root
+ * (dirs[0]) and its --debug-dir (dirs[1]).  The first call of either
+ * function decides which the process's scan is. */
+struct ds_scan *fuzz_scan_debug(const char *checks, const char *dirs[2]);
 /* Scans data as the file path with mode (S_IFREG|0755 ...). */
 void fuzz_member(struct ds_scan *s, const char *path, unsigned mode, const uint8_t *data,
                  size_t size);

@@ -29,7 +29,16 @@ static int replay_file(const char *path)
 			buf = ds_xrealloc(buf, cap *= 2);
 	}
 	fclose(fp);
+	/* as libFuzzer does: the input is const, a target writing it (through
+	 * a library given it as its own memory) is a bug */
+	uint8_t *copy = ds_xmalloc(n ? n : 1);
+	memcpy(copy, buf, n);
 	LLVMFuzzerTestOneInput(buf, n);
+	if (memcmp(copy, buf, n) != 0) {
+		fprintf(stderr, "%s: the target overwrote its const input\n", path);
+		abort();
+	}
+	free(copy);
 	free(buf);
 	return 0;
 }
