@@ -74,20 +74,54 @@ static int debug_size(Elf *elf, uint64_t *total, struct ds_error *err)
 	return 0;
 }
 
+/* The sections libdw's strings of a unit's DIE are in: .debug_str and
+ * .debug_line_str (DW_FORM_strp, line_strp, strx) and .debug_info
+ * (DW_FORM_string), as libdw holds them (decompressed). */
+#define STRING_SECTIONS 3
+static void string_sections(Elf *elf, size_t shstrndx, Elf_Data *out[STRING_SECTIONS])
+{
+	static const char *const names[STRING_SECTIONS] = { ".debug_str", ".debug_line_str",
+	                                                    ".debug_info" };
+	memset(out, 0, STRING_SECTIONS * sizeof *out);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *sn = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+		for (int i = 0; sn && sh.sh_type != SHT_NOBITS && i < STRING_SECTIONS; i++)
+			if (!out[i] && strcmp(sn, names[i]) == 0)
+				out[i] = elf_getdata(scn, NULL);
+	}
+}
+
+/* s, when it ends inside the section it is in: libdw checks a string's
+ * offset against its section, not that a NUL follows it there (a
+ * .debug_str cut in the middle of its last string). */
+static const char *bounded(const char *s, Elf_Data *const secs[STRING_SECTIONS])
+{
+	uintptr_t p = (uintptr_t)s;
+	for (int i = 0; s && i < STRING_SECTIONS; i++) {
+		uintptr_t b = secs[i] ? (uintptr_t)secs[i]->d_buf : 0;
+		if (b && p >= b && p - b < secs[i]->d_size)
+			return memchr(s, '\0', secs[i]->d_size - (p - b)) ? s : NULL;
+	}
+	return NULL;
+}
+
 /* An attribute's string: one of the file's (libdw reads it), or one in
  * the dwz supplementary file (DW_FORM_GNU_strp_alt, DW_FORM_strp_sup),
  * which is never handed to libdw: it would look for the file itself, on
  * the host.  Such a string comes from alt when given, else its offset is
  * left in *alt_off (and NULL returned). */
 static const char *attr_string(Dwarf_Die *die, unsigned name, const struct ds_dwarf_alt *alt,
-                               unsigned offset_size, bool msb, uint64_t *alt_off)
+                               unsigned offset_size, bool msb, Elf_Data *const secs[STRING_SECTIONS],
+                               uint64_t *alt_off)
 {
 	Dwarf_Attribute a;
 	if (!dwarf_attr(die, name, &a))
 		return NULL;
 	unsigned form = dwarf_whatform(&a);
 	if (form != DW_FORM_GNU_strp_alt && form != DW_FORM_strp_sup)
-		return dwarf_formstring(&a);
+		return bounded(dwarf_formstring(&a), secs);
 	uint64_t off = 0;
 	for (unsigned i = 0; i < offset_size; i++)
 		off |= (uint64_t)a.valp[msb ? i : offset_size - 1 - i] << (8 * (offset_size - 1 - i));
@@ -185,6 +219,14 @@ int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags
 		return -1;
 	}
 	memset(bf, 0, sizeof *bf);
+	size_t shstrndx;
+	Elf_Data *secs[STRING_SECTIONS];
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0) {   /* debug_size read them */
+		ds_error_set(err, DS_ERR_PARSE, "no section names: %s", elf_errmsg(-1));
+		dwarf_end(dw);
+		return -1;
+	}
+	string_sections(elf, shstrndx, secs);
 	bool x86 = eh.e_machine == EM_X86_64, msb = eh.e_ident[EI_DATA] == ELFDATA2MSB;
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die die;
@@ -204,8 +246,9 @@ int ds_dwarf_read(Elf *elf, const struct ds_dwarf_alt *alt, struct ds_buildflags
 			break;
 		}
 		uint64_t prod_off = UINT64_MAX, name_off = UINT64_MAX;
-		const char *producer = attr_string(&die, DW_AT_producer, alt, offset_size, msb, &prod_off);
-		const char *name = attr_string(&die, DW_AT_name, alt, offset_size, msb, &name_off);
+		const char *producer = attr_string(&die, DW_AT_producer, alt, offset_size, msb, secs,
+		                                   &prod_off);
+		const char *name = attr_string(&die, DW_AT_name, alt, offset_size, msb, secs, &name_off);
 		if (prod_off != UINT64_MAX && alt && alt->pend)
 			alt->pend(alt->ctx, prod_off, name, name_off);
 		else
