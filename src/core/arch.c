@@ -56,6 +56,9 @@ static const struct arch_name {
 	{ "armel", { EM_ARM, C32, L } }, { "armv7hl", { EM_ARM, C32, L } },
 	{ "armv7l", { EM_ARM, C32, L } }, { "armv6hl", { EM_ARM, C32, L } },
 	{ "armv7", { EM_ARM, C32, L } },
+	/* Arch Linux ARM's and Arch Linux 32's pacman names */
+	{ "armv7h", { EM_ARM, C32, L } }, { "armv6h", { EM_ARM, C32, L } },
+	{ "pentium4", { EM_386, C32, L } },
 	{ "s390x", { EM_S390, C64, M } }, { "s390", { EM_S390, C32, M } },
 	{ "ppc64le", { EM_PPC64, C64, L } }, { "ppc64el", { EM_PPC64, C64, L } },
 	{ "ppc64", { EM_PPC64, C64, M } }, { "powerpc", { EM_PPC, C32, M } },

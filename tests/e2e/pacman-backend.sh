@@ -9,7 +9,7 @@ for t in pacman bsdtar; do
 done
 distsec backends | grep -q '^  pacman ' || { echo "SKIP: built without the pacman backend"; exit 77; }
 
-# mkpkg DIR EXT: a package of DIR's tree, as makepkg writes it
+# mkpkg DIR EXT [ARCH]: a package of DIR's tree, as makepkg writes it
 mkpkg() {
 	(cd "$1" && LC_COLLATE=C bsdtar -cf - --format=mtree \
 		--options='!all,use-set,type,uid,gid,mode,time,size,md5,sha256,link' .PKGINFO usr |
@@ -18,7 +18,7 @@ mkpkg() {
 	case $2 in
 	zst) zstd -q -19 -c "$work/p.tar" ;;
 	xz) xz -c "$work/p.tar" ;;
-	esac >"$work/appd-1.2-1-x86_64.pkg.tar.$2"
+	esac >"$work/appd-1.2-1-${3:-x86_64}.pkg.tar.$2"
 }
 p="$work/appd"
 mkdir -p "$p/usr/sbin" "$p/usr/share/doc/appd"
@@ -108,6 +108,13 @@ mkpkg "$p" zst
 run_distsec scan --check elf-pie --fail-on info "$work/appd-1.2-1-x86_64.pkg.tar.zst"
 expect_rc 1
 expect_line "info     elf-pie                   /usr/sbin/appd  [appd-1.2-1]"
+# Arch Linux ARM's armv7h: the members of its packages are judged as ARM
+# programs, so an x86-64 one is none of them
+sed -i 's/^arch = x86_64$/arch = armv7h/' "$p/.PKGINFO"
+mkpkg "$p" zst armv7h
+run_distsec scan -v --check elf-pie,elf-not-judged "$work/appd-1.2-1-armv7h.pkg.tar.zst"
+expect_rc 0
+expect_line "pass     elf-not-judged            /usr/sbin/appd  [appd-1.2-1]  not judged: built for x86_64; the scanned system runs arm"
 # a plain .tar.zst is no package: scanned as the file it is
 tar -cf "$work/plain.tar" -C "$FIXTURES" nopie-norelro
 zstd -q -c "$work/plain.tar" >"$work/plain.tar.zst"
