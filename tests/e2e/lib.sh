@@ -210,3 +210,13 @@ for f in d["findings"]:
         print("waived" if f.get("waived") else "error", f["check"], f.get("rule") or "-", f["path"])' "$1" |
 		LC_ALL=C sort
 }
+
+# expect_errors REPORT.json WHAT LINE...: error_lines of REPORT are the
+# LINEs, in any order; else a failure about WHAT
+expect_errors() {
+	ee_report=$1 ee_what=$2
+	shift 2
+	error_lines "$ee_report" >"$work/errors-got"
+	printf '%s\n' "$@" | LC_ALL=C sort >"$work/errors-want"
+	diff -u "$work/errors-want" "$work/errors-got" || fail "$ee_what"
+}
