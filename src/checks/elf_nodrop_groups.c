@@ -7,7 +7,9 @@
  * On the instruction stream (include/distsec/disasm.h), for a file that
  * imports a gid call and a uid call: at each setgid/setegid/setregid/
  * setresgid call site, where do the gid arguments come from?
- * - straight from getgid/getegid/getresgid (or -1: unchanged): dropping
+ * - straight from getgid/getegid/getresgid (or -1: unchanged), or from a
+ *   stack slot the latest call given its address was getresgid's
+ *   (shellinaboxd's getresgid(&r, &e, &s) ... setresgid(r, e, s)): dropping
  *   back to the real or saved ids, nothing to keep -- harmless (getegid
  *   not in a file that calls setegid: there it may be a gid the program
  *   set, see classify);
@@ -27,7 +29,8 @@
  *   getgid/getegid left in another slot, or setresgid's saved gid from
  *   getegid(): lpd's setresgid(g, g, getegid())): a temporary switch that
  *   keeps a root id -- info;
- * - anything else, with an initgroups/setgroups call that has a path to the
+ * - anything else, with an initgroups/setgroups call (syscall() with the
+ *   machine's setgroups number counts: diod) that has a path to the
  *   site in the same function -- fine; or one the site reaches before any
  *   uid change (QEMU: setgid, initgroups, setuid -- setgroups still works
  *   while the uid is root) -- fine;
@@ -405,7 +408,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "direct caller of its function, or in main on every path it runs as root before "
 		  "anything that may change a gid; a gid from getgid/getegid/getresgid or "
 		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
-		  "is a drop back, and so is any gid when the next uid change is back to getuid(); "
+		  "is a drop back, and so is any gid when the next uid change is back to getuid(), "
+		  "and a gid read from a stack slot getresgid() filled (its address the last "
+		  "call was given: getresgid(&r, &e, &s) ... setresgid(r, e, s)); "
+		  "syscall(SYS_setgroups, ...) with the machine's number counts as setgroups(); "
 		  "a constant the gid was tested against on the way (if (gid) setgid(gid)) is not "
 		  "taken as the gid; setresgid() "
 		  "keeping getegid() as the saved gid is a temporary switch; a change in a "
@@ -421,7 +427,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "named_os_inituserinfo()) are not seen. "
 		  "A gid kept in a global is followed to the global's stores, one level: a gid "
 		  "saved from getgid() passes; in a stripped file, a write through a pointer to the "
-		  "start of a struct holding the gid further in is not seen.",
+		  "start of a struct holding the gid further in is not seen. Through syscall() only "
+		  "setgroups is known: a gid or uid changed by syscall() is not a site.",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},

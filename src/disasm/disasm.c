@@ -569,6 +569,8 @@ static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_f
 		dis_lift(c, c->ci, &rs, &f->in[f->n++]);
 	}
 	free(buf);
+	if (!sp->plt)
+		dis_name_syscalls(c, f);
 	return true;
 }
 

@@ -73,10 +73,19 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 		o->ref = (uint64_t)op[1].imm;
 		dis_set_known(rs, d, (uint64_t)op[1].imm, ci->address, false);
 		return true;
-	case ARM64_INS_ADD:
+	case ARM64_INS_ADD: case ARM64_INS_SUB:
 		if (a->op_count == 3 && op[2].type == ARM64_OP_IMM && op[1].type == ARM64_OP_REG) {
 			unsigned s = a64_family(op[1].reg);
 			uint64_t imm = (uint64_t)op[2].imm << (op[2].shift.type == ARM64_SFT_LSL ? op[2].shift.value : 0);
+			if ((s == 31 || s == 29) && imm < 0x10000) {
+				/* `add x0, sp, #0x14`, `sub x0, x29, #4`: a slot's address */
+				o->src = S_SLOT;
+				o->src_reg = (uint8_t)s;
+				o->src_disp = ci->id == ARM64_INS_SUB ? -(int32_t)imm : (int32_t)imm;
+				return true;
+			}
+			if (ci->id == ARM64_INS_SUB)
+				break;
 			if (s < 31 && (known & DIS_BIT(s))) {
 				o->src = S_ADDR;
 				o->value = (int64_t)(rs->val[s] + imm);
@@ -373,6 +382,10 @@ static void scan_a64_mem(struct ds_code *c, const struct dis_wanted *w, const un
 /* nop; ret */
 static const uint8_t warm[] = { 0x1f, 0x20, 0x03, 0xd5, 0xc0, 0x03, 0x5f, 0xd6 };
 
+/* include/uapi/asm-generic/unistd.h, which arm64 uses */
+#define NR_SETGROUPS 159
+static const struct dis_syscall syscalls[] = { { NR_SETGROUPS, "setgroups" }, { 0, NULL } };
+
 const struct dis_arch dis_aarch64 = {
 	.name = "aarch64", .machine = EM_AARCH64, .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
 	.cs = CS_ARCH_ARM64, .mode = CS_MODE_ARM, .unit = 4, .word = 8,
@@ -381,6 +394,6 @@ const struct dis_arch dis_aarch64 = {
 	.caller_saved = (1ull << 19) - 1,
 	.rel_relative = R_AARCH64_RELATIVE,
 	.rel_pointer = { R_AARCH64_ABS64, R_AARCH64_GLOB_DAT, R_AARCH64_RELATIVE },
-	.warm = warm, .nwarm = sizeof warm,
+	.warm = warm, .nwarm = sizeof warm, .syscalls = syscalls,
 	.lift = lift_a64, .scan_calls = scan_a64, .scan_mem = scan_a64_mem,
 };

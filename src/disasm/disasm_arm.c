@@ -287,7 +287,22 @@ static bool lift_move(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
 		o->ref = (uint64_t)o->value;
 		dis_set_known(rs, d, o->ref, ci->address, false);
 		return true;
+	case ARM_INS_SUB:
+		if (a->op_count != 3 || op[2].type != ARM_OP_IMM || !stack_base(c, s))
+			break;
+		dis_forget(rs, DIS_BIT(d));
+		o->src = S_SLOT;   /* sub r0, r11, #8: a stack slot's address */
+		o->src_reg = (uint8_t)s;
+		o->src_disp = -(int32_t)op[2].imm;
+		return true;
 	case ARM_INS_ADD: {
+		if (a->op_count == 3 && op[2].type == ARM_OP_IMM && stack_base(c, s)) {
+			dis_forget(rs, DIS_BIT(d));
+			o->src = S_SLOT;   /* add r0, sp, #12 */
+			o->src_reg = (uint8_t)s;
+			o->src_disp = (int32_t)op[2].imm;
+			return true;
+		}
 		/* add r0, pc, r0 / add r0, pc (Thumb): a literal offset from the pc */
 		unsigned x = a->op_count == 3 && op[2].type == ARM_OP_REG ? fam(op[2].reg) : DIS_NOREG;
 		unsigned other = s == R_PC ? (a->op_count == 2 ? d : x) : x == R_PC ? s : DIS_NOREG;
@@ -562,6 +577,15 @@ static void enter(struct ds_code *c, uint64_t start)
 /* nop; bx lr */
 static const uint8_t warm[] = { 0x00, 0xf0, 0x20, 0xe3, 0x1e, 0xff, 0x2f, 0xe1 };
 
+/* arch/arm/tools/syscall.tbl (asm/unistd-eabi.h, __NR_SYSCALL_BASE 0):
+ * setgroups takes 16-bit gids, setgroups32 (glibc's setgroups) 32-bit
+ * ones */
+#define NR_SETGROUPS 81
+#define NR_SETGROUPS32 206
+static const struct dis_syscall syscalls[] = {
+	{ NR_SETGROUPS, "setgroups" }, { NR_SETGROUPS32, "setgroups" }, { 0, NULL },
+};
+
 const struct dis_arch dis_arm = {
 	.name = "arm", .machine = EM_ARM, .elfclass = ELFCLASS32, .data = ELFDATA2LSB,
 	.cs = CS_ARCH_ARM, .mode = CS_MODE_ARM, .unit = 4, .word = 4,
@@ -570,7 +594,7 @@ const struct dis_arch dis_arm = {
 	.caller_saved = CALL_CLOBBER,
 	.rel_relative = R_ARM_RELATIVE,
 	.rel_pointer = { R_ARM_ABS32, R_ARM_GLOB_DAT, R_ARM_RELATIVE },
-	.mode_bit = true, .warm = warm, .nwarm = sizeof warm,
+	.mode_bit = true, .warm = warm, .nwarm = sizeof warm, .syscalls = syscalls,
 	.lift = lift, .scan_calls = scan_calls, .scan_mem = scan_mem,
 	.starts = exidx_starts, .stubs = plt_stubs, .enter = enter,
 };

@@ -123,6 +123,24 @@ const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *co
 	return hit;
 }
 
+void dis_name_syscalls(struct ds_code *c, struct dis_func *f)
+{
+	const struct dis_syscall *t = c->arch->syscalls;
+	for (size_t i = 0; t && i < f->n; i++) {
+		struct dis_insn *in = &f->in[i];
+		if ((in->kind != K_CALL && in->kind != K_JMP) || !in->callee ||
+		    strcmp(in->callee, "syscall") != 0)
+			continue;
+		struct ds_site at = { c, f, i };
+		struct ds_argsrc nr = ds_site_arg(&at, 0);
+		if (nr.kind != DS_SRC_CONST || nr.guarded)
+			continue;
+		for (size_t k = 0; t[k].name; k++)
+			if (t[k].nr == nr.value)
+				in->callee = t[k].name;
+	}
+}
+
 const char *ds_site_calls_after(const struct ds_site *site, const char *const *names)
 {
 	return dis_reach(site->f, site->i + 1, names, (size_t)-1, NULL, NULL);
@@ -207,6 +225,14 @@ static struct ds_argsrc argsrc(enum ds_argsrc_kind kind, int64_t value, const ch
 	return (struct ds_argsrc){ .kind = kind, .value = value, .callee = callee };
 }
 
+/* Where argument n of a call is when the call is made. */
+static struct dis_loc arg_loc(const struct dis_arch *a, unsigned n)
+{
+	if (a->nargs)
+		return (struct dis_loc){ L_REG, a->args[n], 0 };
+	return (struct dis_loc){ L_PUSH, DIS_NOREG, (int32_t)(4 * n) };
+}
+
 /* One backward walk: its site and what it may still spend; deref: the
  * value was read through a pointer whose source the walk now follows
  * (one level), call: the call that returned it; tested: a conditional
@@ -216,6 +242,11 @@ struct walk {
 	unsigned steps, hops;
 	bool deref, tested;
 	size_t call;
+	/* a walk asking whether a call's argument is the address of the
+	 * stack slot target (slot_arg), target kept relative to the stack
+	 * pointer where the walk is; no such question of its own */
+	bool inner, has_slot;
+	struct dis_loc target;
 };
 
 /* Follows the definition's source; returns true when the walk ends.  A
@@ -230,6 +261,13 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 			*out = argsrc(DS_SRC_CONST, 0, NULL);
 			return true;
 		}
+		if (w->inner && in->src_reg == w->site->c->arch->sp) {
+			/* `mov x2, sp`: the slot at the stack pointer's address */
+			struct dis_loc at = { L_STACK, in->src_reg, 0 };
+			w->has_slot = same_loc(&at, &w->target);
+			*out = argsrc(DS_SRC_UNKNOWN, 0, NULL);
+			return true;
+		}
 		*want = (struct dis_loc){ L_REG, in->src_reg, 0 };
 		return false;
 	case S_STACK:
@@ -241,6 +279,12 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 	case S_ADDR:
 		*out = argsrc(DS_SRC_ADDR, in->value, NULL);
 		return true;
+	case S_SLOT: {
+		struct dis_loc at = { L_STACK, in->src_reg, in->src_disp };
+		w->has_slot = w->inner && same_loc(&at, &w->target);
+		*out = argsrc(DS_SRC_UNKNOWN, 0, NULL);
+		return true;
+	}
 	case S_LOAD:
 		if (!in->value && in->src_reg < 64 && !w->deref) {
 			w->deref = true;
@@ -286,9 +330,7 @@ struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n)
 	const struct dis_arch *a = site->c->arch;
 	if (n >= 6 || (a->nargs && n >= a->nargs))
 		return argsrc(DS_SRC_UNKNOWN, 0, NULL);
-	if (a->nargs)
-		return walk_back(site, (struct dis_loc){ L_REG, a->args[n], 0 });
-	return walk_back(site, (struct dis_loc){ L_PUSH, DIS_NOREG, (int32_t)(4 * n) });
+	return walk_back(site, arg_loc(a, n));
 }
 
 /* A store's site (ds_code_each_store): the value it writes. */
@@ -340,10 +382,13 @@ static struct ds_argsrc from_jumps(struct walk *w, size_t entry, struct dis_loc 
 	}
 	if (n == 0 || n > WALK_JOIN || w->hops++ >= WALK_HOPS)
 		return given_up(want, crossed);
+	struct dis_loc target = w->target;   /* each path moves it on its own */
 	struct ds_argsrc r = walk_from(w, from[0], want, pushes, crossed);
-	for (size_t k = 1; k < n && r.kind != DS_SRC_UNKNOWN; k++)
+	for (size_t k = 1; k < n && r.kind != DS_SRC_UNKNOWN && !w->has_slot; k++) {
+		w->target = target;
 		if (!same_src(r, walk_from(w, from[k], want, pushes, crossed)))
 			return argsrc(DS_SRC_UNKNOWN, 0, NULL);
+	}
 	return r;
 }
 
@@ -368,6 +413,22 @@ static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc wan
 	return r;
 }
 
+/* Is the stack slot `slot` one the call at index i was given the address
+ * of (getresgid(&r, &e, &s)), so that it may have filled it? */
+static bool slot_arg(const struct walk *w, size_t i, struct dis_loc slot)
+{
+	const struct dis_arch *a = w->site->c->arch;
+	unsigned nargs = a->nargs ? a->nargs : 6;
+	struct ds_site call = { w->site->c, w->site->f, i };
+	for (unsigned n = 0; n < nargs && n < 6; n++) {
+		struct walk aw = { .site = &call, .call = (size_t)-1, .inner = true, .target = slot };
+		walk_from(&aw, i, arg_loc(a, n), 0, NULL);
+		if (aw.has_slot)
+			return true;
+	}
+	return false;
+}
+
 /* pushes: i386 pushes met; crossed: a call a stack slot was live across */
 static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want, unsigned pushes,
                                   const char *crossed)
@@ -377,6 +438,9 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 	struct ds_argsrc out = { .kind = DS_SRC_UNKNOWN };
 	while (i > 0 && w->steps++ < WALK_MAX) {
 		const struct dis_insn *in = &f->in[--i];
+		/* where the slot asked about is before this instruction */
+		if (w->inner && arch->sp_tracked && w->target.reg == arch->sp)
+			w->target.disp += in->sp_adj;
 		if (in->kind == K_JMP || in->kind == K_IJMP || in->kind == K_RET ||
 		    (in->kind == K_CALL && dis_noreturn(in)))
 			return from_jumps(w, i + 1, want, pushes, crossed);
@@ -384,6 +448,10 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 			if (want.kind == L_PUSH)
 				break;
 			if (want.kind == L_STACK) {
+				/* the latest call given the slot's address wrote it,
+				 * as far as the walk can tell */
+				if (!w->inner && slot_arg(w, i, want))
+					return argsrc(DS_SRC_RESULT, 0, in->callee);
 				crossed = crossed ? crossed : (in->callee ? in->callee : "");
 				continue;
 			}
@@ -418,6 +486,9 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 		}
 		if (want.kind == L_REG && want.reg < 64 && (in->clobber & (1ull << want.reg)))
 			return out;
+		/* a push or pop between: the same slot at another offset */
+		if (want.kind == L_STACK && arch->sp_tracked && want.reg == arch->sp)
+			want.disp += in->sp_adj;
 	}
 	return given_up(want, crossed);
 }

@@ -41,7 +41,9 @@ struct dis_loc {
 };
 
 /* Where the value an instruction defines comes from. */
-enum dis_src { S_UNKNOWN, S_REG, S_IMM, S_ADDR, S_LOAD, S_STACK };
+/* S_SLOT: the address of the stack slot src_reg + src_disp (`lea
+ * 0x14(%rsp), %rdx`), what a call filling it through a pointer is given */
+enum dis_src { S_UNKNOWN, S_REG, S_IMM, S_ADDR, S_LOAD, S_STACK, S_SLOT };
 
 #define DIS_ZR 32          /* aarch64 wzr/xzr (and what reads as 0 elsewhere) */
 #define DIS_REGS 40        /* register families: bits of a uint64_t mask */
@@ -58,7 +60,7 @@ struct dis_insn {
 	uint8_t kind, src, src_reg;   /* S_LOAD: src_reg is the base register, if any */
 	bool keeps;            /* dst is computed from its own old value and
 	                          constants (`sar $1, %rdi`, `sxtw x0, w0`) */
-	int32_t src_disp;      /* S_STACK */
+	int32_t src_disp;      /* S_STACK, S_SLOT */
 	int32_t sp_adj;        /* what it adds to the stack pointer (push -8) */
 	bool sp_lost;          /* writes the stack pointer some other way */
 	/* A fixed address (a global) the instruction names (disasm_global.c):
@@ -117,6 +119,14 @@ struct dis_local {         /* a GOT slot the loader fills with a local address *
 	uint64_t addr, target;
 };
 
+/* A system call number and the libc function making that call: a call of
+ * syscall() whose first argument is the constant nr is taken as a call
+ * of name (diod's syscall(SYS_setgroups, n, list)). */
+struct dis_syscall {
+	int64_t nr;
+	const char *name;
+};
+
 struct dis_wanted;
 struct dis_cands;
 typedef void dis_scan_fn(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
@@ -154,6 +164,9 @@ struct dis_arch {
 	/* optional: r_info as GELF_R_SYM/GELF_R_TYPE read it, from libelf's raw
 	 * one (MIPS64 keeps its symbol and three types in its own layout) */
 	uint64_t (*rel_info)(uint64_t raw);
+	/* the syscall() numbers of the calls the checks ask about, from the
+	 * kernel's uapi headers, ended by a NULL name */
+	const struct dis_syscall *syscalls;
 	const uint8_t *warm;       /* a few instructions decoded once (see warm_up) */
 	size_t nwarm;
 	void (*lift)(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
@@ -332,6 +345,9 @@ const char *dis_reach(const struct dis_func *f, size_t from, const char *const *
 const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *const *names,
                            size_t goal, const char *const *barrier, const unsigned char *stop,
                            unsigned char *mark);
+/* Names each call of syscall() in f whose number is a constant of the
+ * architecture's syscalls table after the function it stands for. */
+void dis_name_syscalls(struct ds_code *c, struct dis_func *f);
 /* The successors of instruction i on a path (up to 2; an indirect jump
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);

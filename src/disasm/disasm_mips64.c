@@ -367,6 +367,12 @@ static bool define(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, st
 			dis_set_known(rs, d, sval, sorigin, false);
 		return true;
 	}
+	if (has_imm && !sk && stack_base(s) && d != R_SP && strcmp(m, "daddiu") == 0) {
+		o->src = S_SLOT;   /* daddiu $a0, $sp, 16: a stack slot's address */
+		o->src_reg = (uint8_t)s;
+		o->src_disp = (int32_t)imm;
+		return true;
+	}
 	if (has_imm && sk && (strcmp(m, "addiu") == 0 || strcmp(m, "daddiu") == 0 ||
 	                      strcmp(m, "ori") == 0)) {
 		uint64_t v = m[0] == 'o' ? sval | ((uint64_t)imm & 0xffff) : sval + (uint64_t)imm;
@@ -629,6 +635,11 @@ static uint64_t rel_info(uint64_t raw)
 /* nop; jr $ra */
 static const uint8_t warm[] = { 0x00, 0x00, 0x00, 0x00, 0x08, 0x00, 0xe0, 0x03 };
 
+/* arch/mips/kernel/syscalls/syscall_n64.tbl (asm/unistd_n64.h):
+ * __NR_Linux 5000 + 114 */
+#define NR_SETGROUPS 5114
+static const struct dis_syscall syscalls[] = { { NR_SETGROUPS, "setgroups" }, { 0, NULL } };
+
 const struct dis_arch dis_mips64el = {
 	.name = "mips64el", .machine = EM_MIPS, .elfclass = ELFCLASS64, .data = ELFDATA2LSB,
 	.cs = CS_ARCH_MIPS, .mode = CS_MODE_MIPS64 | CS_MODE_LITTLE_ENDIAN, .unit = 4, .word = 8,
@@ -638,7 +649,7 @@ const struct dis_arch dis_mips64el = {
 	.rel_relative = REL32_64,
 	.rel_pointer = { REL32_64, R_MIPS_64 },
 	.delay_slot = true, .rel_info = rel_info,
-	.warm = warm, .nwarm = sizeof warm,
+	.warm = warm, .nwarm = sizeof warm, .syscalls = syscalls,
 	.lift = lift, .scan_calls = scan_calls, .scan_mem = scan_mem,
 	.starts = read_got, .enter = enter,
 };

@@ -263,6 +263,13 @@ static bool define(const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 			dis_set_known(rs, d, sval, sorigin, false);
 		return true;
 	}
+	if (strcmp(m, "addi") == 0 && p->op_count == 3 && op[2].type == PPC_OP_IMM && !sk &&
+	    (s == R_SP || s == R_FP) && d != R_SP) {
+		o->src = S_SLOT;   /* addi r5, r1, 40: a stack slot's address */
+		o->src_reg = (uint8_t)s;
+		o->src_disp = (int16_t)(uint16_t)op[2].imm;
+		return true;
+	}
 	if ((strcmp(m, "addi") == 0 || strcmp(m, "addis") == 0 || strcmp(m, "ori") == 0 ||
 	     strcmp(m, "oris") == 0) && p->op_count == 3 && op[2].type == PPC_OP_IMM && sk) {
 		uint64_t imm = (uint64_t)op[2].imm & 0xffff, simm = (uint64_t)(int64_t)(int16_t)imm;
@@ -490,13 +497,17 @@ static void find_call_stubs(struct ds_code *c, size_t *cap)
 	}
 }
 
+/* arch/powerpc/kernel/syscalls/syscall.tbl (asm/unistd_64.h) */
+#define NR_SETGROUPS 81
+static const struct dis_syscall syscalls[] = { { NR_SETGROUPS, "setgroups" }, { 0, NULL } };
+
 #define PPC64_COMMON \
 	.machine = EM_PPC64, .elfclass = ELFCLASS64, .cs = CS_ARCH_PPC, .unit = 4, .word = 8, \
 	.sp = R_SP, .fp = R_FP, .ret = 3, .nargs = 8, .args = { 3, 4, 5, 6, 7, 8, 9, 10 }, \
 	.sp_tracked = false, .caller_saved = CALL_CLOBBER, .rel_relative = R_PPC64_RELATIVE, \
 	.rel_pointer = { R_PPC64_ADDR64, R_PPC64_GLOB_DAT, R_PPC64_RELATIVE }, \
 	.lift = lift, .scan_calls = scan_calls, .scan_mem = scan_mem, \
-	.starts = toc_of, .stubs = find_call_stubs
+	.starts = toc_of, .stubs = find_call_stubs, .syscalls = syscalls
 
 /* nop; blr */
 static const uint8_t warm_le[] = { 0x00, 0x00, 0x00, 0x60, 0x20, 0x00, 0x80, 0x4e };

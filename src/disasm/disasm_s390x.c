@@ -261,6 +261,10 @@ static bool define(const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 			o->ref_kind = R_ADDR;
 			o->ref = a;
 			dis_set_known(rs, d, a, rs->origin[b], false);
+		} else if (stack_mem(&op[1].mem)) {
+			o->src = S_SLOT;   /* la %r2, 164(%r15): a stack slot's address */
+			o->src_reg = (uint8_t)b;
+			o->src_disp = (int32_t)op[1].mem.disp;
 		} else {
 			o->src = S_UNKNOWN;
 		}
@@ -406,6 +410,11 @@ static void scan_mem(struct ds_code *c, const struct dis_wanted *w, const unsign
 /* nopr; br %r14 */
 static const uint8_t warm[] = { 0x07, 0x00, 0x07, 0xfe };
 
+/* arch/s390/kernel/syscalls/syscall.tbl (asm/unistd_64.h): 64-bit
+ * processes have only the 32-bit-gid call, 206 (81 is 31-bit's 16-bit one) */
+#define NR_SETGROUPS 206
+static const struct dis_syscall syscalls[] = { { NR_SETGROUPS, "setgroups" }, { 0, NULL } };
+
 const struct dis_arch dis_s390x = {
 	.name = "s390x", .machine = EM_S390, .elfclass = ELFCLASS64, .data = ELFDATA2MSB,
 	.cs = CS_ARCH_SYSZ, .mode = CS_MODE_BIG_ENDIAN, .unit = 2, .word = 8,
@@ -414,6 +423,6 @@ const struct dis_arch dis_s390x = {
 	.caller_saved = CALL_CLOBBER,
 	.rel_relative = R_390_RELATIVE,
 	.rel_pointer = { R_390_64, R_390_GLOB_DAT, R_390_RELATIVE },
-	.warm = warm, .nwarm = sizeof warm,
+	.warm = warm, .nwarm = sizeof warm, .syscalls = syscalls,
 	.lift = lift, .scan_calls = scan_calls, .scan_mem = scan_mem,
 };

@@ -272,6 +272,11 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		uint64_t a = x86_mem_addr(c, rs, ci, &op[1].mem);
 		o->src = a ? S_ADDR : S_UNKNOWN;
 		o->value = (int64_t)a;
+		if (!a && x86_stack_mem(&op[1].mem)) {
+			o->src = S_SLOT;
+			o->src_reg = (uint8_t)x86_family(op[1].mem.base);
+			o->src_disp = (int32_t)op[1].mem.disp;
+		}
 		if (o->dst.kind == L_REG)
 			dis_forget(rs, DIS_BIT(o->dst.reg));
 		return;
@@ -512,6 +517,22 @@ static void plt_x86(struct ds_code *c, const unsigned char *b, size_t len, uint6
 	}
 }
 
+/* arch/x86/entry/syscalls/syscall_64.tbl (asm/unistd_64.h); x32's
+ * (asm/unistd_x32.h) is the same number with __X32_SYSCALL_BIT set */
+#define NR64_SETGROUPS 116
+#define X32_SYSCALL_BIT 0x40000000
+static const struct dis_syscall syscalls_64[] = {
+	{ NR64_SETGROUPS, "setgroups" }, { X32_SYSCALL_BIT | NR64_SETGROUPS, "setgroups" }, { 0, NULL },
+};
+
+/* arch/x86/entry/syscalls/syscall_32.tbl (asm/unistd_32.h): setgroups
+ * takes 16-bit gids, setgroups32 (glibc's setgroups) 32-bit ones */
+#define NR32_SETGROUPS 81
+#define NR32_SETGROUPS32 206
+static const struct dis_syscall syscalls_32[] = {
+	{ NR32_SETGROUPS, "setgroups" }, { NR32_SETGROUPS32, "setgroups" }, { 0, NULL },
+};
+
 const struct dis_arch dis_x86_64 = {
 	.name = "x86-64", .machine = EM_X86_64, .elfclass = ELFCLASSNONE, .data = ELFDATA2LSB,
 	.cs = CS_ARCH_X86, .mode = CS_MODE_64, .unit = 1, .word = 8,
@@ -522,7 +543,7 @@ const struct dis_arch dis_x86_64 = {
 	.rel_relative = R_X86_64_RELATIVE,
 	.rel_pointer = { R_X86_64_64, R_X86_64_GLOB_DAT, R_X86_64_RELATIVE, R_X86_64_32,
 	                 R_X86_64_32S },
-	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm,
+	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm, .syscalls = syscalls_64,
 	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem, .plt_scan = plt_x86,
 };
 
@@ -535,6 +556,6 @@ const struct dis_arch dis_i386 = {
 	.caller_saved = DIS_BIT(0) | DIS_BIT(1) | DIS_BIT(2),
 	.rel_relative = R_386_RELATIVE,
 	.rel_pointer = { R_386_32, R_386_GLOB_DAT, R_386_RELATIVE },
-	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm,
+	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm, .syscalls = syscalls_32,
 	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem, .plt_scan = plt_x86,
 };

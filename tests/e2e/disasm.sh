@@ -40,7 +40,7 @@ jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD DEAD"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
         DEAD DEAD_TAKEN PW_RESKEEP SAVED_PW SAVED_PW_BYNAME PW_OWNUID PW_MAINARG MAINFIRST
-        MAINFIRST_LATE GUARD"
+        MAINFIRST_LATE GUARD PW_SYSGROUPS PW_SYSOTHER RESTORE RESTORE_OVERWRITE"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
@@ -68,6 +68,7 @@ for target in $targets; do
 			DEAD_TAKEN) d="-DDEAD -DTAKEN" ;;
 			SAVED_PW_BYNAME) d="-DSAVED_PW -DBYNAME" ;;
 			MAINFIRST_LATE) d="-DMAINFIRST -DLATEGROUPS" ;;
+			RESTORE_OVERWRITE) d="-DRESTORE -DOVERWRITE" ;;
 			*) d=-D$v ;;
 			esac
 			case $v in *API) d="$d -rdynamic" ;; esac
@@ -154,6 +155,24 @@ PY
 			esac
 			echo "drop-MAINFIRST_LATE-$opt elf-nodrop-groups error disassembly "
 			echo "drop-GUARD-$opt elf-nodrop-groups error disassembly "
+			echo "drop-PW_SYSGROUPS-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() before changing its gid"
+			echo "drop-PW_SYSOTHER-$opt elf-nodrop-groups error disassembly "
+			# aarch64 and Thumb-2 -O2 load two of the three slots with one
+			# ldp/ldrd, whose second register is not followed: one gid
+			# from getresgid, the others unknown, reads as a temporary
+			# switch
+			case $target-$opt in
+			aarch64*-O2*|*+thumb-O2*) echo "drop-RESTORE-$opt elf-nodrop-groups info disassembly $temp" ;;
+			*) echo "drop-RESTORE-$opt elf-nodrop-groups pass disassembly switches to gid 0" ;;
+			esac
+			# x32 -O2 -fno-plt (gcc) lays the early return's epilogue out
+			# before the rest: disasm_param.c's forward walk, in address
+			# order, has the stack pointer back at entry after its pops and
+			# reads the slots as the caller's stack arguments (a wrapper)
+			case $target-$opt in
+			*gnux32-O2-noplt) echo "drop-RESTORE_OVERWRITE-$opt elf-nodrop-groups info disassembly $wrap" ;;
+			*) echo "drop-RESTORE_OVERWRITE-$opt elf-nodrop-groups error disassembly " ;;
+			esac
 			# aarch64 and Thumb-2 -O0 spill the struct's address to the
 			# stack: where it is written through then is not followed, the
 			# error stays; mips64el keeps it (loaded from its GOT entry)
