@@ -50,6 +50,7 @@ __attribute__((visibility("default"))) void distsec_backend_host(const struct ds
 struct db_copy {
 	char *dir;
 	int slot;   /* in the program's signal cleanup, or -1 */
+	bool pre42; /* no ALPM_DB_VERSION beside packages: pacman 4.1 or older made it */
 };
 
 static void remove_tree(int parent, const char *name, int depth)
@@ -159,15 +160,32 @@ static int copy_db(const char *root, struct db_copy *c, char *err, size_t errlen
 	unsigned long long budget = COPY_MAX;
 	DIR *d = rc == 0 ? fdopendir(dup(local)) : NULL;
 	struct dirent *e;
+	bool versioned = false, entries = false;
 	while (rc == 0 && d && (e = readdir(d)) != NULL) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		rc = !strcmp(e->d_name, "ALPM_DB_VERSION")
-		   ? copy_file(local, to_local, ".", e->d_name, &budget, err, errlen)
-		   : copy_package(local, to_local, e->d_name, &budget, err, errlen);
+		bool version = !strcmp(e->d_name, "ALPM_DB_VERSION");
+		versioned |= version;
+		entries |= !version;
+		rc = version ? copy_file(local, to_local, ".", e->d_name, &budget, err, errlen)
+		             : copy_package(local, to_local, e->d_name, &budget, err, errlen);
 	}
 	if (d)
 		closedir(d);
+	/* pacman before 4.2 wrote no version file, and libalpm refuses such a
+	 * database ("incorrect version") until pacman-db-upgrade adds one; its
+	 * desc and files are the format libalpm reads, so the copy gets the
+	 * version of the database libalpm knows */
+	if (rc == 0 && !versioned && entries) {
+		int v = openat(to_local, "ALPM_DB_VERSION", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (v < 0 || write(v, "9\n", 2) != 2) {
+			snprintf(err, errlen, "cannot write to a temporary directory: %s", strerror(errno));
+			rc = -1;
+		}
+		if (v >= 0)
+			close(v);
+		c->pre42 = true;
+	}
 	if (local >= 0)
 		close(local);
 	if (to_local >= 0)
@@ -212,11 +230,13 @@ static void add_package(struct ds_pkgtable *t, alpm_pkg_t *ap)
 	}
 }
 
-static struct ds_pkgtable *load(const char *root, char *err, size_t errlen)
+static struct ds_pkgtable *load(const char *root, bool *pre42, char *err, size_t errlen)
 {
-	struct db_copy c;
+	struct db_copy c = { 0 };
 	if (copy_db(root, &c, err, errlen) != 0)
 		return NULL;
+	if (pre42)
+		*pre42 = c.pre42;
 	alpm_errno_t aerr = 0;
 	alpm_handle_t *h = alpm_initialize("/", c.dir, &aerr);
 	if (!h) {
@@ -244,15 +264,17 @@ static int pacman_probe(const char *root, struct ds_probe *out)
 		return 0;
 	}
 	char err[256] = "";
-	struct ds_pkgtable *t = load(root, err, sizeof err);
+	bool pre42 = false;
+	struct ds_pkgtable *t = load(root, &pre42, err, sizeof err);
 	if (!t) {
 		snprintf(out->detail, sizeof out->detail, "%s", err);
 		out->unreadable = 1;
 		return 0;
 	}
 	ds_pkgtable_probe(t, root, "etc/arch-release", out);
-	snprintf(out->detail, sizeof out->detail, "pacman database %s: %zu packages", LOCAL_DIR,
-	         t->npkgs);
+	snprintf(out->detail, sizeof out->detail, "pacman database %s: %zu packages%s", LOCAL_DIR,
+	         t->npkgs, pre42 ? " (no ALPM_DB_VERSION: made by pacman before 4.2, read as it is)" : "");
+	out->notice = pre42;
 	ds_pkgtable_close(t);
 	return 0;
 }
@@ -262,7 +284,7 @@ static void *pacman_open(const char *root, unsigned flags, void *started, char *
 {
 	(void)flags; /* the local database names no repository */
 	(void)started; /* no start(): the load is one pass over small files */
-	return load(root, err, errlen);
+	return load(root, NULL, err, errlen);
 }
 
 /* ---- package files --------------------------------------------------- */

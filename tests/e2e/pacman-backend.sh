@@ -59,6 +59,18 @@ unset TMPDIR
 expect_line "2 files (1 ELF, 0 scripts), 1 packages, backend pacman"
 # the private copy of the database is gone
 [ -z "$(ls "$work/tmp")" ] || fail "database copy left behind: $(ls "$work/tmp")"
+# a database of pacman before 4.2 has no ALPM_DB_VERSION, and libalpm
+# refuses it until pacman-db-upgrade writes one: read as it is, and said so
+mv "$root/var/lib/pacman/local/ALPM_DB_VERSION" "$work/ALPM_DB_VERSION"
+run_distsec backends --root "$root"
+expect_line "root $root would use: pacman (pacman database var/lib/pacman/local: 1 packages (no ALPM_DB_VERSION: made by pacman before 4.2, read as it is))"
+run_distsec scan --root "$root" --check elf-pie --fail-on info /usr/sbin
+expect_rc 1
+expect_line "info     elf-pie                   /usr/sbin/appd  [appd-1.2-1]  not built as a position-independent executable"
+grep -q "^distsec: backend pacman: .* (no ALPM_DB_VERSION: made by pacman before 4.2, read as it is)" "$work/err" ||
+	{ cat "$work/err"; fail "no notice of the old database"; }
+[ ! -e "$root/var/lib/pacman/local/ALPM_DB_VERSION" ] || fail "the root's database was written to"
+mv "$work/ALPM_DB_VERSION" "$root/var/lib/pacman/local/ALPM_DB_VERSION"
 
 # 2. a database file that is a symlink out of the root: a clear error
 d=$(ls -d "$root"/var/lib/pacman/local/appd-*)
