@@ -128,6 +128,16 @@ void ds_list_free(char **v);
  * follow "the line N ".  Neither is taken for the end, and what is held
  * never grows past max.  *len is the line's length. */
 int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, struct ds_error *e);
+/* Each line of fp (at most max bytes, no NUL byte) given to fn with its
+ * number (from 1) until fn gives the reason a line is wrong, or the file
+ * ends: 0 at its end, -1 with e set, naming the place as WHAT NAME:N:
+ * fn's reason (DS_ERR_PARSE), a line over the limit or with a NUL byte
+ * ("WHAT NAME:N: the line is longer than the limit (at most M KiB, no NUL
+ * byte)"), or WHAT NAME: a read error.  A read error is never the end:
+ * fewer lines than written would change what the file says. */
+int ds_each_line(FILE *fp, size_t max, const char *what, const char *name,
+                 const char *(*fn)(void *arg, char *line, unsigned lineno), void *arg,
+                 struct ds_error *e);
 /* The longest line of a hand-written list (waivers, STIG rules). */
 #define DS_LIST_LINE_MAX (64u << 10)
 

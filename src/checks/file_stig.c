@@ -171,40 +171,29 @@ static void free_rules(struct ds_stig *st)
 	st->n = st->cap = 0;
 }
 
+static const char *rule_line(void *arg, char *line, unsigned lineno)
+{
+	struct ds_stig *st = arg;
+	char *t = line;
+	while (isspace((unsigned char)*t))
+		t++;
+	if (!*t || *t == '#')
+		return NULL;
+	struct rule r;
+	const char *bad = parse_rule(t, &r);
+	if (bad) {
+		free_rule(&r);
+		return bad;
+	}
+	r.line = lineno;
+	ds_push(st->rules, st->n, st->cap, r);
+	return NULL;
+}
+
 int ds_stig_rules_parse(struct ds_stig *st, FILE *fp, const char *name, struct ds_error *err)
 {
 	free_rules(st);
-	char *line = NULL;
-	size_t cap = 0, len;
-	unsigned lineno = 0;
-	int rc = 0, got = 0;
-	/* a read error is not the end of the rules: fewer rules would pass
-	 * what the rest of the file forbids */
-	while (rc == 0 && (got = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, err)) > 0) {
-		lineno++;
-		char *t = line;
-		while (isspace((unsigned char)*t))
-			t++;
-		if (!*t || *t == '#')
-			continue;
-		struct rule r;
-		const char *bad = parse_rule(t, &r);
-		if (bad) {
-			rc = ds_error_set(err, DS_ERR_PARSE, "file-stig rules %s:%u: %s", name, lineno, bad);
-			free_rule(&r);
-			break;
-		}
-		r.line = lineno;
-		ds_push(st->rules, st->n, st->cap, r);
-	}
-	free(line);
-	if (rc == 0 && got < 0 && err && err->kind != DS_ERR_IO) {
-		ds_error_prefix(err, "file-stig rules %s:%u: the line ", name, lineno + 1);
-		ds_error_append(err, " (at most %u KiB, no NUL byte)", DS_LIST_LINE_MAX >> 10);
-	} else if (rc == 0 && got < 0) {
-		ds_error_prefix(err, "file-stig rules %s: ", name);
-	}
-	return rc == 0 && got < 0 ? -1 : rc;
+	return ds_each_line(fp, DS_LIST_LINE_MAX, "file-stig rules", name, rule_line, st, err);
 }
 
 static int load_rules(struct ds_stig *st, const char *path, struct ds_error *err)

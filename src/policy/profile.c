@@ -296,34 +296,19 @@ static const char *parse_line(struct ds_profile *p, char *line)
 
 #define LINE_MAX_LEN 4096 /* a profile is a short hand-written file */
 
+static const char *profile_line(void *p, char *line, unsigned lineno)
+{
+	(void)lineno;
+	return parse_line(p, line);
+}
+
 struct ds_profile *ds_profile_parse(FILE *fp, const char *name, const char *path,
                                      struct ds_error *err)
 {
 	struct ds_profile *p = ds_xcalloc(1, sizeof *p);
 	p->name = ds_xstrdup(name);
 	p->path = ds_xstrdup(path);
-	char *line = NULL;
-	size_t cap = 0, len;
-	unsigned lineno = 0;
-	int r;
-	while ((r = ds_read_line(fp, &line, &cap, &len, LINE_MAX_LEN, err)) > 0) {
-		lineno++;
-		const char *bad = parse_line(p, line);
-		if (bad) {
-			ds_error_set(err, DS_ERR_PARSE, "profile %s:%u: %s", path, lineno, bad);
-			free(line);
-			ds_profile_free(p);
-			return NULL;
-		}
-	}
-	free(line);
-	if (r < 0) {   /* a read error is not the end of the profile */
-		if (err && err->kind != DS_ERR_IO) {
-			ds_error_prefix(err, "profile %s:%u: the line ", path, lineno + 1);
-			ds_error_append(err, " (at most %d bytes, no NUL byte)", LINE_MAX_LEN);
-		} else {
-			ds_error_prefix(err, "profile %s: ", path);
-		}
+	if (ds_each_line(fp, LINE_MAX_LEN, "profile", path, profile_line, p, err) < 0) {
 		ds_profile_free(p);
 		return NULL;
 	}

@@ -120,50 +120,44 @@ struct ds_waivers *ds_waivers_new(void)
 	return ds_xcalloc(1, sizeof(struct ds_waivers));
 }
 
+struct read_ctx {
+	struct ds_waivers *ws;
+	const char *name, *pkg_default;
+};
+
+static const char *waiver_line(void *arg, char *line, unsigned lineno)
+{
+	struct read_ctx *x = arg;
+	char *t = trim(line);
+	if (!*t || *t == '#')
+		return NULL;
+	struct ds_waiver w = { 0 };
+	char *text = ds_xstrdup(t);
+	text[strcspn(text, "#")] = '\0';
+	char *end = text + strlen(text);
+	while (end > text && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	w.where = ds_xasprintf("%s:%u: %s", x->name, lineno, text);
+	free(text);
+	const char *bad = parse_line(t, &w, x->pkg_default);
+	if (bad) {
+		free(w.check);
+		free(w.glob);
+		free(w.package);
+		free(w.arch);
+		free(w.reason);
+		free(w.where);
+		return bad;
+	}
+	ds_push(x->ws->items, x->ws->n, x->ws->cap, w);
+	return NULL;
+}
+
 int ds_waivers_read(struct ds_waivers *ws, FILE *fp, const char *name, const char *pkg_default,
                     struct ds_error *err)
 {
-	char *line = NULL;
-	size_t cap = 0, len;
-	unsigned lineno = 0;
-	int r;
-	/* a read error is not the end of the list: fewer waivers than written
-	 * would fail a gate the file meant to pass, or hide which line broke */
-	while ((r = ds_read_line(fp, &line, &cap, &len, DS_LIST_LINE_MAX, err)) > 0) {
-		lineno++;
-		char *t = trim(line);
-		if (!*t || *t == '#')
-			continue;
-		struct ds_waiver w = { 0 };
-		char *text = ds_xstrdup(t);
-		text[strcspn(text, "#")] = '\0';
-		char *end = text + strlen(text);
-		while (end > text && (end[-1] == ' ' || end[-1] == '\t'))
-			*--end = '\0';
-		w.where = ds_xasprintf("%s:%u: %s", name, lineno, text);
-		free(text);
-		const char *bad = parse_line(t, &w, pkg_default);
-		if (bad) {
-			ds_error_set(err, DS_ERR_PARSE, "waivers %s:%u: %s", name, lineno, bad);
-			free(w.check);
-			free(w.glob);
-			free(w.package);
-			free(w.arch);
-			free(w.reason);
-			free(w.where);
-			free(line);
-			return -1;
-		}
-		ds_push(ws->items, ws->n, ws->cap, w);
-	}
-	free(line);
-	if (r < 0 && err && err->kind != DS_ERR_IO) {
-		ds_error_prefix(err, "waivers %s:%u: the line ", name, lineno + 1);
-		ds_error_append(err, " (at most %u KiB, no NUL byte)", DS_LIST_LINE_MAX >> 10);
-	} else if (r < 0) {
-		ds_error_prefix(err, "waivers %s: ", name);
-	}
-	return r < 0 ? -1 : 0;
+	struct read_ctx x = { ws, name, pkg_default };
+	return ds_each_line(fp, DS_LIST_LINE_MAX, "waivers", name, waiver_line, &x, err);
 }
 
 struct ds_waivers *ds_waivers_parse(FILE *fp, const char *name, struct ds_error *err)

@@ -376,6 +376,32 @@ int ds_read_line(FILE *fp, char **line, size_t *cap, size_t *len, size_t max, st
 	return rc;
 }
 
+int ds_each_line(FILE *fp, size_t max, const char *what, const char *name,
+                 const char *(*fn)(void *arg, char *line, unsigned lineno), void *arg,
+                 struct ds_error *e)
+{
+	char *line = NULL;
+	size_t cap = 0, len;
+	unsigned lineno = 0;
+	const char *bad = NULL;
+	int r = 0;
+	while (!bad && (r = ds_read_line(fp, &line, &cap, &len, max, e)) > 0)
+		bad = fn(arg, line, ++lineno);
+	free(line);
+	if (bad)
+		return ds_error_set(e, DS_ERR_PARSE, "%s %s:%u: %s", what, name, lineno, bad);
+	if (r < 0 && e && e->kind != DS_ERR_IO) {
+		ds_error_prefix(e, "%s %s:%u: the line ", what, name, lineno + 1);
+		if (max % 1024)
+			ds_error_append(e, " (at most %zu bytes, no NUL byte)", max);
+		else
+			ds_error_append(e, " (at most %zu KiB, no NUL byte)", max >> 10);
+	} else if (r < 0) {
+		ds_error_prefix(e, "%s %s: ", what, name);
+	}
+	return r < 0 ? -1 : 0;
+}
+
 int ds_mktemp_registered(char *path, bool dir, int (*add)(const char *path, int is_dir),
                          void (*done)(int slot), int *slot)
 {
