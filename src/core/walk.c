@@ -24,6 +24,14 @@
  * the ring, well under the usual limit of 1,024 open files. */
 #define JOBS_MAX 4096
 #define JOB_FDS 256
+/* A waiting worker is woken once WAKE_BATCH paths wait (or the walk ends,
+ * or the ring is full), not for each: a worker woken for every path the
+ * walk found took it and slept again, a futex wait and wake per file (a
+ * quarter of a /usr scan's syscalls, and the context switches).  A
+ * package file, a layer or a context pass is a long job of its own: its
+ * worker is woken at once.  The waiting walk likewise, once WAKE_BATCH
+ * paths fit. */
+#define WAKE_BATCH 16
 
 struct ds_jobs {
 	struct ds_job ring[JOBS_MAX];
@@ -49,13 +57,16 @@ static void push_job(struct ds_jobs *j, const char *path, unsigned char type,
 	}
 	char *p = ds_xstrdup(path);
 	pthread_mutex_lock(&j->lock);
-	while (j->count == JOBS_MAX || (fd >= 0 && j->fds == JOB_FDS))
+	while (j->count == JOBS_MAX || (fd >= 0 && j->fds == JOB_FDS)) {
+		pthread_cond_broadcast(&j->not_empty);   /* (waiting below WAKE_BATCH) */
 		pthread_cond_wait(&j->not_full, &j->lock);
+	}
 	j->ring[(j->head + j->count) % JOBS_MAX] = (struct ds_job){ p, type, e, fd, fd_reads };
 	j->count++;
 	j->fds += fd >= 0;
 	j->total++;
-	pthread_cond_signal(&j->not_empty);
+	if (j->count % WAKE_BATCH == 0 || type >= DS_JOB_PKGFILE)
+		pthread_cond_signal(&j->not_empty);
 	pthread_mutex_unlock(&j->lock);
 }
 
@@ -138,7 +149,9 @@ bool ds_jobs_take(struct ds_jobs *j, struct ds_job *out, size_t *total)
 		j->head = (j->head + 1) % JOBS_MAX;
 		j->count--;
 		j->fds -= out->fd >= 0;
-		pthread_cond_signal(&j->not_full);
+		/* the walk, when it waits, goes on once a batch fits */
+		if (j->count <= JOBS_MAX - WAKE_BATCH && j->fds <= JOB_FDS - WAKE_BATCH)
+			pthread_cond_signal(&j->not_full);
 	}
 	*total = j->total;
 	pthread_mutex_unlock(&j->lock);
