@@ -74,6 +74,7 @@ struct ds_scan_private {
 	                                * (the root backend's profile, else stig's) */
 	struct ds_profile *lists_stig; /* ... and of a package file's whose backend names none */
 	bool classify;                 /* an enabled check wants file kinds */
+	unsigned applies;              /* the enabled checks' applies masks, or'ed */
 	size_t skipped_cap;
 	atomic_size_t reported;        /* findings so far, for the progress line */
 	pthread_mutex_t inputs_lock;   /* s->inputs, appended to by the workers */

@@ -438,6 +438,8 @@ static int select_checks(struct ds_scan *s, struct ds_error *err)
 	for (size_t i = 0; i < ds_nchecks; i++) {
 		if (partial && !o->checks && !ds_checks[i]->applies && ds_checks[i]->scan_end)
 			s->enabled[i] = false;
+		if (s->enabled[i])
+			s->priv->applies |= ds_checks[i]->applies;
 		if (s->enabled[i] && (ds_checks[i]->applies & (DS_ON_ELF | DS_ON_SHELL | DS_ON_PYTHON)))
 			s->priv->classify = true;
 		if (s->enabled[i] && (ds_checks[i]->applies & DS_ON_ELF))
