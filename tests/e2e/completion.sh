@@ -64,7 +64,9 @@ expect_line "--shard"
 complete_words scan --shard 3
 expect_line "3/4"
 complete_words checks --format ""
-[ "$(tr '\n' ' ' <"$work/out")" = "text json " ] || { cat "$work/out"; fail "checks --format offers more than text json"; }
+[ "$(tr '\n' ' ' <"$work/out")" = "text json markdown man " ] || { cat "$work/out"; fail "checks --format offers other than text json markdown man"; }
+complete_words diff --format ""
+[ "$(tr '\n' ' ' <"$work/out")" = "text json " ] || { cat "$work/out"; fail "diff --format offers other than text json"; }
 
 complete_words scan --profile deb
 expect_line "debian"
