@@ -1,4 +1,4 @@
-"""Shared by apkmodes.py and pacmanmodes.py: gives a root's files and
+"""Used by apkmodes.py: gives a root's files and
 directories the owner and mode a package database records for them."""
 import os, stat
 
