@@ -63,7 +63,7 @@ PY
 	esac
 
 	# the excerpt whole, every default check: busybox's mktemp import and
-	# its unfortified calls (Alpine builds without _FORTIFY_SOURCE) are all
+	# its fortifiable calls with no checked twin are all
 	run_distsec scan --root "$r" --fail-on never --format json -o "$work/$arch.json"
 	expect_rc 0
 	python3 - "$work/$arch.json" "$paths" <<'PY' || fail "$arch: the excerpt under the alpine profile"

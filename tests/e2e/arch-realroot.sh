@@ -58,8 +58,8 @@ assert got == [("elf-pie", "/usr/bin/bash"), ("elf-pie", "/usr/bin/curl"), ("elf
                ("elf-relro", "/usr/bin/curl"), ("elf-relro", "/usr/lib/libcurl.so.4.7.0")], got
 PY
 
-	# the excerpt whole, every default check: bash's mktemp import, and its
-	# setgid() of a gid from the caller (info: the caller is not followed)
+	# the excerpt whole, every default check: bash's mktemp import, and a
+	# setgid() of a gid from neither getgid() nor a constant (info)
 	run_distsec scan --root "$root" --fail-on never --format json -o "$work/arch.json"
 	expect_rc 0
 	python3 - "$work/arch.json" <<'PY' || fail "the excerpt under the arch profile"
