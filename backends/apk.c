@@ -101,7 +101,7 @@ static void record_line(struct record *r, char key, const char *val)
 }
 
 /* Reads the database into t; 0, or -1 with err. */
-static int read_db(FILE *fp, struct ds_pkgtable *t, char *err, size_t errlen)
+static int read_db(FILE *fp, struct ds_pkgtable *t, struct ds_error *err)
 {
 	struct record r = { 0 };
 	char *line = NULL;
@@ -112,7 +112,8 @@ static int read_db(FILE *fp, struct ds_pkgtable *t, char *err, size_t errlen)
 	while ((n = getline(&line, &cap, fp)) >= 0) {
 		lineno++;
 		if ((size_t)n > LINE_MAX_APK) {
-			snprintf(err, errlen, "%s: line %lu is over %u KiB", DB_PATH, lineno, LINE_MAX_APK >> 10);
+			ds_error_set(err, DS_ERR_LIMIT, "%s: line %lu is over %u KiB", DB_PATH, lineno,
+			             LINE_MAX_APK >> 10);
 			break;
 		}
 		if (n && line[n - 1] == '\n')
@@ -126,7 +127,7 @@ static int read_db(FILE *fp, struct ds_pkgtable *t, char *err, size_t errlen)
 	}
 	bool failed = n >= 0 || ferror(fp);
 	if (ferror(fp))
-		snprintf(err, errlen, "cannot read %s: %s", DB_PATH, strerror(errno ? errno : EIO));
+		ds_error_errno(err, errno ? errno : EIO, "cannot read %s", DB_PATH);
 	free(line);
 	if (!failed)
 		record_end(t, &r);
@@ -144,16 +145,16 @@ static void load_arches(struct ds_pkgtable *t)
 
 /* The database, or NULL with err (*open_err: why it could not be opened,
  * 0 when it was). */
-static struct ds_pkgtable *load(const char *root, int *open_err, char *err, size_t errlen)
+static struct ds_pkgtable *load(const char *root, int *open_err, struct ds_error *err)
 {
 	FILE *fp = ds_root_fopen(root, DB_PATH, DB_MAX);
 	*open_err = fp ? 0 : errno;
 	if (!fp) {
-		snprintf(err, errlen, "cannot open %s: %s", DB_PATH, ds_root_strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "cannot open %s: %s", DB_PATH, ds_root_strerror(errno));
 		return NULL;
 	}
 	struct ds_pkgtable *t = ds_pkgtable_new();
-	int r = read_db(fp, t, err, errlen);
+	int r = read_db(fp, t, err);
 	fclose(fp);
 	if (r != 0) {
 		ds_pkgtable_close(t);
@@ -166,9 +167,9 @@ static struct ds_pkgtable *load(const char *root, int *open_err, char *err, size
 static int apk_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
-	char err[256] = "";
+	struct ds_error err = DS_ERROR_INIT;
 	int open_err;
-	struct ds_pkgtable *t = load(root, &open_err, err, sizeof err);
+	struct ds_pkgtable *t = load(root, &open_err, &err);
 	if (!t && open_err == ENOENT) {
 		snprintf(out->detail, sizeof out->detail, "no %s", DB_PATH);
 		return 0;
@@ -178,8 +179,9 @@ static int apk_probe(const char *root, struct ds_probe *out)
 			snprintf(out->detail, sizeof out->detail, "cannot read %s: %s", DB_PATH,
 			         ds_root_strerror(open_err));
 		else
-			snprintf(out->detail, sizeof out->detail, "%s", err);
+			snprintf(out->detail, sizeof out->detail, "%s", ds_error_msg(&err));
 		out->unreadable = 1;
+		ds_error_clear(&err);
 		return 0;
 	}
 	ds_pkgtable_probe(t, root, "etc/alpine-release", out);
@@ -188,12 +190,12 @@ static int apk_probe(const char *root, struct ds_probe *out)
 	return 0;
 }
 
-static void *apk_open(const char *root, unsigned flags, void *started, char *err, size_t errlen)
+static void *apk_open(const char *root, unsigned flags, void *started, struct ds_error *err)
 {
 	(void)flags; /* the database names no repository a version came from */
 	(void)started; /* no start(): the load is small */
 	int open_err;
-	return load(root, &open_err, err, errlen);
+	return load(root, &open_err, err);
 }
 
 /* ---- .apk package files -------------------------------------------- */
@@ -300,7 +302,7 @@ static void take_script(struct apk_file *af, struct archive_entry *e, const char
 
 /* Reads the control members (signature, .PKGINFO, scripts); stops at the
  * first payload member, which pkgfile_next then hands out. */
-static int read_control(struct apk_file *af, char *err, size_t errlen)
+static int read_control(struct apk_file *af, struct ds_error *err)
 {
 	struct archive_entry *e;
 	bool first = true, pkginfo = false;
@@ -313,10 +315,8 @@ static int read_control(struct apk_file *af, char *err, size_t errlen)
 			return 1;   /* some other .tar.gz: not ours */
 		first = false;
 		if (!control_member(name)) {
-			if (!pkginfo) {
-				snprintf(err, errlen, "no .PKGINFO before the payload");
-				return -1;
-			}
+			if (!pkginfo)
+				return ds_error_set(err, DS_ERR_PARSE, "no .PKGINFO before the payload");
 			af->have_payload = true;
 			af->payload.peeked = e;
 			return 0;
@@ -325,10 +325,8 @@ static int read_control(struct apk_file *af, char *err, size_t errlen)
 			size_t len;
 			char why[160];
 			unsigned char *text = ds_member_text(af->payload.a, e, PKGINFO_MAX, &len, why, sizeof why);
-			if (!text) {
-				snprintf(err, errlen, ".PKGINFO: %s", why);
-				return -1;
-			}
+			if (!text)
+				return ds_error_set(err, DS_ERR_PARSE, ".PKGINFO: %s", why);
 			parse_pkginfo(af, (const char *)text);
 			free(text);
 			pkginfo = true;
@@ -338,14 +336,10 @@ static int read_control(struct apk_file *af, char *err, size_t errlen)
 	}
 	if (first)
 		return 1;
-	if (r != ARCHIVE_EOF) {
-		snprintf(err, errlen, "%s", ds_archive_why(af->payload.a));
-		return -1;
-	}
-	if (!pkginfo) {
-		snprintf(err, errlen, "no .PKGINFO");
-		return -1;
-	}
+	if (r != ARCHIVE_EOF)
+		return ds_error_set(err, DS_ERR_PARSE, "%s", ds_archive_why(af->payload.a));
+	if (!pkginfo)
+		return ds_error_set(err, DS_ERR_PARSE, "no .PKGINFO");
 	return 0;   /* a package with no files (a meta package) */
 }
 
@@ -379,7 +373,7 @@ static struct archive *reopen_payload(void *ctx)
 	return NULL;
 }
 
-static void *apk_pkgfile_open(const char *path, const struct ds_pkg **pkg, char *err, size_t errlen)
+static void *apk_pkgfile_open(const char *path, const struct ds_pkg **pkg, struct ds_error *err)
 {
 	unsigned char magic[512];
 	FILE *fp = fopen(path, "rbe");
@@ -396,10 +390,8 @@ static void *apk_pkgfile_open(const char *path, const struct ds_pkg **pkg, char 
 		free_apk(af);
 		return NULL;   /* not a tar inside: another backend's, or plain data */
 	}
-	int r = read_control(af, err, errlen);
+	int r = read_control(af, err);   /* 1: not an .apk, err left unset */
 	if (r != 0) {
-		if (r > 0)
-			err[0] = '\0';
 		free_apk(af);
 		return NULL;
 	}
@@ -409,7 +401,7 @@ static void *apk_pkgfile_open(const char *path, const struct ds_pkg **pkg, char 
 	return af;
 }
 
-static int apk_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
+static int apk_pkgfile_next(void *h, struct ds_member *m, struct ds_error *err)
 {
 	struct apk_file *af = h;
 	while (!af->payload_only && af->next_script < NSCRIPTS) {
@@ -422,7 +414,7 @@ static int apk_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 	}
 	if (!af->have_payload)
 		return 0;
-	return ds_payload_next(&af->payload, m, err, errlen);
+	return ds_payload_next(&af->payload, m, err);
 }
 
 static void apk_pkgfile_close(void *h)

@@ -163,7 +163,7 @@ static const char *archive_source_why(void *a)
 	return archive_errno(a) ? ds_archive_why(a) : NULL;
 }
 
-int ds_payload_budget(struct ds_payload *p, int64_t size, char *err, size_t errlen)
+int ds_payload_budget(struct ds_payload *p, int64_t size, struct ds_error *err)
 {
 	uint64_t add = size > 0 ? (uint64_t)size : 0;
 	/* libarchive's count of the decompressed stream covers headers and
@@ -173,10 +173,10 @@ int ds_payload_budget(struct ds_payload *p, int64_t size, char *err, size_t errl
 	p->member_bytes += add;
 	if (!p->max_bytes || (used <= p->max_bytes && add <= p->max_bytes - used))
 		return 0;
-	snprintf(err, errlen, "over %llu bytes decompressed (--max-decompressed): the rest is not read",
-	         (unsigned long long)p->max_bytes);
 	p->failed = true;
-	return -1;
+	return ds_error_set(err, DS_ERR_LIMIT,
+	                    "over %llu bytes decompressed (--max-decompressed): the rest is not read",
+	                    (unsigned long long)p->max_bytes);
 }
 
 /* The next waiting name of the group whose data p->last holds. */
@@ -339,14 +339,15 @@ static int next_tar_link(struct ds_payload *p, struct ds_member *m)
 		}
 		p->have_last = false;
 		struct archive_entry *e;
-		char over[160] = "";
+		struct ds_error over = DS_ERROR_INIT;
 		while (p->entry < l->data_at && next_header(p, &e) >= ARCHIVE_WARN &&
-		       ds_payload_budget(p, archive_entry_size(e), over, sizeof over) == 0)
+		       ds_payload_budget(p, archive_entry_size(e), &over) == 0)
 			p->entry++;
-		if (over[0]) {
+		if (over.msg) {
 			archive_read_free(p->a);
 			p->a = NULL;   /* the links left: "could not be read a second time" */
-			link_unreadable(p, l, m, over);
+			link_unreadable(p, l, m, over.msg);
+			ds_error_clear(&over);
 			p->next_link++;
 			return 1;
 		}
@@ -389,7 +390,7 @@ static int start_tar_links(struct ds_payload *p, struct ds_member *m)
 	return p->pass == 1 ? next_tar_link(p, m) : 0;
 }
 
-int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t errlen)
+int ds_payload_next(struct ds_payload *p, struct ds_member *m, struct ds_error *err)
 {
 	if (p->pass)
 		return start_tar_links(p, m);
@@ -405,11 +406,9 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t
 		int r = next_header(p, &e);
 		if (r == ARCHIVE_EOF)
 			return flush_pending(p, m) ? 1 : start_tar_links(p, m);
-		if (r < ARCHIVE_WARN) {
-			snprintf(err, errlen, "%s", ds_archive_why(p->a));
-			return -1;
-		}
-		if (ds_payload_budget(p, archive_entry_size(e), err, errlen) != 0)
+		if (r < ARCHIVE_WARN)
+			return ds_error_set(err, DS_ERR_PARSE, "%s", ds_archive_why(p->a));
+		if (ds_payload_budget(p, archive_entry_size(e), err) != 0)
 			return -1;
 		p->entry++;
 		if (S_ISREG(archive_entry_mode(e)) && is_waiting_link(e)) {

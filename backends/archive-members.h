@@ -85,7 +85,7 @@ struct ds_payload {
  * files come with data NULL; a regular file that could not be read with
  * m->unreadable set, and the reading goes on when it can); 1, 0 at the
  * end, -1 with err. */
-int ds_payload_next(struct ds_payload *p, struct ds_member *m, char *err, size_t errlen);
+int ds_payload_next(struct ds_payload *p, struct ds_member *m, struct ds_error *err);
 void ds_payload_free(struct ds_payload *p);
 
 /* Where a member's data comes from: libarchive, or rpm's own archive
@@ -106,7 +106,7 @@ int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
 /* Before a member of size bytes is read or skipped: 0, or -1 with err
  * when it would take the payload past p->max_bytes (nothing after it is
  * read then). */
-int ds_payload_budget(struct ds_payload *p, int64_t size, char *err, size_t errlen);
+int ds_payload_budget(struct ds_payload *p, int64_t size, struct ds_error *err);
 /* The whole text of the member whose header e was just read (a package's
  * control file or script), NUL-terminated; NULL with why when it is over
  * max bytes or cannot be read. */

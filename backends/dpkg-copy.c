@@ -24,14 +24,14 @@
 /* Copies ADMIN/rel into dir/rel; 0, or -1 with err (a missing optional
  * file is 0). */
 static int copy_one(const char *root, const char *dir, const char *rel, uint64_t max,
-                    bool optional, char *err, size_t errlen)
+                    bool optional, struct ds_error *err)
 {
 	char *src = ds_xasprintf(ADMIN "/%s", rel);
 	int in = ds_root_open(root, src, max);
 	if (in < 0) {
 		int e = errno;
 		if (!(optional && e == ENOENT))
-			snprintf(err, errlen, "%s: %s", src, ds_root_strerror(e));
+			ds_error_set(err, DS_ERR_IO, "%s: %s", src, ds_root_strerror(e));
 		free(src);
 		return optional && e == ENOENT ? 0 : -1;
 	}
@@ -39,7 +39,7 @@ static int copy_one(const char *root, const char *dir, const char *rel, uint64_t
 	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	int rc = out >= 0 ? ds_copy_fd(in, out, max) : -1;
 	if (rc)
-		snprintf(err, errlen, "%s: copying: %s", src, strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "%s: copying: %s", src, strerror(errno));
 	if (out >= 0)
 		close(out);
 	close(in);
@@ -61,7 +61,7 @@ static bool is_update(const char *name)
 
 /* Every entry of ADMIN/sub whose name passes keep, copied into dir/sub. */
 static int copy_dir(const char *root, const char *dir, const char *sub, bool (*keep)(const char *),
-                    uint64_t max, char *err, size_t errlen)
+                    uint64_t max, struct ds_error *err)
 {
 	char *rel = ds_xasprintf(ADMIN "/%s", sub);
 	char *host = ds_root_resolve(root, rel);
@@ -78,7 +78,7 @@ static int copy_dir(const char *root, const char *dir, const char *sub, bool (*k
 		if (!keep(e->d_name))
 			continue;
 		char *name = ds_xasprintf("%s/%s", sub, e->d_name);
-		rc = copy_one(root, dir, name, max, false, err, errlen);
+		rc = copy_one(root, dir, name, max, false, err);
 		free(name);
 	}
 	closedir(d);
@@ -99,37 +99,37 @@ static const char *default_tmp(void)
 	return "/tmp";
 }
 
-char *ds_dpkg_private_dir(char *err, size_t errlen)
+char *ds_dpkg_private_dir(struct ds_error *err)
 {
 	const char *tmp = getenv("TMPDIR");
 	char *dir = ds_xasprintf("%s/distsec-dpkg-XXXXXX", tmp && *tmp ? tmp : default_tmp());
 	if (!mkdtemp(dir)) {
-		snprintf(err, errlen, "temporary directory %s: %s", dir, strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "temporary directory %s: %s", dir, strerror(errno));
 		free(dir);
 		return NULL;
 	}
 	return dir;
 }
 
-int ds_dpkg_private_fill(const char *root, const char *dir, char *err, size_t errlen)
+int ds_dpkg_private_fill(const char *root, const char *dir, struct ds_error *err)
 {
 	char *info = ds_xasprintf("%s/info", dir);
 	int rc = mkdir(info, 0700) == 0 ? 0 : -1;
 	if (rc)
-		snprintf(err, errlen, "temporary directory %s: %s", info, strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "temporary directory %s: %s", info, strerror(errno));
 	free(info);
 	if (rc == 0)
-		rc = copy_one(root, dir, "status", STATUS_MAX, false, err, errlen);
+		rc = copy_one(root, dir, "status", STATUS_MAX, false, err);
 	if (rc == 0)
-		rc = copy_one(root, dir, "diversions", LIST_MAX, true, err, errlen);
+		rc = copy_one(root, dir, "diversions", LIST_MAX, true, err);
 	if (rc == 0)
-		rc = copy_one(root, dir, "arch", LIST_MAX, true, err, errlen);
+		rc = copy_one(root, dir, "arch", LIST_MAX, true, err);
 	if (rc == 0)
-		rc = copy_one(root, dir, "info/format", 4096, true, err, errlen);
+		rc = copy_one(root, dir, "info/format", 4096, true, err);
 	if (rc == 0)
-		rc = copy_dir(root, dir, "info", is_list, LIST_MAX, err, errlen);
+		rc = copy_dir(root, dir, "info", is_list, LIST_MAX, err);
 	if (rc == 0)
-		rc = copy_dir(root, dir, "updates", is_update, STATUS_MAX, err, errlen);
+		rc = copy_dir(root, dir, "updates", is_update, STATUS_MAX, err);
 	return rc;
 }
 
@@ -161,7 +161,7 @@ void ds_dpkg_private_remove(char *dir)
 /* Every entry of the host directory `dir`, and of its subdirectories to
  * depth levels, is a regular file or a directory (a symlink would be
  * followed on the host by a library, a FIFO would block it). */
-static int plain_tree(const char *dir, int depth, char *err, size_t errlen)
+static int plain_tree(const char *dir, int depth, struct ds_error *err)
 {
 	DIR *d = opendir(dir);
 	if (!d)
@@ -176,10 +176,10 @@ static int plain_tree(const char *dir, int depth, char *err, size_t errlen)
 			continue;
 		char *path = ds_xasprintf("%s/%s", dir, e->d_name);
 		if (S_ISDIR(st.st_mode) && depth > 0)
-			rc = plain_tree(path, depth - 1, err, errlen);
+			rc = plain_tree(path, depth - 1, err);
 		else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-			snprintf(err, errlen, "%s: %s", path,
-			         S_ISLNK(st.st_mode) ? "a symlink" : ds_root_strerror(EINVAL));
+			ds_error_set(err, DS_ERR_IO, "%s: %s", path,
+			             S_ISLNK(st.st_mode) ? "a symlink" : ds_root_strerror(EINVAL));
 			rc = -1;
 		}
 		free(path);
@@ -189,7 +189,7 @@ static int plain_tree(const char *dir, int depth, char *err, size_t errlen)
 }
 
 int ds_apt_dirs(const char *root, const char *absent, char **lists, char **etc,
-                char *err, size_t errlen)
+                struct ds_error *err)
 {
 	/* a missing one: a path that does not exist either (not the
 	 * unresolved one, which may be a symlink to the host's) */
@@ -199,5 +199,5 @@ int ds_apt_dirs(const char *root, const char *absent, char **lists, char **etc,
 	*etc = ds_root_resolve(root, "etc/apt");
 	if (!*etc)
 		*etc = ds_xstrdup(absent);
-	return plain_tree(*lists, 1, err, errlen) == 0 && plain_tree(*etc, 2, err, errlen) == 0 ? 0 : -1;
+	return plain_tree(*lists, 1, err) == 0 && plain_tree(*etc, 2, err) == 0 ? 0 : -1;
 }

@@ -12,11 +12,13 @@
 
 #include <stddef.h>
 
+#include "distsec/error.h"
+
 /* A new, empty temporary directory (malloc()ed), or NULL with err. */
-char *ds_dpkg_private_dir(char *err, size_t errlen);
+char *ds_dpkg_private_dir(struct ds_error *err);
 /* Copies the root's database into dir (made by ds_dpkg_private_dir);
  * 0, or -1 with err naming the file. */
-int ds_dpkg_private_fill(const char *root, const char *dir, char *err, size_t errlen);
+int ds_dpkg_private_fill(const char *root, const char *dir, struct ds_error *err);
 /* Removes the copy and frees dir. */
 void ds_dpkg_private_remove(char *dir);
 
@@ -25,6 +27,6 @@ void ds_dpkg_private_remove(char *dir);
  * not exist, for a missing one), and 0 when every entry in them is a
  * plain file or directory; -1 with err when one is not. */
 int ds_apt_dirs(const char *root, const char *absent, char **lists, char **etc,
-                char *err, size_t errlen);
+                struct ds_error *err);
 
 #endif

@@ -92,12 +92,12 @@ static const char *field(const char *line, const char *name)
 	return line + strspn(line, " \t");
 }
 
-int ds_dpkg_status_probe(const char *root, struct ds_dpkg_status *out, char *err, size_t errlen)
+int ds_dpkg_status_probe(const char *root, struct ds_dpkg_status *out, struct ds_error *err)
 {
 	memset(out, 0, sizeof *out);
 	FILE *fp = open_regular(root, "var/lib/dpkg/status", STATUS_MAX);
 	if (!fp) {
-		snprintf(err, errlen, "var/lib/dpkg/status: %s", ds_root_strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "var/lib/dpkg/status: %s", ds_root_strerror(errno));
 		return -1;
 	}
 	struct stanza s = { 0 };

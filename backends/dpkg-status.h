@@ -6,12 +6,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "distsec/error.h"
+
 struct ds_dpkg_status {
 	size_t installed;   /* packages dpkg lists files of */
 	bool owns_bin_sh;   /* an Essential package's file list names bin/sh */
 };
 
 /* 0, or -1 with err set when var/lib/dpkg/status cannot be read. */
-int ds_dpkg_status_probe(const char *root, struct ds_dpkg_status *out, char *err, size_t errlen);
+int ds_dpkg_status_probe(const char *root, struct ds_dpkg_status *out, struct ds_error *err);
 
 #endif

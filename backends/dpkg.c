@@ -142,15 +142,17 @@ static const struct ds_apt_shim *find_shim(void)
 static void add_apt_facts(struct dpkg_db_state *st, const char *admindir)
 {
 	const struct ds_apt_shim *shim = find_shim();
-	char err[256];
+	struct ds_error err = DS_ERROR_INIT;
+	char shim_err[256];   /* the shim's own interface (apt-shim.h); its reason is not said */
 	char *lists = NULL, *etc = NULL;
 	char *status = ds_xasprintf("%s/status", admindir);
 	struct ds_apt *apt = NULL;
 	char *absent = ds_xasprintf("%s/absent", admindir);
-	if (shim && ds_apt_dirs(st->root, absent, &lists, &etc, err, sizeof err) == 0)
-		apt = shim->open(st->root, status, lists, etc, err, sizeof err);
-	else if (shim)
-		fprintf(stderr, "distsec: apt origins not read: %s\n", err);
+	if (shim && ds_apt_dirs(st->root, absent, &lists, &etc, &err) == 0)
+		apt = shim->open(st->root, status, lists, etc, shim_err, sizeof shim_err);
+	else if (shim)   /* in the loader child: its stderr comes back as notes */
+		fprintf(stderr, "distsec: apt origins not read: %s\n", ds_error_msg(&err));
+	ds_error_clear(&err);
 	free(absent);
 	free(status);
 	free(lists);
@@ -371,8 +373,9 @@ static int parse_records(struct dpkg_db_state *st, const char *buf, size_t len,
 	return -1;
 }
 
-/* The last non-empty line the child wrote to stderr (libdpkg's reason). */
-static void last_line(const char *text, char *out, size_t outlen)
+/* The last non-empty line the child wrote to stderr (libdpkg's reason):
+ * where it starts, its length in *len (0: none). */
+static const char *last_line(const char *text, int *len)
 {
 	const char *best = NULL;
 	size_t bestn = 0;
@@ -385,7 +388,8 @@ static void last_line(const char *text, char *out, size_t outlen)
 		}
 		l += n + (l[n] == '\n');
 	}
-	snprintf(out, outlen, "%.*s", best ? (int)bestn : 0, best ? best : "");
+	*len = best ? (int)bestn : 0;
+	return best ? best : "";
 }
 
 /* libdpkg names the files of the copy: name them as in the root. */
@@ -433,16 +437,16 @@ struct loader {
 	pid_t pid;
 	int rfd, errfd;   /* the pipe's read end; the child's stderr (a memfd) */
 	char *copy;       /* the private copy the child fills */
-	char err[256];    /* why it could not start */
+	struct ds_error err;   /* why it could not start */
 };
 #define LOADER_NONE { .rfd = -1, .errfd = -1 }
 
 /* In the child: copy the database below the root, then load the copy. */
 static int child_main(struct child *c, const char *root, unsigned flags)
 {
-	char err[512] = "";
-	if (ds_dpkg_private_fill(root, c->copy_dir, err, sizeof err) != 0) {
-		put_record(c, 'E', (const char *[]){ err }, 1);
+	struct ds_error err = DS_ERROR_INIT;
+	if (ds_dpkg_private_fill(root, c->copy_dir, &err) != 0) {
+		put_record(c, 'E', (const char *[]){ ds_error_msg(&err) }, 1);
 		return fflush(c->to_parent) == 0 ? 0 : 1;
 	}
 	return child_load(c, root, flags);
@@ -463,6 +467,7 @@ static void loader_free(struct loader *l)
 	if (l->errfd >= 0)
 		close(l->errfd);
 	ds_dpkg_private_remove(l->copy);
+	ds_error_clear(&l->err);
 	free(l->root);
 	free(l);
 }
@@ -476,7 +481,7 @@ static struct loader *loader_start(const char *root, unsigned flags)
 	l->root = ds_xstrdup(root);
 	l->flags = flags;
 	int pipefd[2] = { -1, -1 };
-	if (!(l->copy = ds_dpkg_private_dir(l->err, sizeof l->err)))
+	if (!(l->copy = ds_dpkg_private_dir(&l->err)))
 		return l;
 	l->errfd = memfd_create("distsec-dpkg-stderr", MFD_CLOEXEC);
 	fflush(NULL);   /* nothing buffered is written twice by the child's exit() */
@@ -492,7 +497,7 @@ static struct loader *loader_start(const char *root, unsigned flags)
 		_exit(c.to_parent ? child_main(&c, root, flags) : 1);
 	}
 	if (pid < 0) {
-		snprintf(l->err, sizeof l->err, "cannot start the loader: %s", strerror(errno));
+		ds_error_errno(&l->err, errno, "cannot start the loader");
 		if (pipefd[0] >= 0) {
 			close(pipefd[0]);
 			close(pipefd[1]);
@@ -520,16 +525,15 @@ static void *dpkg_start(const char *root, unsigned flags)
  * for this root and flags): NULL with the reason in err, else err holds
  * libdpkg's warnings (notes, possibly empty).  started is freed. */
 static struct dpkg_db_state *load(const char *root, unsigned flags, struct loader *started,
-                                  char *err, size_t errlen)
+                                  struct ds_error *err)
 {
-	err[0] = '\0';
 	struct loader *l = started;
 	if (!l || strcmp(l->root, root) != 0 || l->flags != flags) {
 		loader_free(l);
 		l = loader_start(root, flags);
 	}
 	if (l->pid <= 0) {
-		snprintf(err, errlen, "%s", l->err);
+		ds_error_set(err, l->err.kind, "%s", ds_error_msg(&l->err));
 		loader_free(l);
 		return NULL;
 	}
@@ -552,21 +556,24 @@ static struct dpkg_db_state *load(const char *root, unsigned flags, struct loade
 	 * status after it says nothing about the data (under valgrind it is the
 	 * tool's own --error-exitcode for the child's unfreed memory). */
 	if (rc != 0) {
-		char why[300];
-		last_line(messages, why, sizeof why);
-		if (timed_out)
-			snprintf(why, sizeof why, "no answer in %d s", LOAD_TIMEOUT_MS / 1000);
-		else if (WIFSIGNALED(status))
-			snprintf(why, sizeof why, "libdpkg crashed (signal %d)", WTERMSIG(status));
+		int n;
+		const char *line = last_line(messages, &n);
+		const char *where = marker ? marker : "var/lib/dpkg";
 		if (failed)
-			snprintf(err, errlen, "%s", failed);   /* the copy: names the file */
+			ds_error_set(err, DS_ERR_IO, "%s", failed);   /* the copy: names the file */
+		else if (timed_out)
+			ds_error_set(err, DS_ERR_IO, "%s: no answer in %d s", where, LOAD_TIMEOUT_MS / 1000);
+		else if (WIFSIGNALED(status))
+			ds_error_set(err, DS_ERR_PARSE, "%s: libdpkg crashed (signal %d)", where,
+			             WTERMSIG(status));
+		else if (n)
+			ds_error_set(err, DS_ERR_PARSE, "%s: %.*s", where, n, line);
 		else
-			snprintf(err, errlen, "%s: %s", marker ? marker : "var/lib/dpkg",
-			         why[0] ? why : "libdpkg failed");
+			ds_error_set(err, DS_ERR_PARSE, "%s: libdpkg failed", where);
 		free_state(st);
 		st = NULL;
-	} else {
-		snprintf(err, errlen, "%s", messages);   /* libdpkg's warnings: notes */
+	} else if (messages[0]) {
+		ds_error_append(err, "%s", messages);   /* libdpkg's warnings: notes */
 	}
 	free(messages);
 	free(buf);
@@ -587,11 +594,13 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 		return 0;
 	}
 	struct ds_dpkg_status st;
-	char err[200];
-	if (ds_dpkg_status_probe(root, &st, err, sizeof err) != 0) {
+	struct ds_error err = DS_ERROR_INIT;
+	if (ds_dpkg_status_probe(root, &st, &err) != 0) {
 		/* said, rather than the scan silently going on without owners */
-		snprintf(out->detail, sizeof out->detail, "var/lib/dpkg unreadable: %s", err);
+		snprintf(out->detail, sizeof out->detail, "var/lib/dpkg unreadable: %s",
+		         ds_error_msg(&err));
 		out->unreadable = 1;
+		ds_error_clear(&err);
 		return 0;
 	}
 	out->packages = st.installed;
@@ -605,12 +614,9 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 	return 0;
 }
 
-static void *dpkg_open(const char *root, unsigned flags, void *started, char *err, size_t errlen)
+static void *dpkg_open(const char *root, unsigned flags, void *started, struct ds_error *err)
 {
-	struct dpkg_db_state *st = load(root, flags, started, err, errlen);
-	if (!st && !err[0])
-		snprintf(err, errlen, "cannot load");
-	return st;
+	return load(root, flags, started, err);
 }
 
 /* "name" or "name:arch" (Multi-Arch: same packages are installed once
@@ -722,12 +728,12 @@ static struct archive *inner_tar(struct deb_file *df)
 	return t;
 }
 
-static int parse_control(struct deb_file *df, char *err, size_t errlen)
+static int parse_control(struct deb_file *df, struct ds_error *err)
 {
 	struct archive *t = inner_tar(df);
 	struct archive_entry *e;
 	int rc = -1;
-	snprintf(err, errlen, "control member has no control file");
+	const char *why = "control member has no control file";
 	bool have_control = false;
 	while (t && archive_read_next_header(t, &e) == ARCHIVE_OK) {
 		const char *name = control_name(e);
@@ -759,13 +765,13 @@ static int parse_control(struct deb_file *df, char *err, size_t errlen)
 		free(text);
 		rc = df->pkg.name ? 0 : -1;
 		if (rc) {
-			snprintf(err, errlen, "control file has no Package field");
+			why = "control file has no Package field";
 			break;
 		}
 	}
 	if (t)
 		archive_read_free(t);
-	return rc;
+	return rc ? ds_error_set(err, DS_ERR_PARSE, "%s", why) : 0;
 }
 
 static void free_deb(struct deb_file *df)
@@ -785,14 +791,14 @@ static void free_deb(struct deb_file *df)
 /* The .deb's ar archive opened (again) up to its data member: the data
  * tar, or NULL with err set.  The control member is parsed the first time
  * only. */
-static struct archive *open_ar(struct deb_file *df, char *err, size_t errlen, bool control)
+static struct archive *open_ar(struct deb_file *df, struct ds_error *err, bool control)
 {
 	if (df->ar)
 		archive_read_free(df->ar);
 	df->ar = archive_read_new();
 	archive_read_support_format_ar(df->ar);
 	if (archive_read_open_filename(df->ar, df->path, 65536) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s", ds_archive_why(df->ar));
+		ds_error_set(err, DS_ERR_IO, "%s", ds_archive_why(df->ar));
 		return NULL;
 	}
 	struct archive_entry *e;
@@ -801,21 +807,21 @@ static struct archive *open_ar(struct deb_file *df, char *err, size_t errlen, bo
 		const char *name = archive_entry_pathname(e);
 		if (name && !strncmp(name, "control.tar", 11)) {
 			if (have_control) {   /* dpkg-deb refuses this too */
-				snprintf(err, errlen, "more than one control member");
+				ds_error_set(err, DS_ERR_PARSE, "more than one control member");
 				return NULL;
 			}
-			if (control && parse_control(df, err, errlen) != 0)
+			if (control && parse_control(df, err) != 0)
 				return NULL;
 			have_control = 1;
 		} else if (name && !strncmp(name, "data.tar", 8) && have_control) {
 			struct archive *t = inner_tar(df);
 			if (!t)
-				snprintf(err, errlen, "data member is not a readable tar archive");
+				ds_error_set(err, DS_ERR_PARSE, "data member is not a readable tar archive");
 			return t;
 		}
 	}
-	snprintf(err, errlen, "%s", r == ARCHIVE_EOF ? "no control or data member (truncated?)"
-	                                            : ds_archive_why(df->ar));
+	ds_error_set(err, DS_ERR_PARSE, "%s", r == ARCHIVE_EOF ? "no control or data member (truncated?)"
+	                                                       : ds_archive_why(df->ar));
 	return NULL;
 }
 
@@ -823,8 +829,7 @@ static struct archive *open_ar(struct deb_file *df, char *err, size_t errlen, bo
  * (archive-members.h). */
 static struct archive *reopen_data(void *ctx)
 {
-	char err[256];
-	return open_ar(ctx, err, sizeof err, false);
+	return open_ar(ctx, NULL, false);   /* the first reading said what is wrong */
 }
 
 /* An ar archive whose first member is debian-binary. */
@@ -833,8 +838,7 @@ static int dpkg_pkgfile_sniff(const unsigned char *head, size_t len)
 	return len >= 21 && !memcmp(head, "!<arch>\n", 8) && !memcmp(head + 8, "debian-binary", 13);
 }
 
-static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
-                               char *err, size_t errlen)
+static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg, struct ds_error *err)
 {
 	unsigned char magic[21];
 	FILE *fp = fopen(path, "rbe");
@@ -847,7 +851,7 @@ static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	df->path = ds_xstrdup(path);
 	df->payload.reopen = reopen_data;
 	df->payload.reopen_ctx = df;
-	df->payload.a = open_ar(df, err, errlen, true);
+	df->payload.a = open_ar(df, err, true);
 	if (!df->payload.a) {
 		free_deb(df);
 		return NULL;
@@ -857,7 +861,7 @@ static void *dpkg_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 }
 
 /* The maintainer scripts first, then the payload. */
-static int dpkg_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
+static int dpkg_pkgfile_next(void *h, struct ds_member *m, struct ds_error *err)
 {
 	struct deb_file *df = h;
 	while (!df->payload_only && df->next_script < NSCRIPTS) {
@@ -868,7 +872,7 @@ static int dpkg_pkgfile_next(void *h, struct ds_member *m, char *err, size_t err
 		                 df->scripts[i].why, NULL);
 		return 1;
 	}
-	return ds_payload_next(&df->payload, m, err, errlen);
+	return ds_payload_next(&df->payload, m, err);
 }
 
 /* The whole payload is read: only the archive says what dpkg installs

@@ -11,9 +11,9 @@
 
 /* A handle of its own, though it holds nothing: close() frees it as any
  * backend's. */
-static void *none_open(const char *root, unsigned flags, void *started, char *err, size_t errlen)
+static void *none_open(const char *root, unsigned flags, void *started, struct ds_error *err)
 {
-	(void)root, (void)flags, (void)started, (void)err, (void)errlen;
+	(void)root, (void)flags, (void)started, (void)err;
 	return ds_xcalloc(1, 1);
 }
 

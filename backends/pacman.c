@@ -85,7 +85,7 @@ static void remove_copy(struct db_copy *c)
 /* Copies name of from_dir (a regular file, not a symlink) into to_dir;
  * 0 when copied or absent, -1 with err. */
 static int copy_file(int from_dir, int to_dir, const char *pkg, const char *name,
-                     unsigned long long *budget, char *err, size_t errlen)
+                     unsigned long long *budget, struct ds_error *err)
 {
 	int in = openat(from_dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
@@ -93,10 +93,10 @@ static int copy_file(int from_dir, int to_dir, const char *pkg, const char *name
 		return 0;
 	if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > FILE_MAX ||
 	    (unsigned long long)st.st_size > *budget) {
-		snprintf(err, errlen, "cannot read %s/%s/%s: %s", LOCAL_DIR, pkg, name,
-		         in < 0 ? ds_root_strerror(errno)
-		         : (uint64_t)st.st_size > FILE_MAX || (unsigned long long)st.st_size > *budget
-		           ? "larger than distsec reads" : "not a regular file");
+		ds_error_set(err, DS_ERR_IO, "cannot read %s/%s/%s: %s", LOCAL_DIR, pkg, name,
+		             in < 0 ? ds_root_strerror(errno)
+		             : (uint64_t)st.st_size > FILE_MAX || (unsigned long long)st.st_size > *budget
+		               ? "larger than distsec reads" : "not a regular file");
 		if (in >= 0)
 			close(in);
 		return -1;
@@ -107,15 +107,15 @@ static int copy_file(int from_dir, int to_dir, const char *pkg, const char *name
 	if (out >= 0 && close(out) != 0)
 		rc = -1;
 	if (rc != 0)
-		snprintf(err, errlen, "cannot copy %s/%s/%s to a temporary directory: %s", LOCAL_DIR, pkg,
-		         name, strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "cannot copy %s/%s/%s to a temporary directory: %s",
+		             LOCAL_DIR, pkg, name, strerror(errno));
 	close(in);
 	return rc;
 }
 
 /* One package's directory: desc and files (mtree is not read). */
 static int copy_package(int local, int to_local, const char *pkg, unsigned long long *budget,
-                        char *err, size_t errlen)
+                        struct ds_error *err)
 {
 	int from = openat(local, pkg, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (from < 0)
@@ -123,27 +123,27 @@ static int copy_package(int local, int to_local, const char *pkg, unsigned long 
 	int rc = mkdirat(to_local, pkg, 0700);
 	int to = rc == 0 ? openat(to_local, pkg, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (to < 0) {
-		snprintf(err, errlen, "cannot copy %s/%s: %s", LOCAL_DIR, pkg, strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "cannot copy %s/%s: %s", LOCAL_DIR, pkg, strerror(errno));
 		rc = -1;
 	} else {
-		rc = copy_file(from, to, pkg, "desc", budget, err, errlen);
+		rc = copy_file(from, to, pkg, "desc", budget, err);
 		if (rc == 0)
-			rc = copy_file(from, to, pkg, "files", budget, err, errlen);
+			rc = copy_file(from, to, pkg, "files", budget, err);
 		close(to);
 	}
 	close(from);
 	return rc;
 }
 
-static int copy_db(const char *root, struct db_copy *c, char *err, size_t errlen)
+static int copy_db(const char *root, struct db_copy *c, struct ds_error *err)
 {
 	const char *tmp = getenv("TMPDIR");
 	c->dir = ds_xasprintf("%s/distsec-pacmandb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	/* registered before it exists: no signal finds it unregistered */
 	if (ds_mktemp_registered(c->dir, true, host ? host->cleanup_add : NULL,
 	                         host ? host->cleanup_done : NULL, &c->slot) != 0) {
-		snprintf(err, errlen, "cannot read %s: no temporary directory for a copy: %s", LOCAL_DIR,
-		         strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "cannot read %s: no temporary directory for a copy: %s",
+		             LOCAL_DIR, strerror(errno));
 		free(c->dir);
 		c->dir = NULL;
 		return -1;
@@ -156,7 +156,7 @@ static int copy_db(const char *root, struct db_copy *c, char *err, size_t errlen
 	free(dst);
 	int rc = local >= 0 && to_local >= 0 ? 0 : -1;
 	if (rc != 0)
-		snprintf(err, errlen, "cannot read %s: %s", LOCAL_DIR, strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "cannot read %s: %s", LOCAL_DIR, strerror(errno));
 	unsigned long long budget = COPY_MAX;
 	DIR *d = rc == 0 ? fdopendir(dup(local)) : NULL;
 	struct dirent *e;
@@ -167,8 +167,8 @@ static int copy_db(const char *root, struct db_copy *c, char *err, size_t errlen
 		bool version = !strcmp(e->d_name, "ALPM_DB_VERSION");
 		versioned |= version;
 		entries |= !version;
-		rc = version ? copy_file(local, to_local, ".", e->d_name, &budget, err, errlen)
-		             : copy_package(local, to_local, e->d_name, &budget, err, errlen);
+		rc = version ? copy_file(local, to_local, ".", e->d_name, &budget, err)
+		             : copy_package(local, to_local, e->d_name, &budget, err);
 	}
 	if (d)
 		closedir(d);
@@ -179,8 +179,8 @@ static int copy_db(const char *root, struct db_copy *c, char *err, size_t errlen
 	if (rc == 0 && !versioned && entries) {
 		int v = openat(to_local, "ALPM_DB_VERSION", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (v < 0 || write(v, "9\n", 2) != 2) {
-			snprintf(err, errlen, "cannot write to a temporary directory: %s", strerror(errno));
-			rc = -1;
+			rc = ds_error_set(err, DS_ERR_IO, "cannot write to a temporary directory: %s",
+			                  strerror(errno));
 		}
 		if (v >= 0)
 			close(v);
@@ -230,17 +230,17 @@ static void add_package(struct ds_pkgtable *t, alpm_pkg_t *ap)
 	}
 }
 
-static struct ds_pkgtable *load(const char *root, bool *pre42, char *err, size_t errlen)
+static struct ds_pkgtable *load(const char *root, bool *pre42, struct ds_error *err)
 {
 	struct db_copy c = { 0 };
-	if (copy_db(root, &c, err, errlen) != 0)
+	if (copy_db(root, &c, err) != 0)
 		return NULL;
 	if (pre42)
 		*pre42 = c.pre42;
 	alpm_errno_t aerr = 0;
 	alpm_handle_t *h = alpm_initialize("/", c.dir, &aerr);
 	if (!h) {
-		snprintf(err, errlen, "cannot read %s: libalpm: %s", LOCAL_DIR, alpm_strerror(aerr));
+		ds_error_set(err, DS_ERR_IO, "cannot read %s: libalpm: %s", LOCAL_DIR, alpm_strerror(aerr));
 		remove_copy(&c);
 		return NULL;
 	}
@@ -263,12 +263,13 @@ static int pacman_probe(const char *root, struct ds_probe *out)
 		snprintf(out->detail, sizeof out->detail, "no %s", LOCAL_DIR);
 		return 0;
 	}
-	char err[256] = "";
+	struct ds_error err = DS_ERROR_INIT;
 	bool pre42 = false;
-	struct ds_pkgtable *t = load(root, &pre42, err, sizeof err);
+	struct ds_pkgtable *t = load(root, &pre42, &err);
 	if (!t) {
-		snprintf(out->detail, sizeof out->detail, "%s", err);
+		snprintf(out->detail, sizeof out->detail, "%s", ds_error_msg(&err));
 		out->unreadable = 1;
+		ds_error_clear(&err);
 		return 0;
 	}
 	ds_pkgtable_probe(t, root, "etc/arch-release", out);
@@ -279,12 +280,11 @@ static int pacman_probe(const char *root, struct ds_probe *out)
 	return 0;
 }
 
-static void *pacman_open(const char *root, unsigned flags, void *started, char *err,
-                         size_t errlen)
+static void *pacman_open(const char *root, unsigned flags, void *started, struct ds_error *err)
 {
 	(void)flags; /* the local database names no repository */
 	(void)started; /* no start(): the load is one pass over small files */
-	return load(root, NULL, err, errlen);
+	return load(root, NULL, err);
 }
 
 /* ---- package files --------------------------------------------------- */
@@ -348,19 +348,19 @@ static void free_pacman_file(struct pacman_file *pf)
 
 /* The package's metadata through libalpm (a handle on an empty dbpath:
  * alpm_pkg_load reads only the file it is given). */
-static int load_metadata(struct pacman_file *pf, const char *path, char *err, size_t errlen)
+static int load_metadata(struct pacman_file *pf, const char *path, struct ds_error *err)
 {
 	const char *tmp = getenv("TMPDIR");
 	alpm_errno_t aerr = 0;
 	alpm_handle_t *h = alpm_initialize("/", tmp && *tmp ? tmp : "/tmp", &aerr);
 	if (!h) {
-		snprintf(err, errlen, "libalpm: %s", alpm_strerror(aerr));
+		ds_error_set(err, DS_ERR_PARSE, "libalpm: %s", alpm_strerror(aerr));
 		return -1;
 	}
 	alpm_pkg_t *ap = NULL;
 	int rc = alpm_pkg_load(h, path, 0, 0, &ap);
 	if (rc != 0 || !ap)
-		snprintf(err, errlen, "libalpm: %s", alpm_strerror(alpm_errno(h)));
+		ds_error_set(err, DS_ERR_PARSE, "libalpm: %s", alpm_strerror(alpm_errno(h)));
 	else
 		pkg_from_alpm(ap, &pf->pkg);
 	if (ap)
@@ -371,8 +371,7 @@ static int load_metadata(struct pacman_file *pf, const char *path, char *err, si
 
 /* Takes the dot-members out (the header of the first is read already);
  * stops at the first payload member.  1 when none was .PKGINFO. */
-static int read_dot_members(struct pacman_file *pf, struct archive_entry *e, char *err,
-                            size_t errlen)
+static int read_dot_members(struct pacman_file *pf, struct archive_entry *e, struct ds_error *err)
 {
 	bool pkginfo = false;
 	int r = ARCHIVE_OK;
@@ -391,7 +390,7 @@ static int read_dot_members(struct pacman_file *pf, struct archive_entry *e, cha
 		                             pf->install_why, sizeof pf->install_why);
 	}
 	if (r != ARCHIVE_OK && r != ARCHIVE_EOF) {
-		snprintf(err, errlen, "%s", ds_archive_why(pf->payload.a));
+		ds_error_set(err, DS_ERR_PARSE, "%s", ds_archive_why(pf->payload.a));
 		return -1;
 	}
 	return pkginfo ? 0 : 1;
@@ -431,7 +430,7 @@ static struct archive *reopen_payload(void *ctx)
 	return NULL;
 }
 
-static void *pacman_pkgfile_open(const char *path, const struct ds_pkg **pkg, char *err, size_t errlen)
+static void *pacman_pkgfile_open(const char *path, const struct ds_pkg **pkg, struct ds_error *err)
 {
 	unsigned char head[512];
 	FILE *fp = fopen(path, "rbe");
@@ -450,10 +449,10 @@ static void *pacman_pkgfile_open(const char *path, const struct ds_pkg **pkg, ch
 		free_pacman_file(pf);
 		return NULL;   /* not a pacman package: another backend's, or plain data */
 	}
-	int r = read_dot_members(pf, e, err, errlen);
+	int r = read_dot_members(pf, e, err);
 	if (r > 0)
-		snprintf(err, errlen, "no .PKGINFO among the package's first members");
-	if (r != 0 || load_metadata(pf, path, err, errlen) != 0) {
+		ds_error_set(err, DS_ERR_PARSE, "no .PKGINFO among the package's first members");
+	if (r != 0 || load_metadata(pf, path, err) != 0) {
 		free_pacman_file(pf);
 		return NULL;
 	}
@@ -461,7 +460,7 @@ static void *pacman_pkgfile_open(const char *path, const struct ds_pkg **pkg, ch
 	return pf;
 }
 
-static int pacman_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
+static int pacman_pkgfile_next(void *h, struct ds_member *m, struct ds_error *err)
 {
 	struct pacman_file *pf = h;
 	if (!pf->payload_only && !pf->install_done) {
@@ -475,7 +474,7 @@ static int pacman_pkgfile_next(void *h, struct ds_member *m, char *err, size_t e
 	}
 	if (!pf->have_payload)
 		return 0;
-	return ds_payload_next(&pf->payload, m, err, errlen);
+	return ds_payload_next(&pf->payload, m, err);
 }
 
 static void pacman_pkgfile_close(void *h)

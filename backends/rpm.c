@@ -54,13 +54,13 @@ static const struct {
 struct rpm_state {
 	struct ds_pkgtable t;   /* first: the handle is the table's (pkgtable.h) */
 	const char *dbdir, *kind;
-	char said[256];         /* what librpm said while the headers were read: a note */
+	char *note;             /* what librpm said while the headers were read, or NULL */
 };
 
 /* One reading of a root's database (by probe() or open()). */
 struct db_read {
-	char error[512];        /* why it could not be read */
-	char said[200];         /* librpm's first message while it was open */
+	struct ds_error error;  /* why it could not be read */
+	char *said;             /* librpm's first message while it was open, or NULL */
 	const char *copy;       /* the private copy's directory, left out of what librpm says */
 	char choice[256];       /* which database was read when the root holds several,
 	                         * and why ("" when it holds one); said by probe() */
@@ -174,9 +174,9 @@ static int copy_file(int from_dir, const char *dbdir, const char *name, int to_d
 		return 0; /* absent, or not a regular file: not part of the database */
 	}
 	if ((unsigned long long)st.st_size > *budget) {
-		snprintf(r->error, sizeof r->error,
-		         "cannot read %s/%s: %lld bytes, more than the %llu MiB a database copy may take",
-		         dbdir, name, (long long)st.st_size, RPMDB_COPY_MAX >> 20);
+		ds_error_set(&r->error, DS_ERR_IO,
+		             "cannot read %s/%s: %lld bytes, more than the %llu MiB a database copy may take",
+		             dbdir, name, (long long)st.st_size, RPMDB_COPY_MAX >> 20);
 		close(in);
 		return -1;
 	}
@@ -184,12 +184,12 @@ static int copy_file(int from_dir, const char *dbdir, const char *name, int to_d
 	int out = openat(to_dir, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	int rc = out >= 0 ? ds_copy_fd(in, out, (uint64_t)st.st_size) : -1;
 	if (rc != 0)
-		snprintf(r->error, sizeof r->error, "cannot copy %s/%s to a temporary directory: %s",
-		         dbdir, name, strerror(errno));
+		ds_error_set(&r->error, DS_ERR_IO, "cannot copy %s/%s to a temporary directory: %s",
+		             dbdir, name, strerror(errno));
 	close(in);
 	if (out >= 0 && close(out) != 0 && rc == 0) {
-		snprintf(r->error, sizeof r->error, "cannot copy %s/%s to a temporary directory: %s",
-		         dbdir, name, strerror(errno));
+		ds_error_set(&r->error, DS_ERR_IO, "cannot copy %s/%s to a temporary directory: %s",
+		             dbdir, name, strerror(errno));
 		rc = -1;
 	}
 	return rc;
@@ -230,9 +230,9 @@ static int copy_db(const char *root, const char *dbdir, const char *file, const 
 	c->dir = ds_xasprintf("%s/distsec-rpmdb-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (ds_mktemp_registered(c->dir, true, host ? host->cleanup_add : NULL,
 	                         host ? host->cleanup_done : NULL, &c->slot) != 0) {
-		snprintf(r->error, sizeof r->error,
-		         "cannot read %s/%s: no temporary directory for a copy (%s): %s",
-		         dbdir, file, c->dir, strerror(errno));
+		ds_error_set(&r->error, DS_ERR_IO,
+		             "cannot read %s/%s: no temporary directory for a copy (%s): %s",
+		             dbdir, file, c->dir, strerror(errno));
 		free(c->dir);
 		c->dir = NULL;
 		return -1;
@@ -242,8 +242,8 @@ static int copy_db(const char *root, const char *dbdir, const char *file, const 
 	int dfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int rc = sfd >= 0 && dfd >= 0 ? 0 : -1;
 	if (rc != 0)
-		snprintf(r->error, sizeof r->error, "cannot read %s/%s: %s", dbdir, file,
-		         strerror(errno));
+		ds_error_set(&r->error, DS_ERR_IO, "cannot read %s/%s: %s", dbdir, file,
+		             strerror(errno));
 	unsigned long long budget = RPMDB_COPY_MAX;
 	for (const char *const *f = db_files(kind); rc == 0 && *f; f++)
 		rc = copy_file(sfd, dbdir, *f, dfd, &budget, r);
@@ -330,12 +330,31 @@ static void free_state(struct rpm_state *st)
 	if (!st)
 		return;
 	ds_pkgtable_free(&st->t);
+	free(st->note);
 	free(st);
 }
 
 /* librpm's first message while a database is opened, which says why it
  * could not be (otherwise dropped: errors come back as values), into the
  * db_read of that opening. */
+static const char *said(const struct db_read *r)
+{
+	return r->said ? r->said : "";
+}
+
+static void forget_said(struct db_read *r)
+{
+	free(r->said);
+	r->said = NULL;
+}
+
+/* What a reading leaves to free. */
+static void db_read_done(struct db_read *r)
+{
+	ds_error_clear(&r->error);
+	forget_said(r);
+}
+
 static int note_rpmlog(rpmlogRec rec, rpmlogCallbackData data)
 {
 	struct db_read *r = data;
@@ -343,10 +362,8 @@ static int note_rpmlog(rpmlogRec rec, rpmlogCallbackData data)
 	size_t n = r->copy ? strlen(r->copy) : 0;
 	if (msg && n && !strncmp(msg, r->copy, n) && msg[n] == '/')
 		msg += n + 1;
-	if (!r->said[0] && msg) {
-		snprintf(r->said, sizeof r->said, "%s", msg);
-		r->said[strcspn(r->said, "\n")] = '\0';
-	}
+	if (!r->said && msg)
+		r->said = ds_xstrndup(msg, strcspn(msg, "\n"));
 	return 0;
 }
 
@@ -354,13 +371,13 @@ static int note_rpmlog(rpmlogRec rec, rpmlogCallbackData data)
 static void unsupported_format(const char *dbdir, const char *file, const char *kind,
                                struct db_read *r)
 {
-	snprintf(r->error, sizeof r->error,
-	         "cannot read %s/%s: a%s %s database, a format this librpm (rpm %s) cannot read; %s",
-	         dbdir, file, strcmp(kind, "ndb") ? "" : "n", kind, RPMVERSION,
-	         !strcmp(kind, "ndb")
-	         ? "rpm built with ndb support reads it (openSUSE's and SLE's rpm; "
-	           "there, rpmdb --rebuilddb --define '_db_backend sqlite' converts it)"
-	         : "an rpm built with support for it reads it");
+	ds_error_set(&r->error, DS_ERR_UNSUPPORTED,
+	             "cannot read %s/%s: a%s %s database, a format this librpm (rpm %s) cannot read; %s",
+	             dbdir, file, strcmp(kind, "ndb") ? "" : "n", kind, RPMVERSION,
+	             !strcmp(kind, "ndb")
+	             ? "rpm built with ndb support reads it (openSUSE's and SLE's rpm; "
+	               "there, rpmdb --rebuilddb --define '_db_backend sqlite' converts it)"
+	             : "an rpm built with support for it reads it");
 }
 
 typedef int (*db_fn)(rpmts ts, const char *dbdir, const char *kind, struct db_read *r, void *ctx);
@@ -387,8 +404,8 @@ static int with_layout(const char *root, size_t layout, db_fn fn, struct db_read
 	int copy_fd;
 	char *dbpath = dbpath_for(&copy, &copy_fd);
 	if (!dbpath) {
-		snprintf(r->error, sizeof r->error, "cannot read %s: temporary copy %s: %s",
-		         dbdir, copy.dir, strerror(errno));
+		ds_error_set(&r->error, DS_ERR_IO, "cannot read %s: temporary copy %s: %s",
+		             dbdir, copy.dir, strerror(errno));
 		remove_copy(&copy);
 		return -1;
 	}
@@ -400,15 +417,15 @@ static int with_layout(const char *root, size_t layout, db_fn fn, struct db_read
 	rpmtsSetRootDir(ts, "/");
 	rpmtsSetVSFlags(ts, RPMVSF_MASK_NOSIGNATURES | RPMVSF_MASK_NODIGESTS);
 	int rc = -1;
-	r->said[0] = '\0';
+	forget_said(r);
 	r->copy = copy.dir;
 	rpmlogSetMask(RPMLOG_UPTO(RPMLOG_WARNING));
 	rpmlogCallback was = rpmlogSetCallback(note_rpmlog, r);
 	if (rpmtsOpenDB(ts, O_RDONLY) != 0)
-		snprintf(r->error, sizeof r->error,
-		         "cannot read %s/%s: librpm cannot open it as a %s database%s%s%s", dbdir, file,
-		         kind, r->said[0] ? " (" : "", r->said, r->said[0] ? ")" : "");
-	else if (strstr(r->said, "_db_backend") || strstr(r->said, "dummy database"))
+		ds_error_set(&r->error, DS_ERR_IO,
+		             "cannot read %s/%s: librpm cannot open it as a %s database%s%s%s", dbdir, file,
+		             kind, r->said ? " (" : "", said(r), r->said ? ")" : "");
+	else if (strstr(said(r), "_db_backend") || strstr(said(r), "dummy database"))
 		/* librpm falls back to a "dummy" backend that lists nothing */
 		unsupported_format(dbdir, file, kind, r);
 	else
@@ -446,13 +463,13 @@ static int with_db(const char *root, db_fn fn, struct db_read *r, void *ctx)
 	r->choice[0] = '\0';
 	char empty[128];
 	if (n == 0 && empty_db(root, empty, sizeof empty)) {
-		snprintf(r->error, sizeof r->error, "cannot read %s: the file is empty (0 bytes), "
-		         "no database is in it", empty);
+		ds_error_set(&r->error, DS_ERR_IO, "cannot read %s: the file is empty (0 bytes), "
+		             "no database is in it", empty);
 		return -1;
 	}
 	if (n == 0) {
-		snprintf(r->error, sizeof r->error,
-		         "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
+		ds_error_set(&r->error, DS_ERR_IO,
+		             "no rpm database in usr/lib/sysimage/rpm or var/lib/rpm");
 		return -1;
 	}
 	for (size_t i = 0; n > 1 && i < n; i++) {
@@ -513,17 +530,16 @@ static int read_all(rpmts ts, const char *dbdir, const char *kind, struct db_rea
 	struct rpm_state *st = ctx;
 	st->dbdir = dbdir;
 	st->kind = kind;
-	r->said[0] = '\0';
+	forget_said(r);
 	size_t n = read_headers(ts, st), listed = index_count(ts);
 	if (listed && n != listed) {
-		snprintf(r->error, sizeof r->error, "cannot read %s/%s: its index lists %zu "
-		         "packages, %zu could be read%s%s%s", dbdir, db_file(dbdir, kind), listed, n,
-		         r->said[0] ? " (librpm: " : "", r->said, r->said[0] ? ")" : "");
+		ds_error_set(&r->error, DS_ERR_IO, "cannot read %s/%s: its index lists %zu "
+		             "packages, %zu could be read%s%s%s", dbdir, db_file(dbdir, kind), listed, n,
+		             r->said ? " (librpm: " : "", said(r), r->said ? ")" : "");
 		return -1;
 	}
-	if (r->said[0])
-		snprintf(st->said, sizeof st->said, "%s/%s: librpm: %s", dbdir, db_file(dbdir, kind),
-		         r->said);
+	if (r->said)
+		st->note = ds_xasprintf("%s/%s: librpm: %s", dbdir, db_file(dbdir, kind), r->said);
 	return 0;
 }
 
@@ -598,10 +614,12 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 	struct census c = { 0 };
 	struct db_read r = { 0 };
 	if (with_db(root, count_packages, &r, &c) != 0) {
-		snprintf(out->detail, sizeof out->detail, "%.250s", r.error);
+		snprintf(out->detail, sizeof out->detail, "%.250s", ds_error_msg(&r.error));
 		out->unreadable = 1;
+		db_read_done(&r);
 		return 0;
 	}
+	db_read_done(&r);
 	out->packages = c.packages;
 	out->usable = c.packages > 0;
 	out->owns_bin_sh = c.owns_bin_sh;
@@ -612,16 +630,17 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 	return 0;
 }
 
-static void *rpm_open(const char *root, unsigned flags, void *started, char *err, size_t errlen)
+static void *rpm_open(const char *root, unsigned flags, void *started, struct ds_error *err)
 {
 	(void)flags; /* origins: rpm headers carry no archive information */
 	(void)started; /* no start(): librpm reads in this thread */
 	struct db_read r = { 0 };
 	struct rpm_state *st = load(root, &r);
 	if (!st)
-		snprintf(err, errlen, "%s", r.error);
-	else if (st->said[0])
-		snprintf(err, errlen, "%s", st->said);   /* a note: the core says it */
+		ds_error_set(err, r.error.kind, "%s", ds_error_msg(&r.error));
+	else if (st->note)
+		ds_error_append(err, "%s", st->note);   /* a note: the core says it */
+	db_read_done(&r);
 	return st;
 }
 
@@ -895,7 +914,7 @@ static int payload_digest_ok(Header h, int fd, off_t offset)
 }
 
 static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
-                              char *err, size_t errlen)
+                              struct ds_error *err)
 {
 	int fd;
 	if (!rpm_magic(path, &fd))
@@ -912,7 +931,7 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	                                      : RPMRC_FAIL;
 	rpmtsFree(ts);
 	if ((rc != RPMRC_OK && rc != RPMRC_NOTTRUSTED && rc != RPMRC_NOKEY) || !pf->h) {
-		snprintf(err, errlen, "not a readable rpm package (bad or truncated header)");
+		ds_error_set(err, DS_ERR_PARSE, "not a readable rpm package (bad or truncated header)");
 		rpm_file_free(pf);
 		return NULL;
 	}
@@ -925,8 +944,8 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	snprintf(mode, sizeof mode, "r.%s", compr && *compr ? compr : "gzip");
 	FD_t payload = Fdopen(pf->fd, mode);
 	if (!payload || Ferror(payload)) {
-		snprintf(err, errlen, "payload: cannot decompress (%s): %s",
-		         compr ? compr : "gzip", payload ? Fstrerror(payload) : "unknown compressor");
+		ds_error_set(err, DS_ERR_PARSE, "payload: cannot decompress (%s): %s",
+		             compr ? compr : "gzip", payload ? Fstrerror(payload) : "unknown compressor");
 		rpm_file_free(pf);
 		return NULL;
 	}
@@ -936,7 +955,7 @@ static void *rpm_pkgfile_open(const char *path, const struct ds_pkg **pkg,
 	                                           RPMFI_ITER_READ_ARCHIVE_CONTENT_FIRST)
 	                   : NULL;
 	if (!pf->fi) {
-		snprintf(err, errlen, "payload: no file list in the header");
+		ds_error_set(err, DS_ERR_PARSE, "payload: no file list in the header");
 		rpm_file_free(pf);
 		return NULL;
 	}
@@ -999,19 +1018,19 @@ static bool visited(rpmfiles files, int i, int (*want)(const char *path, void *c
 /* The whole payload read: its digest decides whether that is the end (0)
  * or an error (-1): members were read and judged, but the package is not
  * what its header describes, and rpm would not install it. */
-static int payload_end(struct rpm_file *pf, char *err, size_t errlen)
+static int payload_end(struct rpm_file *pf, struct ds_error *err)
 {
 	int ok = pf->raw >= 0 ? payload_digest_ok(pf->h, pf->raw, pf->payload_at) : -1;
 	if (ok < 0)
-		snprintf(err, errlen, "payload: cannot read it to check its digest: %s",
-		         strerror(errno));
+		ds_error_set(err, DS_ERR_IO, "payload: cannot read it to check its digest: %s",
+		             strerror(errno));
 	else if (!ok)
-		snprintf(err, errlen, "payload digest mismatch: the payload is not the one the "
-		         "header describes (rpm -K fails, rpm refuses to install it)");
+		ds_error_set(err, DS_ERR_PARSE, "payload digest mismatch: the payload is not the one the "
+		             "header describes (rpm -K fails, rpm refuses to install it)");
 	return ok == 1 ? 0 : -1;
 }
 
-static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errlen)
+static int rpm_pkgfile_next(void *h, struct ds_member *m, struct ds_error *err)
 {
 	struct rpm_file *pf = h;
 	if (!pf->payload_only && pf->next_script < pf->nscripts) {
@@ -1024,12 +1043,12 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 	for (;;) {
 		int rc = rpmfiNext(pf->fi);
 		if (rc == RPMERR_ITER_END)
-			return payload_end(pf, err, errlen);
+			return payload_end(pf, err);
 		const char *fn = rc >= 0 ? rpmfiFN(pf->fi) : NULL;
 		if (rc < 0) {
 			char *why = rpmfileStrerror(rc);
-			snprintf(err, errlen, "payload%s%s: %s", pf->pl.path ? " after " : "",
-			         pf->pl.path ? pf->pl.path : "", why ? why : "unreadable");
+			ds_error_set(err, DS_ERR_PARSE, "payload%s%s: %s", pf->pl.path ? " after " : "",
+			             pf->pl.path ? pf->pl.path : "", why ? why : "unreadable");
 			free(why);
 			return -1;
 		}
@@ -1068,7 +1087,7 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 			return 1; /* else: a hard link whose data this reader has not seen */
 		}
 		pf->last_fx = -1;
-		if (ds_payload_budget(&pf->pl, (int64_t)rpmfiFSize(pf->fi), err, errlen) != 0)
+		if (ds_payload_budget(&pf->pl, (int64_t)rpmfiFSize(pf->fi), err) != 0)
 			return -1;
 		if (pf->want && !pf->want(m->path, pf->want_ctx))
 			return 1;   /* rpm's reader skips unread data itself */
@@ -1076,7 +1095,7 @@ static int rpm_pkgfile_next(void *h, struct ds_member *m, char *err, size_t errl
 			rpm_source_read, NULL, rpm_source_why, pf->fi,
 		};
 		if (ds_member_read(&pf->pl, m, (int64_t)rpmfiFSize(pf->fi), &src) != 0) {
-			snprintf(err, errlen, "%s: %s", m->path, m->unreadable);
+			ds_error_set(err, DS_ERR_PARSE, "%s: %s", m->path, m->unreadable);
 			return -1; /* the stream is broken here: nothing after it is readable */
 		}
 		if (!m->unreadable && rpmfiFNlink(pf->fi) > 1) {

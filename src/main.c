@@ -570,8 +570,11 @@ static int cmd_backends(int argc, char **argv)
 		printf("  unavailable: %s\n", fails[i]);
 	ds_backends_print_missing(stdout);
 	char why[320];
-	const struct ds_backend *b = ds_backend_select("auto", root, why, sizeof why, NULL, NULL);
-	printf("root %s would use: %s (%s)\n", root, b ? b->name : "nothing", why);
+	struct ds_error err = DS_ERROR_INIT;
+	const struct ds_backend *b = ds_backend_select("auto", root, why, sizeof why, NULL, NULL, &err);
+	printf("root %s would use: %s (%s)\n", root, b ? b->name : "nothing",
+	       b ? why : ds_error_msg(&err));
+	ds_error_clear(&err);
 	return 0;
 }
 

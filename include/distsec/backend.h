@@ -17,6 +17,11 @@
  * and close() frees what open() loaded.  A backend's file-level variables
  * hold only what is the same for the whole process and never changes once
  * set (the host's cleanup hooks, a library's one-time initialisation).
+ *
+ * Errors: a callback that fails fills the caller's struct ds_error
+ * (error.h; the whole message, never cut) and returns NULL or -1; it never
+ * prints.  open() that succeeds may leave notes in the same struct: a
+ * message of kind DS_ERR_NONE, a line each (ds_error_append).
  */
 #ifndef DISTSEC_BACKEND_H
 #define DISTSEC_BACKEND_H
@@ -25,7 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define DS_BACKEND_ABI 10
+#include "distsec/error.h"
+
+#define DS_BACKEND_ABI 11
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -127,11 +134,11 @@ struct ds_backend {
 	/* Load the root's database into a new handle, which close() frees.
 	 * started: what start() returned for this root and flags, or NULL;
 	 * open() takes it over whatever it returns (collects it, or ends it).
-	 * NULL on failure with a reason in err; on success err holds notes
-	 * (the libraries' warnings, a line each), which the core prints
-	 * unless -q, or is empty.  flags: DS_OPEN_* bits, what the caller
-	 * will ask info() for. */
-	void *(*open)(const char *root, unsigned flags, void *started, char *err, size_t errlen);
+	 * NULL on failure with the reason in err; on success err may hold
+	 * notes (the libraries' warnings, a line each, kind DS_ERR_NONE),
+	 * which the core prints unless -q and keeps in the report's warnings.
+	 * flags: DS_OPEN_* bits, what the caller will ask info() for. */
+	void *(*open)(const char *root, unsigned flags, void *started, struct ds_error *err);
 
 	/* Owners of an absolute path as the database spells it.  On
 	 * DS_OWNER_PACKAGE, *ids points to *n ids owned by the backend. */
@@ -153,14 +160,13 @@ struct ds_backend {
 	void (*close)(void *h);
 
 	/* Package files (optional; NULL when the backend reads none).
-	 * pkgfile_open: NULL with err empty when path is not this backend's
-	 * kind of package file, NULL with err set when it is but is corrupt;
-	 * else a handle, with the package's own metadata in *pkg.
+	 * pkgfile_open: NULL with err left unset when path is not this
+	 * backend's kind of package file, NULL with err set when it is but is
+	 * corrupt; else a handle, with the package's own metadata in *pkg.
 	 * pkgfile_next: 1 and *m filled (valid until the next call), 0 at the
 	 * end, -1 with err set on a damaged payload. */
-	void *(*pkgfile_open)(const char *path, const struct ds_pkg **pkg,
-	                      char *err, size_t errlen);
-	int (*pkgfile_next)(void *pf, struct ds_member *m, char *err, size_t errlen);
+	void *(*pkgfile_open)(const char *path, const struct ds_pkg **pkg, struct ds_error *err);
+	int (*pkgfile_next)(void *pf, struct ds_member *m, struct ds_error *err);
 	void (*pkgfile_close)(void *pf);
 
 	/* Optional: the architecture names the root runs programs of, as the

@@ -216,14 +216,16 @@ static const struct ds_backend *select_auto(const char *root, char *why, size_t 
 
 const struct ds_backend *ds_backend_select(const char *name, const char *root,
                                            char *why, size_t whylen,
-                                           char ***warnings, size_t *nwarnings)
+                                           char ***warnings, size_t *nwarnings,
+                                           struct ds_error *err)
 {
 	load_all();
 	if (strcmp(name, "auto") == 0)
 		return select_auto(root, why, whylen, warnings, nwarnings);
 	const struct ds_backend *b = find_loaded(name);
 	if (!b) {
-		ds_warn("backend '%s': not available in this build (see 'distsec backends')", name);
+		ds_error_set(err, DS_ERR_USAGE,
+		             "backend '%s': not available in this build (see 'distsec backends')", name);
 		return NULL;
 	}
 	snprintf(why, whylen, "chosen with --backend %s", name);

@@ -292,10 +292,11 @@ static void fall_back(struct ds_scan *s, const char *err)
 	char *w = ds_xasprintf("backend %s: %s", s->backend->name, err[0] ? err : "unknown error");
 	/* a backend named with --backend is what the user asked for: no substitute */
 	bool named = s->opt->backend && strcmp(s->opt->backend, "auto") != 0;
-	char why[320], none_err[128];
+	char why[320];
 	const struct ds_backend *none = named ? NULL
-	                                      : ds_backend_select("none", s->root, why, sizeof why, NULL, NULL);
-	void *h = none ? none->open(s->root, 0, NULL, none_err, sizeof none_err) : NULL;
+	                                      : ds_backend_select("none", s->root, why, sizeof why,
+	                                                          NULL, NULL, NULL);
+	void *h = none ? none->open(s->root, 0, NULL, NULL) : NULL;   /* none never fails */
 	ds_warn("%s%s", w, h ? "; going on with backend none (no owners)" : "");
 	if (!h) {
 		free(w);
@@ -320,12 +321,13 @@ static unsigned open_flags(const struct ds_scan *s)
 static void *open_backend(void *arg)
 {
 	struct ds_scan *s = arg;
-	char err[512] = "";
-	s->bh = s->backend->open(s->root, open_flags(s), s->priv->backend_started, err, sizeof err);
+	struct ds_error e = DS_ERROR_INIT;
+	s->bh = s->backend->open(s->root, open_flags(s), s->priv->backend_started, &e);
 	s->priv->backend_started = NULL;   /* open() took it over */
+	char *err = e.msg;
 	if (!s->bh)
-		fall_back(s, err);
-	else if (err[0]) {
+		fall_back(s, ds_error_msg(&e));
+	else if (err && err[0]) {
 		/* notes: what the database's own library said about it (librpm,
 		 * libdpkg), on stderr and, since a gate reads the report, in it;
 		 * the main thread touches the warnings only after the join */
@@ -346,6 +348,7 @@ static void *open_backend(void *arg)
 			}
 		}
 	}
+	ds_error_clear(&e);
 	atomic_store(&s->priv->backend_ready, true);
 	return NULL;
 }
@@ -359,14 +362,18 @@ static int start_backend(struct ds_scan *s)
 	/* Package files carry their own metadata: the root's database (and
 	 * apt's cache) would only cost time, unless asked for. */
 	bool skip_db = s->priv->pkgfiles_only && !s->opt->installed_state;
+	struct ds_error err = DS_ERROR_INIT;
 	s->backend = ds_backend_select(skip_db ? "none" : s->opt->backend ? s->opt->backend : "auto",
 	                               s->root, s->backend_why, sizeof s->backend_why,
-	                               &s->warnings, &s->nwarnings);
+	                               &s->warnings, &s->nwarnings, &err);
 	for (size_t i = 0; i < s->nwarnings; i++)
 		ds_warn("%s; owners come from backend %s", s->warnings[i],
 		        s->backend ? s->backend->name : "none");
-	if (!s->backend)
+	if (!s->backend) {
+		ds_warn("%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
+	}
 	if (skip_db)
 		snprintf(s->backend_why, sizeof s->backend_why,
 		         "only package files are scanned: the root's database is not read "

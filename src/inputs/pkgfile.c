@@ -237,10 +237,10 @@ static void limit_payload(const struct ds_scan *s, const struct ds_backend *b, v
 
 /* Offers the file to each backend's reader: its handle, with *bp the
  * backend, *slot its index among ds_backends_available; NULL with err
- * empty when none knows the file, NULL with err set when one does but
+ * unset when none knows the file, NULL with err set when one does but
  * cannot read it. */
 static void *open_package(const char *via, const struct ds_backend **bp, size_t *slot,
-                          const struct ds_pkg **pkg, char *err, size_t errlen)
+                          const struct ds_pkg **pkg, struct ds_error *err)
 {
 	const struct ds_backend_slot *slots;
 	size_t n = ds_backends_available(&slots);
@@ -248,17 +248,15 @@ static void *open_package(const char *via, const struct ds_backend **bp, size_t 
 		const struct ds_backend *b = slots[i].b;
 		if (!b->pkgfile_open)
 			continue;
-		err[0] = '\0';
 		pthread_mutex_lock(&open_lock);
-		void *pf = b->pkgfile_open(via, pkg, err, errlen);
+		void *pf = b->pkgfile_open(via, pkg, err);
 		pthread_mutex_unlock(&open_lock);
-		if (pf || err[0]) {
+		if (pf || err->msg) {
 			*bp = b;
 			*slot = i;
 			return pf;
 		}
 	}
-	err[0] = '\0';
 	return NULL;
 }
 
@@ -269,9 +267,9 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 {
 	const struct ds_backend *b = NULL;
 	const struct ds_pkg *pkg = NULL;
-	char err[512];
+	struct ds_error err = DS_ERROR_INIT;
 	size_t i = 0;
-	void *pf = open_package(via, &b, &i, &pkg, err, sizeof err);
+	void *pf = open_package(via, &b, &i, &pkg, &err);
 	if (pf) {
 		limit_payload(w->scan, b, pf);
 		in->format = b->name;
@@ -284,17 +282,17 @@ static int read_members(struct ds_worker *w, const char *path, const char *via,
 		const struct ds_scan_private *p = w->scan->priv;
 		const struct ds_profile *spelling = w->scan->opt->profile ? p->profile
 		                                  : p->spelling ? p->spelling[i] : NULL;
-		while ((r = b->pkgfile_next(pf, &m, err, sizeof err)) == 1)
+		while ((r = b->pkgfile_next(pf, &m, &err)) == 1)
 			member_on(w, &m, &owner, kept, spelling, NULL);
 		b->pkgfile_close(pf);
-		if (r < 0) {
-			ds_report_input_error(w, path, "%s", err);
-			return -1;
-		}
-		return 1;
+		if (r < 0)
+			ds_report_input_error(w, path, "%s", ds_error_msg(&err));
+		ds_error_clear(&err);
+		return r < 0 ? -1 : 1;
 	}
-	if (err[0]) {
-		ds_report_input_error(w, path, "%s", err);
+	if (err.msg) {
+		ds_report_input_error(w, path, "%s", ds_error_msg(&err));
+		ds_error_clear(&err);
 		return -1;
 	}
 	ds_report_input_error(w, path, "not a package file any backend reads");
@@ -366,9 +364,9 @@ void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct 
 	snprintf(via, sizeof via, "/proc/self/fd/%d", fd);
 	const struct ds_backend *b = NULL;
 	const struct ds_pkg *pkg = NULL;
-	char err[512];
+	struct ds_error err = DS_ERROR_INIT;   /* what is wrong is said when the file is scanned */
 	size_t slot;
-	void *pf = open_package(access(via, R_OK) == 0 ? via : path, &b, &slot, &pkg, err, sizeof err);
+	void *pf = open_package(access(via, R_OK) == 0 ? via : path, &b, &slot, &pkg, &err);
 	if (pf) {
 		atomic_store(&w->scan->priv->named_formats[slot], true);
 		limit_payload(w->scan, b, pf);
@@ -377,7 +375,7 @@ void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct 
 		if (b->pkgfile_want)
 			b->pkgfile_want(pf, context_wants, debug_pkg);
 		struct ds_member m;
-		while (b->pkgfile_next(pf, &m, err, sizeof err) == 1) {
+		while (b->pkgfile_next(pf, &m, &err) == 1) {
 			if (m.script)
 				continue;
 			if (debug_pkg && S_ISREG(m.mode) && ds_debug_member(m.path))
@@ -390,6 +388,7 @@ void ds_pkgfile_context_job(struct ds_worker *w, const char *path, const struct 
 		}
 		b->pkgfile_close(pf);
 	}
+	ds_error_clear(&err);
 	close(fd);
 }
 

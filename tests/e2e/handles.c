@@ -45,10 +45,11 @@ static void print_owner(const struct ds_backend *b, void *h, const char *name, c
 
 static void *open_root(const struct ds_backend *b, const char *root, void *started)
 {
-	char err[512] = "";
-	void *h = b->open(root, 0, started, err, sizeof err);
+	struct ds_error err = DS_ERROR_INIT;
+	void *h = b->open(root, 0, started, &err);
 	if (!h)
-		fprintf(stderr, "backend-handles: %s: %s\n", root, err);
+		fprintf(stderr, "backend-handles: %s: %s\n", root, ds_error_msg(&err));
+	ds_error_clear(&err);
 	return h;
 }
 

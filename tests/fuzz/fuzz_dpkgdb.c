@@ -140,8 +140,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ds_probe probe;
 	b->probe(root, &probe);
 	void *started = b->start(root, 0);
-	char err[512];
-	void *h = b->open(root, 0, started, err, sizeof err);
+	struct ds_error e = DS_ERROR_INIT;
+	void *h = b->open(root, 0, started, &e);
+	const char *err = ds_error_msg(&e);
 	if (!h && strstr(err, "crashed (signal")) {
 		fprintf(stderr, "fuzz-dpkgdb: the loader child crashed: %s\n", err);
 		abort();
@@ -176,6 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			        err[0] ? "; notes: " : "", err);
 		b->close(h);
 	}
+	ds_error_clear(&e);
 	remove_tree(root);
 	for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++)
 		if (sub[i] != admin)
