@@ -357,23 +357,19 @@ static void *open_backend(void *arg)
  * list (~0.1 s on a small system), the apt shim builds its cache in memory
  * (~0.5 s).  The backend is chosen here, synchronously; only opening it
  * runs in a thread, and every use of s->bh waits for it. */
-static int start_backend(struct ds_scan *s)
+static int start_backend(struct ds_scan *s, struct ds_error *err)
 {
 	/* Package files carry their own metadata: the root's database (and
 	 * apt's cache) would only cost time, unless asked for. */
 	bool skip_db = s->priv->pkgfiles_only && !s->opt->installed_state;
-	struct ds_error err = DS_ERROR_INIT;
 	s->backend = ds_backend_select(skip_db ? "none" : s->opt->backend ? s->opt->backend : "auto",
 	                               s->root, s->backend_why, sizeof s->backend_why,
-	                               &s->warnings, &s->nwarnings, &err);
+	                               &s->warnings, &s->nwarnings, err);
 	for (size_t i = 0; i < s->nwarnings; i++)
 		ds_warn("%s; owners come from backend %s", s->warnings[i],
 		        s->backend ? s->backend->name : "none");
-	if (!s->backend) {
-		ds_warn("%s", ds_error_msg(&err));
-		ds_error_clear(&err);
+	if (!s->backend)
 		return -1;
-	}
 	if (skip_db)
 		snprintf(s->backend_why, sizeof s->backend_why,
 		         "only package files are scanned: the root's database is not read "
@@ -744,7 +740,7 @@ int ds_scan_open(struct ds_scan *s, struct ds_error *err)
 	bool root_context = !s->priv->pkgfiles_only || s->opt->installed_state;
 	if (open_debug(s, root_context, err) != 0)
 		return -1;
-	if (start_backend(s) != 0 || load_lists(s, err) != 0)
+	if (start_backend(s, err) != 0 || load_lists(s, err) != 0)
 		return -1;
 	ds_worker_init(&s->priv->main, s);
 	s->root_unread = !root_context;
