@@ -19,7 +19,7 @@ struct ds_apt {
 	pkgCacheFile cache;
 };
 
-static void take_errors(char *err, unsigned long errlen)
+static void take_errors(char **why)
 {
 	std::string msg;
 	while (!_error->empty()) {
@@ -28,15 +28,16 @@ static void take_errors(char *err, unsigned long errlen)
 		if (msg.empty())
 			msg = m;
 	}
-	snprintf(err, errlen, "%s", msg.empty() ? "libapt-pkg failed" : msg.c_str());
+	if (why)
+		*why = strdup(msg.empty() ? "libapt-pkg failed" : msg.c_str());
 }
 
 static struct ds_apt *shim_open(const char *root, const char *status, const char *lists,
-                                const char *etc, char *err, unsigned long errlen)
+                                const char *etc, char **why)
 {
 	std::string r = strcmp(root, "/") == 0 ? "" : root;
 	if (!pkgInitConfig(*_config)) {
-		take_errors(err, errlen);
+		take_errors(why);
 		return nullptr;
 	}
 	_config->Set("Dir", r + "/");
@@ -48,7 +49,7 @@ static struct ds_apt *shim_open(const char *root, const char *status, const char
 	_config->Set("Dir::Cache::srcpkgcache", "");
 	_config->Set("Debug::NoLocking", "1");
 	if (!pkgInitSystem(*_config, _system)) {
-		take_errors(err, errlen);
+		take_errors(why);
 		return nullptr;
 	}
 	ds_apt *a = new ds_apt;
@@ -57,7 +58,7 @@ static struct ds_apt *shim_open(const char *root, const char *status, const char
 	// package's dependencies, a fifth of the database load).
 	if (!a->cache.BuildCaches(nullptr, false) || !a->cache.BuildPolicy(nullptr) ||
 	    _error->PendingError()) {
-		take_errors(err, errlen);
+		take_errors(why);
 		delete a;
 		return nullptr;
 	}

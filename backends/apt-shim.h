@@ -14,7 +14,7 @@ extern "C" {
 
 #define DS_APT_SHIM_FILE "apt-shim.so"
 #define DS_APT_SHIM_ENTRY "distsec_apt_shim_entry"
-#define DS_APT_SHIM_ABI 2
+#define DS_APT_SHIM_ABI 3
 
 struct ds_apt;
 
@@ -22,9 +22,11 @@ struct ds_apt_shim {
 	unsigned abi;
 	/* Reads the apt configuration (etc: the root's etc/apt), lists and
 	 * the dpkg status file given, in memory only (no cache file is
-	 * written).  NULL with err filled. */
+	 * written).  NULL with *why set to libapt-pkg's reason, malloc()ed
+	 * and whole, when why is not NULL (this C++ module links none of the
+	 * program's helpers, struct ds_error's included). */
 	struct ds_apt *(*open)(const char *root, const char *status, const char *lists,
-	                       const char *etc, char *err, unsigned long errlen);
+	                       const char *etc, char **why);
 	/* For an installed package: *origin gets e.g. "Debian/bookworm/main"
 	 * (or "local" when only the dpkg status knows the version), *candidate
 	 * the version apt would install; both malloc()ed, NULL if unknown. */

@@ -122,9 +122,9 @@ static const struct ds_apt_shim *find_shim(void)
 	size_t n = ds_module_dirs(dirs);
 	for (size_t i = 0; i < n; i++) {
 		char *path = ds_xasprintf("%s/%s", dirs[i], DS_APT_SHIM_FILE);
-		char err[512];
 		ds_apt_shim_entry_fn entry = NULL;
-		void *h = ds_module_load(path, DS_APT_SHIM_ENTRY, (void **)&entry, err, sizeof err);
+		/* no reason wanted: without the shim, origins stay unknown */
+		void *h = ds_module_load(path, DS_APT_SHIM_ENTRY, (void **)&entry, NULL);
 		free(path);
 		const struct ds_apt_shim *shim = h ? entry() : NULL;
 		if (shim && shim->abi == DS_APT_SHIM_ABI)
@@ -143,13 +143,12 @@ static void add_apt_facts(struct dpkg_db_state *st, const char *admindir)
 {
 	const struct ds_apt_shim *shim = find_shim();
 	struct ds_error err = DS_ERROR_INIT;
-	char shim_err[256];   /* the shim's own interface (apt-shim.h); its reason is not said */
 	char *lists = NULL, *etc = NULL;
 	char *status = ds_xasprintf("%s/status", admindir);
 	struct ds_apt *apt = NULL;
 	char *absent = ds_xasprintf("%s/absent", admindir);
 	if (shim && ds_apt_dirs(st->root, absent, &lists, &etc, &err) == 0)
-		apt = shim->open(st->root, status, lists, etc, shim_err, sizeof shim_err);
+		apt = shim->open(st->root, status, lists, etc, NULL);   /* without apt: origins unknown */
 	else if (shim)   /* in the loader child: its stderr comes back as notes */
 		fprintf(stderr, "distsec: apt origins not read: %s\n", ds_error_msg(&err));
 	ds_error_clear(&err);

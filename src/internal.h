@@ -222,13 +222,12 @@ size_t ds_backends_available(const struct ds_backend_slot **out);
 void ds_backends_print_missing(FILE *out);
 /* Failed module loads, for `distsec backends`. */
 size_t ds_backend_failures(const char *const **out);
-/* Picks the backend per --backend (name "auto": by the roots' probes), why
- * it did in why; NULL with the reason in err when this build has no
- * backend of that name. */
-/* auto: each database present but unreadable adds a message to *warnings
+/* Picks the backend per --backend (name "auto": by the root's probes);
+ * *why (when why is not NULL; the caller frees it) says why it did; NULL
+ * with the reason in err when this build has no backend of that name.
+ * auto: each database present but unreadable adds a message to *warnings
  * (when not NULL). */
-const struct ds_backend *ds_backend_select(const char *name, const char *root,
-                                           char *why, size_t whylen,
+const struct ds_backend *ds_backend_select(const char *name, const char *root, char **why,
                                            char ***warnings, size_t *nwarnings,
                                            struct ds_error *err);
 

@@ -110,7 +110,7 @@ struct ds_scan {
 	dev_t rootdev;
 	const struct ds_backend *backend;
 	void *bh;                    /* backend handle */
-	char backend_why[320];       /* why this backend was chosen */
+	char *backend_why;           /* why this backend was chosen (malloc()ed) */
 	char **warnings;             /* about the run as a whole (a package database
 	                              * present but unreadable): on stderr and in the
 	                              * JSON summary */

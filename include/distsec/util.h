@@ -189,7 +189,7 @@ size_t ds_module_dirs(const char *dirs[DS_SEARCH_DIRS]);
  * its entry function `entry`: the dlopen() handle with *fn set, or NULL
  * with the reason in err (the module unloaded).  The caller calls *fn,
  * checks the table's ABI and dlclose()s the handle when it rejects it. */
-void *ds_module_load(const char *path, const char *entry, void **fn, char *err, size_t errlen);
+void *ds_module_load(const char *path, const char *entry, void **fn, struct ds_error *err);
 /* Data directories (the STIG rules, profiles/), in order: $DISTSEC_DATA_DIR,
  * beside the program, the relocated prefix, the configured directory. */
 size_t ds_data_dirs(const char *dirs[DS_SEARCH_DIRS]);

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +46,12 @@ static void fail(const char *path, const char *why)
 
 static void load_module(const char *path)
 {
-	char err[512];
+	struct ds_error err = DS_ERROR_INIT;
 	ds_backend_entry_fn entry;
-	void *h = ds_module_load(path, DS_BACKEND_ENTRY, (void **)&entry, err, sizeof err);
+	void *h = ds_module_load(path, DS_BACKEND_ENTRY, (void **)&entry, &err);
 	if (!h) {
-		fail(path, err);
+		fail(path, ds_error_msg(&err));
+		ds_error_clear(&err);
 		return;
 	}
 	const struct ds_backend *b = entry();
@@ -140,11 +142,23 @@ size_t ds_backend_failures(const char *const **out)
 	return nfailures;
 }
 
+/* *why (when why is not NULL) becomes the message, whole. */
+static void set_why(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_why(char **why, const char *fmt, ...)
+{
+	if (!why)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	free(*why);
+	*why = ds_xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
 /* Among the usable candidates: the one that owns bin/sh, else the ones
  * native to the root, else the lowest order. */
 static const struct ds_backend *tie_break(const struct ds_backend **c,
-                                          struct ds_probe *p, size_t n,
-                                          char *why, size_t whylen)
+                                          struct ds_probe *p, size_t n, char **why)
 {
 	const struct ds_backend *best = NULL;
 	size_t owners = 0;
@@ -152,7 +166,7 @@ static const struct ds_backend *tie_break(const struct ds_backend **c,
 		if (p[i].owns_bin_sh)
 			owners++, best = c[i];
 	if (owners == 1) {
-		snprintf(why, whylen, "several databases; %s owns bin/sh", best->name);
+		set_why(why, "several databases; %s owns bin/sh", best->name);
 		return best;
 	}
 	int want_native = 0;
@@ -171,7 +185,7 @@ static const struct ds_backend *tie_break(const struct ds_backend **c,
 	/* n > 1 and the filters keep one at least (an owner of bin/sh when
 	 * owners, a native one when want_native): best is set */
 	// cppcheck-suppress nullPointer
-	snprintf(why, whylen, "several databases; %s %s", best->name,
+	set_why(why, "several databases; %s %s", best->name,
 	         want_native ? "matches the root's distribution marker"
 	                     : "comes first in probe order");
 	return best;
@@ -180,7 +194,7 @@ static const struct ds_backend *tie_break(const struct ds_backend **c,
 /* Every database that is there but cannot be read is said (warnings, when
  * not NULL, gets a copy of each message): auto must not quietly take what
  * it can read instead. */
-static const struct ds_backend *select_auto(const char *root, char *why, size_t whylen,
+static const struct ds_backend *select_auto(const char *root, char **why,
                                             char ***warnings, size_t *nwarnings)
 {
 	size_t wcap = 0;
@@ -205,30 +219,29 @@ static const struct ds_backend *select_auto(const char *root, char *why, size_t 
 		}
 	}
 	if (n == 1) {
-		snprintf(why, whylen, "%s", probes[0].detail);
+		set_why(why, "%s", probes[0].detail);
 		return cand[0];
 	}
 	if (n > 1)
-		return tie_break(cand, probes, n, why, whylen);
-	snprintf(why, whylen, "no package database with installed packages in %s", root);
+		return tie_break(cand, probes, n, why);
+	set_why(why, "no package database with installed packages in %s", root);
 	return none;
 }
 
 const struct ds_backend *ds_backend_select(const char *name, const char *root,
-                                           char *why, size_t whylen,
-                                           char ***warnings, size_t *nwarnings,
+                                           char **why, char ***warnings, size_t *nwarnings,
                                            struct ds_error *err)
 {
 	load_all();
 	if (strcmp(name, "auto") == 0)
-		return select_auto(root, why, whylen, warnings, nwarnings);
+		return select_auto(root, why, warnings, nwarnings);
 	const struct ds_backend *b = find_loaded(name);
 	if (!b) {
 		ds_error_set(err, DS_ERR_USAGE,
 		             "backend '%s': not available in this build (see 'distsec backends')", name);
 		return NULL;
 	}
-	snprintf(why, whylen, "chosen with --backend %s", name);
+	set_why(why, "chosen with --backend %s", name);
 	/* what auto would have said about the database it reads (a named
 	 * backend's unreadable database is open()'s error, not a warning) */
 	struct ds_probe p = { 0 };

@@ -292,10 +292,9 @@ static void fall_back(struct ds_scan *s, const char *err)
 	char *w = ds_xasprintf("backend %s: %s", s->backend->name, err[0] ? err : "unknown error");
 	/* a backend named with --backend is what the user asked for: no substitute */
 	bool named = s->opt->backend && strcmp(s->opt->backend, "auto") != 0;
-	char why[320];
 	const struct ds_backend *none = named ? NULL
-	                                      : ds_backend_select("none", s->root, why, sizeof why,
-	                                                          NULL, NULL, NULL);
+	                                      : ds_backend_select("none", s->root, NULL, NULL, NULL,
+	                                                          NULL);
 	void *h = none ? none->open(s->root, 0, NULL, NULL) : NULL;   /* none never fails */
 	ds_warn("%s%s", w, h ? "; going on with backend none (no owners)" : "");
 	if (!h) {
@@ -305,8 +304,8 @@ static void fall_back(struct ds_scan *s, const char *err)
 	}
 	size_t cap = s->nwarnings;   /* the array is exactly full: ds_push grows it */
 	ds_push(s->warnings, s->nwarnings, cap, w);
-	snprintf(s->backend_why, sizeof s->backend_why, "the %s database is unreadable",
-	         s->backend->name);
+	free(s->backend_why);
+	s->backend_why = ds_xasprintf("the %s database is unreadable", s->backend->name);
 	s->backend = none;
 	s->bh = h;
 }
@@ -363,17 +362,17 @@ static int start_backend(struct ds_scan *s, struct ds_error *err)
 	 * apt's cache) would only cost time, unless asked for. */
 	bool skip_db = s->priv->pkgfiles_only && !s->opt->installed_state;
 	s->backend = ds_backend_select(skip_db ? "none" : s->opt->backend ? s->opt->backend : "auto",
-	                               s->root, s->backend_why, sizeof s->backend_why,
-	                               &s->warnings, &s->nwarnings, err);
+	                               s->root, &s->backend_why, &s->warnings, &s->nwarnings, err);
 	for (size_t i = 0; i < s->nwarnings; i++)
 		ds_warn("%s; owners come from backend %s", s->warnings[i],
 		        s->backend ? s->backend->name : "none");
 	if (!s->backend)
 		return -1;
-	if (skip_db)
-		snprintf(s->backend_why, sizeof s->backend_why,
-		         "only package files are scanned: the root's database is not read "
-		         "(--installed-state reads it)");
+	if (skip_db) {
+		free(s->backend_why);
+		s->backend_why = ds_xstrdup("only package files are scanned: the root's database is not "
+		                            "read (--installed-state reads it)");
+	}
 	struct ds_scan_private *p = s->priv;
 	/* No other thread exists yet: a backend that forks a loader process
 	 * does it here (docs/DESIGN.md, threading), and open() collects it. */
@@ -871,6 +870,7 @@ void ds_scan_free(struct ds_scan *s)
 	for (size_t i = 0; i < s->nhistory; i++)
 		free(s->history[i].n);
 	free(s->history);
+	free(s->backend_why);
 	if (s->priv && s->priv->merged)
 		ds_merge_free(s);   /* distsec merge's: nothing was opened */
 	if (s->priv) {

@@ -17,16 +17,16 @@
 
 #include "distsec/util.h"
 
-void *ds_module_load(const char *path, const char *entry, void **fn, char *err, size_t errlen)
+void *ds_module_load(const char *path, const char *entry, void **fn, struct ds_error *err)
 {
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
-		snprintf(err, errlen, "%s", dlerror());
+		ds_error_set(err, DS_ERR_IO, "%s", dlerror());
 		return NULL;
 	}
 	*fn = dlsym(h, entry);
 	if (!*fn) {
-		snprintf(err, errlen, "not a distsec module (no %s)", entry);
+		ds_error_set(err, DS_ERR_UNSUPPORTED, "not a distsec module (no %s)", entry);
 		dlclose(h);
 		return NULL;
 	}

@@ -47,6 +47,28 @@ run_distsec scan --root "$root" --format json /
 warnings | grep -v "file-stig" | diff -u "$work/expected" - || fail "libdpkg's warnings cut short"
 rm -rf "$root/var/lib/dpkg" "$root/usr/bin/fixw"
 
+# a backend's reason is whole, however long: under a root of 600
+# characters, the dpkg database's private copy in a temporary directory of
+# 600 more that is not there, and the root named in why auto takes none
+long=$work/root
+for i in 1 2 3; do
+	long=$long/$(printf '%0200d' 0)
+done
+mkdir -p "$long/var/lib/dpkg/info"
+printf 'Package: fixw\nStatus: install ok installed\nVersion: 1.0\nArchitecture: amd64\n\n' \
+	>"$long/var/lib/dpkg/status"
+: >"$long/var/lib/dpkg/info/fixw.list"
+tmpdir_was=${TMPDIR:-/tmp}
+export TMPDIR="$long/absent"
+run_distsec scan --root "$long" --backend dpkg -q /
+TMPDIR=$tmpdir_was
+expect_rc 2
+grep -qx "distsec: backend dpkg: temporary directory $long/absent/distsec-dpkg-[A-Za-z0-9]\{6\}: No such file or directory" \
+	"$work/err" || { cat "$work/err" >&2; fail "a backend's error cut short"; }
+rm -rf "$long/var"
+run_distsec backends --root "$long"
+expect_line "root $long would use: none (no package database with installed packages in $long)"
+
 for t in rpm rpmbuild; do
 	command -v $t >/dev/null || { echo "*skipped*: $t not installed, rpm cases not tested"; exit 0; }
 done
