@@ -136,8 +136,11 @@ struct ds_jobs;
 /* dedup: several arguments or package lists may name a path twice. */
 struct ds_jobs *ds_jobs_new(bool dedup);
 void ds_jobs_free(struct ds_jobs *j);
-/* No worker thread runs: each path added is scanned at once with w. */
-void ds_jobs_scan_inline(struct ds_jobs *j, struct ds_worker *w);
+/* No worker thread runs: each path added is scanned at once by scan(ctx,
+ * job) on the adding thread.  The ring calls back rather than naming the
+ * workers, which call into it. */
+void ds_jobs_scan_inline(struct ds_jobs *j, void (*scan)(void *ctx, const struct ds_job *job),
+                         void *ctx);
 /* The walk is over: workers stop once the ring is empty. */
 void ds_jobs_close(struct ds_jobs *j);
 /* Next path (caller frees it), waiting for the walk; false at the end.
@@ -411,6 +414,10 @@ int ds_scan_open(struct ds_scan *s, struct ds_error *err);
 int ds_scan_backend_wait(const struct ds_scan *s);
 /* Without waiting: is the open over? */
 bool ds_scan_backend_ready(const struct ds_scan *s);
+/* The owner of path spelled as given (ds_scan_owner tries the root's
+ * other spellings too); after ds_scan_backend_wait returned 0. */
+enum ds_owner_status ds_scan_owner_as(const struct ds_scan *s, const char *path,
+                                      struct ds_owner *out);
 /* Ends the checks still begun, closes everything, frees s (NULL is fine). */
 void ds_scan_free(struct ds_scan *s);
 

@@ -40,50 +40,6 @@ void ds_scan_skip(struct ds_scan *s, const struct ds_check *c, const char *why)
 		ds_warn("%s skipped: %s", c->id, why);
 }
 
-/* ---- owners -------------------------------------------------------- */
-
-static enum ds_owner_status lookup(const struct ds_scan *s, const char *path,
-                                   struct ds_owner *out)
-{
-	const ds_pkgid *ids = NULL;
-	size_t n = 0;
-	enum ds_owner_status st = s->backend->owner_of(s->bh, path, &ids, &n);
-	if (st == DS_OWNER_PACKAGE) {
-		out->npkgs = n;
-		for (size_t i = 0; i < n && i < DS_OWNER_MAX; i++)
-			out->pkgs[i] = s->backend->info(s->bh, ids[i]);
-	}
-	out->status = st;
-	return st;
-}
-
-struct respelled {
-	const struct ds_scan *s;
-	struct ds_owner *out;
-};
-
-static bool owned_as(const char *alt, void *ctx)
-{
-	struct respelled *r = ctx;
-	return lookup(r->s, alt, r->out) == DS_OWNER_PACKAGE;
-}
-
-/* Tries the path, then its spellings through the root's top-level
- * directory symlinks (merged /usr: /usr/bin/ls is /bin/ls to dpkg). */
-void ds_scan_owner(const struct ds_scan *s, const char *path, struct ds_owner *out)
-{
-	memset(out, 0, sizeof *out);
-	if (ds_scan_backend_wait(s) != 0) {
-		out->status = DS_OWNER_UNKNOWN;
-		return;
-	}
-	if (lookup(s, path, out) != DS_OWNER_NOT_OWNED)
-		return;
-	struct respelled r = { s, out };
-	if (!ds_aliases_each(s->priv->aliases, path, owned_as, &r))
-		out->status = DS_OWNER_NOT_OWNED;
-}
-
 struct listed {
 	const struct ds_scan *s;
 	char *as;
@@ -93,7 +49,7 @@ static bool listed_as(const char *alt, void *ctx)
 {
 	struct listed *l = ctx;
 	struct ds_owner o = { 0 };
-	if (lookup(l->s, alt, &o) != DS_OWNER_PACKAGE)
+	if (ds_scan_owner_as(l->s, alt, &o) != DS_OWNER_PACKAGE)
 		return false;
 	l->as = ds_xstrdup(alt);
 	return true;
@@ -109,7 +65,7 @@ static void one_spelling(struct ds_scan *s, struct ds_finding *d)
 	struct ds_owner o = { 0 };
 	struct listed l = { s, NULL };
 	if (d->input || d->pkg_path || d->owner.status != DS_OWNER_PACKAGE || !s->priv->aliases ||
-	    lookup(s, d->path, &o) == DS_OWNER_PACKAGE ||
+	    ds_scan_owner_as(s, d->path, &o) == DS_OWNER_PACKAGE ||
 	    !ds_aliases_each(s->priv->aliases, d->path, listed_as, &l))
 		return;
 	d->pkg_path = l.as;
@@ -383,25 +339,6 @@ static int start_backend(struct ds_scan *s, struct ds_error *err)
 	else
 		open_backend(s);
 	return 0;
-}
-
-bool ds_scan_backend_ready(const struct ds_scan *s)
-{
-	return atomic_load(&s->priv->backend_ready);
-}
-
-int ds_scan_backend_wait(const struct ds_scan *s)
-{
-	struct ds_scan_private *p = s->priv;
-	if (atomic_load(&p->backend_pending)) {
-		pthread_mutex_lock(&p->backend_lock);
-		if (atomic_load(&p->backend_pending)) {
-			pthread_join(p->backend_thread, NULL);
-			atomic_store(&p->backend_pending, false);
-		}
-		pthread_mutex_unlock(&p->backend_lock);
-	}
-	return p->backend_rc;
 }
 
 /* Marks the checks of a comma list; -1 (err set) if one is unknown. */

@@ -42,16 +42,17 @@ struct ds_jobs {
 	pthread_mutex_t lock;   /* guards everything above but seen */
 	pthread_cond_t not_empty, not_full;
 	bool closed;            /* the walk is over */
-	bool no_workers;        /* no thread started: the walker scans itself */
-	struct ds_worker *self; /* ... with this worker */
+	/* no thread started: the walker scans each job itself, with this */
+	void (*scan_inline)(void *ctx, const struct ds_job *job);
+	void *inline_ctx;
 };
 
 static void push_job(struct ds_jobs *j, const char *path, unsigned char type,
                      struct ds_expect *e, int fd, bool fd_reads)
 {
-	if (j->no_workers) {
+	if (j->scan_inline) {
 		struct ds_job job = { (char *)path, type, e, fd, fd_reads };
-		ds_scan_job(j->self, &job);
+		j->scan_inline(j->inline_ctx, &job);
 		ds_expect_free(e);
 		return;
 	}
@@ -498,10 +499,11 @@ struct ds_jobs *ds_jobs_new(bool dedup)
 	return j;
 }
 
-void ds_jobs_scan_inline(struct ds_jobs *j, struct ds_worker *w)
+void ds_jobs_scan_inline(struct ds_jobs *j, void (*scan)(void *ctx, const struct ds_job *job),
+                         void *ctx)
 {
-	j->no_workers = true;
-	j->self = w;
+	j->scan_inline = scan;
+	j->inline_ctx = ctx;
 }
 
 void ds_jobs_free(struct ds_jobs *j)

@@ -178,6 +178,11 @@ void ds_scan_job(struct ds_worker *w, const struct ds_job *job)
 		ds_scan_path(w, job->path, job->type, job->fd, job->fd_reads);
 }
 
+static void scan_inline(void *w, const struct ds_job *job)
+{
+	ds_scan_job(w, job);
+}
+
 /* One line on stderr, rewritten at most five times a second by the first
  * worker: files done, files found so far, findings, the directory. */
 static void show_progress(struct ds_pool *p, const char *path, size_t total)
@@ -244,7 +249,7 @@ void ds_pool_start(struct ds_scan *s, struct ds_jobs *j, struct ds_pool *p)
 		any = any || p->running[i];
 	}
 	if (!any)
-		ds_jobs_scan_inline(j, &p->workers[0]);
+		ds_jobs_scan_inline(j, scan_inline, &p->workers[0]);
 }
 
 /* After ds_jobs_close: waits for the workers and merges what they found. */
