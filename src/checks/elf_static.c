@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * elf-static (#21): a program without PT_INTERP carries its libraries
+ * elf-static: a program without PT_INTERP carries its libraries
  * inside: a security fix in them reaches it only by a rebuild, and a
  * static non-PIE one (Go, Free Pascal, gcc -static) also loads at a fixed
  * address, out of ASLR's reach.  One info finding says so (as lintian's

@@ -55,7 +55,7 @@ static bool listed_as(const char *alt, void *ctx)
 	return true;
 }
 
-/* One spelling of a path in every mode (#21): an installed file is where
+/* One spelling of a path in every mode: an installed file is where
  * the walk found it (/usr/bin/ls in a merged root); a package file's
  * member was respelled before the checks ran (pkgfile.c).  The spelling
  * the database lists, when another, is kept in details.package_path (and
@@ -518,7 +518,7 @@ static int add_tree_waivers(struct ds_scan *s, const char *path, const char *pkg
 	return 0;
 }
 
-/* The waivers of the source trees the package files came from (#21):
+/* The waivers of the source trees the package files came from:
  * debian/distsec.waivers, then debian/PACKAGE.distsec-waivers (PACKAGE's
  * findings only), like lintian's debian/PACKAGE.lintian-overrides. */
 static int load_tree_waivers(struct ds_scan *s, struct ds_error *err)

@@ -10,7 +10,7 @@
  * OpenPGP clear-signed file is read the same way; the signature is not
  * verified (dput and dak do that).
  *
- * Its source tree, whose debian/ waivers apply (#21), is where
+ * Its source tree, whose debian/ waivers apply, is where
  * dpkg-buildpackage left the .changes from: the directory beside it named
  * SOURCE-UPSTREAM (dpkg-source -x's name: Source, and Version without the
  * epoch and the Debian revision), when that has a debian/control.

@@ -20,7 +20,7 @@
  * detail KEY to be VALUE, KEY<=OCTAL its octal detail (a mode) to grant no
  * bit beyond OCTAL.  Later lines win over earlier ones for severities; the
  * first waiver that matches gives the reason.  merged-usr names the
- * top-level directories the distribution has moved under /usr (#21): a
+ * top-level directories the distribution has moved under /usr: a
  * package file's member spelled /bin/sh is reported as /usr/bin/sh, its own
  * spelling kept in the finding's details.  list gives a check one of its
  * lists for this distribution (elf-badfuncs' functions, file-capabilities'

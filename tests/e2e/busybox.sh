@@ -1,6 +1,6 @@
 #!/bin/sh
-# Scripts busybox runs are parsed by the scanning machine's "busybox sh -n"
-# (#26): "#!/bin/busybox sh" anywhere, and "#!/bin/sh" or "#!/bin/ash" in
+# Scripts busybox runs are parsed by the scanning machine's "busybox sh -n":
+# "#!/bin/busybox sh" anywhere, and "#!/bin/sh" or "#!/bin/ash" in
 # a root whose sh and ash are links to its busybox (Alpine, initramfs
 # images).  A package file's "#!/bin/sh" is the installing system's sh:
 # parsed by this machine's sh.  The busybox-less case, naming the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Programs of other machines (#18): built here with clang --target against
+# Programs of other machines: built here with clang --target against
 # Debian's cross libcs (libc6-dev-arm64-cross, libc6-dev-i386-cross,
 # libc6-dev-s390x-cross, libc6-dev-x32-cross, libc6-dev-ppc64el-cross,
 # libc6-dev-armhf-cross, libc6-dev-mips64el-cross, libc6-dev-ppc64-cross:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Never a silent pass on what could not be read (#28 item 4): what libdpkg
+# Never a silent pass on what could not be read: what libdpkg
 # and librpm say about a database is a warning in the report and on
 # stderr; a torn rpmdb.sqlite (pages overwritten in the middle of a real
 # one, made here with rpm --dbpath) whose headers are fewer than its index

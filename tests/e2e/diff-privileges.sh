@@ -1,5 +1,5 @@
 #!/bin/sh
-# Privilege changes are regressions in `distsec diff` (#28.2): between two
+# Privilege changes are regressions in `distsec diff`: between two
 # builds of fixture packages made here, a shell script and a data file
 # become setuid and world-writable, a program gets a systemd service, a
 # daemon's owner becomes a non-root user (when this runs as root, which

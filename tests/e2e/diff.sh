@@ -153,7 +153,7 @@ run_distsec scan --baseline "$work/missing.json" "$work"/v2/*.deb
 expect_rc 2
 grep -q "baseline $work/missing.json: No such file" "$work/err" || fail "missing baseline not named"
 
-# 4. every kind of hardening regression (#16.1): PIE, RELRO, BIND_NOW,
+# 4. every kind of hardening regression: PIE, RELRO, BIND_NOW,
 #    canary and FORTIFY lost; execstack, TEXTREL and RPATH added; a new
 #    setgid file.  (File capabilities are not tested here: a .deb cannot
 #    carry them.)
@@ -185,7 +185,7 @@ head -3 "$work/out" >"$work/got"
 grep -E '^  (error|warning)  +(lost|new)-' "$work/out" >>"$work/got"
 cmp -s "$work/expected" "$work/got" || { diff "$work/expected" "$work/got" >&2; fail "every regression kind"; }
 expect_line "1 packages compared (0 renamed), 0 added, 0 removed: 11 regressions, 6 new findings, 1 fixed"
-# 5. what a maintainer calls the same file (#28.1)
+# 5. what a maintainer calls the same file
 # a report made without -v against the package files it came from: the
 # same build, nothing to say (the setuid helper, the clean package)
 mkdir -p "$work/c/tree/DEBIAN" "$work/c/tree/usr/share/fixclean"

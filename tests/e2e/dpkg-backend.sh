@@ -73,7 +73,7 @@ expect_line "/usr/bin/fixa-tool  [fixd:amd64]"
 expect_line "/usr/lib/fixc/libfixc.so  [fixc:amd64,fixc:i386]"
 grep -q "stray" "$work/out" && fail "--all-packages scanned a file no package owns"
 [ "$(grep -c 'elf-relro .*libfixc.so' "$work/out")" = 1 ] || fail "a file of two packages was scanned twice"
-# rpm-chksec's per-package table for a dpkg root too (#16.5): --summary
+# rpm-chksec's per-package table for a dpkg root too: --summary
 # with --all-packages, keyed NAME.ARCH as rpm-chksec spells them
 run_distsec scan --root "$root" --color never --summary --all-packages
 expect_rc 1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The build's own flags (#31): programs paired by build-id with their debug
+# The build's own flags: programs paired by build-id with their debug
 # files, whose compile units' DW_AT_producer (GCC's recorded switches)
 # judge elf-canary (details.source dwarf), elf-stack-clash,
 # elf-cf-protection and elf-optimization.  A program "weak" with one unit

@@ -1,5 +1,5 @@
 #!/bin/sh
-# elf-execstack on a program without PT_GNU_STACK (#27), per machine: the
+# elf-execstack on a program without PT_GNU_STACK, per machine: the
 # kernel's own rule (docs/EXECSTACK.md) in the message and details.effect,
 # details.effect_before_5_8 where Linux 5.8 changed it, details.effect_nx_cpu
 # where a CPU with no-execute pages does (mips).  Each program is

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hard links and data directories (issues #32 items 2-4, #26 item 3), each
+# Hard links and data directories, each
 # fixture built here: a tar hard link is judged under its own name with its
 # target's content and its own mode; a program's daemon class comes from
 # any of its names (.deb, rpm, a tree); md5sums never decides what is read;

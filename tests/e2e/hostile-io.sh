@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile input, round three (#32), where distsec meets pipes, signals,
+# Hostile input, round three, where distsec meets pipes, signals,
 # limits and lists: a parser that stops reading a long script early
 # (SIGPIPE), -o under a file size limit, every catchable terminating signal
 # while -o's temporary file or the rpm database copy exists, NUL bytes in

@@ -1,6 +1,5 @@
 #!/bin/sh
-# rpminspect's security inspections on package files built here (#28 item
-# 5): every finding of each check, exactly, and the same tree scanned as a
+# rpminspect's security inspections on package files built here: every finding of each check, exactly, and the same tree scanned as a
 # root gives the same findings.
 . "$(dirname "$0")/lib.sh"
 

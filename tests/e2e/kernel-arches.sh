@@ -1,5 +1,5 @@
 #!/bin/sh
-# Every program the system's kernel runs is judged (#26): a root's or a
+# Every program the system's kernel runs is judged: a root's or a
 # package's architectures include what its kernel runs beside them (i386
 # and x32 on x86-64, x86-64 and i386 on x32, 32-bit ARM on aarch64, ppc32
 # on big-endian ppc64, 31-bit s390 on s390x); a program of any other

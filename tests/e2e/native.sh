@@ -1,6 +1,6 @@
 #!/bin/sh
-# Only ELF files the scanned system runs are judged (#18), and static
-# programs get one elf-static finding (#21).  Everything is compiled here
+# Only ELF files the scanned system runs are judged, and static
+# programs get one elf-static finding.  Everything is compiled here
 # with the host's cc and packed with dpkg-deb: a separate debug file
 # (objcopy --only-keep-debug), an EM_NONE file (Guile .go's e_machine), an
 # ET_REL object, test data under /usr/share, a program without an execute

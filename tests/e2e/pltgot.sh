@@ -1,5 +1,5 @@
 #!/bin/sh
-# A PLT stub is never a call site of the import it jumps to (#26): Alpine's
+# A PLT stub is never a call site of the import it jumps to: Alpine's
 # busybox is musl-linked with -z now, stripped, without .eh_frame_hdr, and
 # its calls go through .plt.got stubs; with no function start in .text the
 # calls there were read as the PLT's code, so the stub's jump counted as the

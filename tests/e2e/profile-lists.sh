@@ -1,5 +1,5 @@
 #!/bin/sh
-# The lists three checks read from the profile (#28 item 5): elf-badfuncs'
+# The lists three checks read from the profile: elf-badfuncs'
 # functions, elf-rpath's forbidden directories, file-capabilities' allowed
 # capabilities; the shipped profiles' lists, and a --profile FILE's.
 . "$(dirname "$0")/lib.sh"

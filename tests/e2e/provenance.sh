@@ -1,5 +1,5 @@
 #!/bin/sh
-# Provenance of a package-file scan (#19.4): JSON lists each package file
+# Provenance of a package-file scan: JSON lists each package file
 # read (path, size, sha256, format, the package's own name, version, arch)
 # and each finding names its input; root is null and backend none when
 # nothing of the root was read (--installed-state reads it: root "/");

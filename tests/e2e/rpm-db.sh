@@ -55,7 +55,7 @@ expect_rc 1
 expect_line "/usr/bin/fixr-tool  [fixr-1.0-1.$rarch]"
 rm "$root/$db/huge"
 
-# (#14.3) var/lib/rpm as a symlink is resolved inside the root, as the walk
+# var/lib/rpm as a symlink is resolved inside the root, as the walk
 # does: to the host's path (absolute, outside the image) it finds no
 # database there, so the host's owners are never reported; to another
 # directory of the image it is followed there

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The rpm backend's smaller cases (#20.6), each on databases and packages
+# The rpm backend's smaller cases, each on databases and packages
 # made at test time with the real rpm and rpmbuild: an empty database in
 # usr/lib/sysimage/rpm beside a populated var/lib/rpm; a .src.rpm's owner;
 # owner and group names of .rpm members from the header; multilib files of

@@ -1,5 +1,5 @@
 #!/bin/sh
-# elf-static-nopic (#28 item 5): static archives built here with gcc and ar,
+# elf-static-nopic: static archives built here with gcc and ar,
 # one of objects compiled -fno-pic (a string's address in code is an
 # R_X86_64_32), one -fPIC; in a tree and in a .deb.
 . "$(dirname "$0")/lib.sh"

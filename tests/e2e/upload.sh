@@ -1,5 +1,5 @@
 #!/bin/sh
-# A Debian maintainer's upload (#21), on packages built here with dpkg-deb:
+# A Debian maintainer's upload, on packages built here with dpkg-deb:
 # one path spelling in every mode (a .deb's /bin/tool and the installed
 # /usr/bin/tool are one finding, waived by either spelling), waivers by
 # package glob and :arch and from the source tree's debian/, member owners

@@ -67,8 +67,8 @@ static int setup(void **state)
 	           "#!/usr/bin/python3\nimport sys, os as o\n\no.chroot('/srv')\n", 0755);
 	write_into(root, "usr/bin/jail-alias-ok.py",
 	           "#!/usr/bin/python3\nfrom os import (chroot as c,\n    fchdir)\nc('/srv')\nfchdir(3)\n", 0755);
-	/* "from os" whose "import" is only on a later line (the fuzz crash of
-	 * #34): the import search stays on the line, the script still judged */
+	/* "from os" whose "import" is only on a later line (an overread the
+	 * fuzzer found): the import search stays on the line, the script still judged */
 	write_into(root, "usr/bin/jail-from-split.py",
 	           "#!/usr/bin/python3\nfrom os\nimport os\nos.chroot('/srv')\n"
 	           "from os (\nimport (chdir)\n", 0755);
