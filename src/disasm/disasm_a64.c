@@ -325,6 +325,17 @@ static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 	dis_forget(rs, o->clobber);
 }
 
+/* The page the adrp X at AT addresses: its 21-bit page offset
+ * sign-extended, in unsigned arithmetic (shifting a negative int64_t, or
+ * one into its sign bit, is undefined). */
+static uint64_t adrp_page(uint32_t x, uint64_t at)
+{
+	uint64_t imm = (((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3);
+	if (imm & 0x100000)
+		imm |= ~0x1fffffull;
+	return (at & ~0xfffull) + (imm << 12);
+}
+
 /* aarch64: bl/b to a stub; adrp followed by ldr of a wanted slot or by an
  * add giving a wanted string's address. */
 static void scan_a64(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
@@ -341,9 +352,7 @@ static void scan_a64(struct ds_code *c, const struct dis_wanted *w, const unsign
 		}
 		if ((x & 0x9f000000) != 0x90000000)             /* adrp */
 			continue;
-		int64_t imm = (int64_t)((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3));
-		imm = (imm << 43) >> 43;
-		uint64_t page = (at & ~0xfffull) + (uint64_t)(imm << 12);
+		uint64_t page = adrp_page(x, at);
 		unsigned rd = x & 31;
 		for (size_t j = i + 4; j + 4 <= len && j <= i + 16; j += 4) {
 			uint32_t y = dis_le32(b + j);
@@ -370,9 +379,7 @@ static void scan_a64_mem(struct ds_code *c, const struct dis_wanted *w, const un
 		uint32_t x = dis_le32(b + i);
 		if ((x & 0x9f000000) != 0x90000000)             /* adrp */
 			continue;
-		int64_t imm = (int64_t)((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3));
-		imm = (imm << 43) >> 43;
-		uint64_t page = ((addr + i) & ~0xfffull) + (uint64_t)(imm << 12);
+		uint64_t page = adrp_page(x, addr + i);
 		if (page >= first && page <= last)
 			dis_cand_mem(c, k, addr + i, page);
 	}
