@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Machine code of an ELF file, read with capstone for the checks whose
- * imports are not enough (elf-chroot-chdir, elf-nodrop-groups,
- * elf-tmp-name).  x86-64 (and x32), i386, aarch64, s390x, ppc64le and
+ * imports are not enough (what a call's arguments are, which call comes
+ * first on a path: chroot then chdir, setuid after setgroups, a fixed /tmp
+ * name).  x86-64 (and x32), i386, aarch64, s390x, ppc64le and
  * 32-bit ARM (ARM and Thumb-2); other machines, or a build without
  * capstone, get no decoder and the checks judge by imports.
  *

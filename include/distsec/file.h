@@ -44,7 +44,7 @@ enum ds_class {
 #define DS_SCRIPT_MAX (8u << 20)
 
 /* The shell interpreters a DS_KIND_SHELL file's interp names (one list for
- * classification and for script-sh-syntax), NULL-terminated. */
+ * classification and for the shell syntax check), NULL-terminated. */
 #define DS_NSHELLS 11
 extern const char *const ds_shells[DS_NSHELLS + 1];
 

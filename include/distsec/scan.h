@@ -38,7 +38,7 @@ struct ds_options {
 	int jobs;
 	const char *waivers;         /* --waivers FILE */
 	const char *report_dir;      /* --report-dir DIR */
-	const char *rules;           /* --rules FILE for file-stig */
+	const char *rules;           /* --rules FILE: the STIG rules */
 	const char *debug_dir;       /* --debug-dir DIR: programs' debug files by build-id */
 	const char *sarif_category;  /* --sarif-category: runAutomationDetails.id */
 	const char *baseline;        /* --baseline OLD.json: only new findings gate */

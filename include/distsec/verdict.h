@@ -2,8 +2,8 @@
 /*
  * rpm-chksec's per-package verdict (docs/DESIGN.md, "Package verdict"):
  * RELRO yes/partial/no, PIE yes/no and the worst class that made it so,
- * per package keyed NAME.ARCH, computed from the elf-relro and elf-pie
- * findings of a finished scan.  Shared by the JSON summary and --summary.
+ * per package keyed NAME.ARCH, computed from the records whose facts
+ * their checks declare as the verdict's inputs (check.h, ds_fact).  Shared by the JSON summary and --summary.
  */
 #ifndef DISTSEC_VERDICT_H
 #define DISTSEC_VERDICT_H

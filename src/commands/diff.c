@@ -18,10 +18,10 @@
  * FORTIFY; new executable stack, TEXTREL, RPATH/RUNPATH; a file that became
  * setuid, setgid or setcap (the program class of its ELF records), when the
  * old side says what the file was (it has passes, or a record of the file
- * naming its class); privileges any file gained (file-setid,
- * file-capabilities new or wider, file-world-writable findings: their
- * absence counts when the old side ran the check), a program a unit now
- * starts, a daemon's owner no longer root.  A
+ * naming its class); privileges any file gained (setuid or setgid,
+ * capabilities new or wider, world-writable: the facts checks declare as
+ * privileges; their absence counts when the old side ran the check), a
+ * program a unit now starts, a daemon's owner no longer root.  A
  * regression's severity is that of the new build's finding of the same
  * check on the file, at least warning; a privilege gained is an error (it
  * needs a review), a new daemon a warning.  New findings of any check are those whose
@@ -29,9 +29,9 @@
  * identity).  --waivers applies to both sides' records as in scan; a
  * regression is waived when its file's record of the fact's check is, or
  * when the waiver that would waive that check's finding on the file
- * matches (new-setuid/setgid/setcap: elf-pie's).  Exit status as for scan:
- * 1 when a regression or a new finding that is not waived reaches
- * --fail-on.
+ * matches (new-setuid/setgid/setcap: that of the check declaring the
+ * program class).  Exit status as for scan: 1 when a regression or a new
+ * finding that is not waived reaches --fail-on.
  */
 #include <dirent.h>
 #include <errno.h>

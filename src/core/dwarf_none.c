@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Built without libdw: no debug file is read, and elf-canary judges by
- * imports alone. */
+/* Built without libdw: no debug file is read, and the checks that would
+ * read the build's own flags judge by imports alone. */
 #include "internal.h"
 
 const bool ds_have_dwarf = false;

@@ -15,7 +15,7 @@
  *   merged-usr DIR... # reason
  *   list CHECK NAME ITEM... # reason
  *
- * RULE is a finding's rule id (file-stig's STIG ids); a GLOB is fnmatch(3)
+ * RULE is a finding's rule id (a STIG rule's id); a GLOB is fnmatch(3)
  * with `*` crossing '/', as in --waivers; KEY=VALUE asks the finding's
  * detail KEY to be VALUE, KEY<=OCTAL its octal detail (a mode) to grant no
  * bit beyond OCTAL.  Later lines win over earlier ones for severities; the
@@ -23,8 +23,8 @@
  * top-level directories the distribution has moved under /usr: a
  * package file's member spelled /bin/sh is reported as /usr/bin/sh, its own
  * spelling kept in the finding's details.  list gives a check one of its
- * lists for this distribution (elf-badfuncs' functions, file-capabilities'
- * allowed, elf-rpath's forbidden), replacing the check's own; a later
+ * lists for this distribution (functions no caller can use safely,
+ * capabilities allowed, rpath directories forbidden), replacing the check's own; a later
  * line for the same CHECK NAME replaces an earlier one.
  */
 #include <ctype.h>
