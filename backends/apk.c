@@ -172,6 +172,7 @@ static int apk_probe(const char *root, struct ds_probe *out)
 	struct ds_pkgtable *t = load(root, &open_err, &err);
 	if (!t && open_err == ENOENT) {
 		snprintf(out->detail, sizeof out->detail, "no %s", DB_PATH);
+		ds_error_clear(&err);
 		return 0;
 	}
 	if (!t) {
