@@ -10,9 +10,14 @@
  * - straight from getgid/getegid/getresgid (or -1: unchanged), or from a
  *   stack slot the latest call given its address was getresgid's
  *   (shellinaboxd's getresgid(&r, &e, &s) ... setresgid(r, e, s)): dropping
- *   back to the real or saved ids, nothing to keep -- harmless (getegid
- *   not in a file that calls setegid: there it may be a gid the program
- *   set, see classify);
+ *   back to the real or saved ids, nothing to keep -- harmless; but
+ *   getegid() is another gid when a setegid (or setregid's, setresgid's
+ *   effective gid) that something in the file runs moves the effective gid
+ *   to a gid not its own with no groups call on a path before it, as the
+ *   groups rules below find one (logrotate's `su`: setegid(user's gid),
+ *   later setgid(getegid()) makes it permanent with root's groups); not
+ *   after initgroups(user) (hylafax's daemons), nor when the setegid is
+ *   dead code (moves_egid);
  * - loaded from a global (bash's current_user.gid, dash's and screen's
  *   saved ids) that every store in the file sets from getgid/getegid/
  *   getresgid or -1 (ds_code_each_store): the real id saved at start-up,
@@ -117,10 +122,11 @@ static bool own_record(struct ds_argsrc a)
 	       a.of && strcmp(a.of, "getuid") == 0;
 }
 
-/* egid_moved: the file calls setegid(), so getegid() may return a gid it
- * set itself (logrotate's `su` directive: setegid(user's gid), later
- * setgid(getegid()) makes it permanent with root's groups): only getgid
- * and getresgid count as the real or saved id then. */
+/* egid_moved: getegid() may return a gid the program moved to itself,
+ * keeping root's groups (logrotate's `su` directive: setegid(user's gid)
+ * with no groups call, later setgid(getegid()) makes it permanent): only
+ * getgid and getresgid count as the real or saved id then.  See
+ * moves_egid for when a file is taken to do that. */
 static enum argv classify(struct ds_argsrc a, bool egid_moved)
 {
 	if (a.kind == DS_SRC_RESULT && a.callee)
@@ -143,61 +149,74 @@ static enum argv classify(struct ds_argsrc a, bool egid_moved)
 
 #define SAVED_MAX 16   /* globals looked at per file */
 
-struct sites {
-	bool library;   /* info at most: no deep walk */
-	bool egid_moved;   /* the file calls setegid (classify) */
+/* The verdicts of the sites, read one way of getegid(). */
+struct tally {
 	enum verdict worst;
-	size_t n, bad;
+	size_t bad;
 	uint64_t bad_at;
 	const char *bad_call;
-	struct { uint64_t addr; bool real; } saved[SAVED_MAX];
+};
+
+struct sites {
+	bool library;   /* info at most: no deep walk */
+	bool may_move;   /* the file calls setegid: getegid() is read both ways */
+	bool moved;      /* a site found that moves the effective gid (moves_egid) */
+	struct tally t[2];   /* [egid_moved]; t[1] only with may_move */
+	size_t n;
+	struct { uint64_t addr; bool real[2]; } saved[SAVED_MAX];
 	size_t nsaved;
 };
 
+/* [egid_moved]: a store of getegid()'s result is real only when false,
+ * so other[0] implies other[1]. */
 struct stores {
-	bool egid_moved, real, other;
+	bool real[2], other[2];
 };
 
 static int on_store(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	(void)c;
 	struct stores *st = ctx;
-	enum argv a = classify(ds_site_stored(site), st->egid_moved);
-	st->real |= a == A_REAL;
-	st->other |= a != A_REAL && a != A_KEEP;
-	return st->other;
+	for (int m = 0; m < 2; m++) {
+		enum argv a = classify(ds_site_stored(site), m);
+		st->real[m] |= a == A_REAL;
+		st->other[m] |= a != A_REAL && a != A_KEEP;
+	}
+	return st->other[0];
 }
 
 /* A gid loaded from a global (bash's current_user.gid, dash's, screen's,
  * mtools' saved ids) that every store in the file sets from getgid/getegid/
  * getresgid (or -1): the real id saved at start-up.  No store found, one
  * of anything else, or one the layer cannot see: no. */
-static bool saved_real(struct ds_code *c, struct sites *s, struct ds_argsrc a)
+static bool saved_real(struct ds_code *c, struct sites *s, struct ds_argsrc a, bool egid_moved)
 {
 	if (a.kind != DS_SRC_LOAD || a.value == 0)
 		return false;
 	uint64_t addr = (uint64_t)a.value;
 	for (size_t i = 0; i < s->nsaved; i++)
 		if (s->saved[i].addr == addr)
-			return s->saved[i].real;
+			return s->saved[i].real[egid_moved];
 	if (s->nsaved == SAVED_MAX)
 		return false;
-	struct stores st = { s->egid_moved, false, false };
-	bool real = ds_code_each_store(c, addr, 4 /* gid_t */, on_store, &st) > 0 && st.real && !st.other;
+	struct stores st = { { false, false }, { false, false } };
+	bool seen = ds_code_each_store(c, addr, 4 /* gid_t */, on_store, &st) > 0;
 	s->saved[s->nsaved].addr = addr;
-	s->saved[s->nsaved++].real = real;
-	return real;
+	for (int m = 0; m < 2; m++)
+		s->saved[s->nsaved].real[m] = seen && st.real[m] && !st.other[m];
+	return s->saved[s->nsaved++].real[egid_moved];
 }
 
-static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct ds_site *site)
+static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct ds_site *site,
+                               bool egid_moved)
 {
 	const char *callee = ds_site_callee(site);
 	unsigned nargs = strcmp(callee, "setresgid") == 0 ? 3 : strcmp(callee, "setregid") == 0 ? 2 : 1;
 	unsigned count[4] = { 0 }, forwarded = 0, saved = 0;
 	for (unsigned i = 0; i < nargs; i++) {
 		struct ds_argsrc src = ds_site_arg(site, i);
-		enum argv a = classify(src, s->egid_moved);
-		if (a == A_OTHER && saved_real(c, s, src)) {
+		enum argv a = classify(src, egid_moved);
+		if (a == A_OTHER && saved_real(c, s, src, egid_moved)) {
 			a = A_REAL;
 			saved++;
 		}
@@ -280,18 +299,64 @@ static enum verdict judge_deep(const struct ds_site *site)
 	return V_BAD;
 }
 
+/* Does the site move the effective gid to another user's with root's
+ * groups kept, so that a later getegid() is no id of the process's own?
+ * Not when its effective gid is the process's own (from getgid/getegid/
+ * getresgid, its own passwd record, a global saved from them, -1 or 0),
+ * when the groups were set first on a path to it (the same function, or
+ * judge_deep's deep and caller rules: initgroups(user), setegid(user's
+ * gid) moves it to a gid with that user's groups), or when nothing runs
+ * it (dead code). */
+static bool moves_egid(struct ds_code *c, struct sites *s, const struct ds_site *site,
+                       enum verdict deep)
+{
+	const char *callee = ds_site_callee(site);
+	unsigned n = strcmp(callee, "setegid") == 0 ? 0 :
+	             strcmp(callee, "setregid") == 0 || strcmp(callee, "setresgid") == 0 ? 1 : 9;
+	if (n == 9)
+		return false;   /* setgid: judged as a site of its own */
+	struct ds_argsrc a = ds_site_arg(site, n);
+	if (classify(a, false) != A_OTHER || saved_real(c, s, a, false) ||
+	    ds_site_calls_before(site, group_calls))
+		return false;
+	if (s->library || deep == V_BAD)
+		return true;
+	/* judge_deep's answer, made already */
+	if (deep == V_GROUPED_CALLED || deep == V_GROUPED_CALLER || deep == V_GROUPED_MAIN ||
+	    deep == V_DEAD)
+		return false;
+	return !ds_site_calls_before_deep(site, group_calls, GROUPS_DEPTH, NULL) &&
+	       !ds_site_callers_all(site, caller_grouped, NULL) &&
+	       !ds_site_main_first(site, group_calls, gid_calls, GROUPS_DEPTH) &&
+	       !ds_site_unreached(site);
+}
+
+static void count_site(struct tally *t, enum verdict v, const struct ds_site *site)
+{
+	if (v == V_BAD && !t->bad++) {
+		t->bad_at = ds_site_addr(site);
+		t->bad_call = ds_site_callee(site);
+	}
+	if (t->worst == V_NONE || v > t->worst)
+		t->worst = v;
+}
+
+/* Each site is judged both ways of getegid() in a file that calls
+ * setegid (one pass over the calls; the deep walk, which does not depend
+ * on it, made once), and whether it moves the effective gid decides at
+ * the end which way holds. */
 static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	struct sites *s = ctx;
-	enum verdict v = judge_site(c, s, site);
-	if (v == V_BAD && !s->library)
-		v = judge_deep(site);
-	if (v == V_BAD && !s->bad++) {
-		s->bad_at = ds_site_addr(site);
-		s->bad_call = ds_site_callee(site);
+	enum verdict deep = V_NONE;
+	for (int m = 0; m <= s->may_move; m++) {
+		enum verdict v = judge_site(c, s, site, m);
+		if (v == V_BAD && !s->library)
+			v = deep = deep == V_NONE ? judge_deep(site) : deep;
+		count_site(&s->t[m], v, site);
 	}
-	if (s->worst == V_NONE || v > s->worst)
-		s->worst = v;
+	if (s->may_move && !s->moved)
+		s->moved = moves_egid(c, s, site, deep);
 	return 0;
 }
 
@@ -304,7 +369,7 @@ static void list_imported(struct ds_finding *d, const struct ds_elfview *v,
 }
 
 static struct ds_finding *report_bad(struct ds_file *f, const struct ds_elfview *v,
-                                     enum ds_severity sev, const struct sites *s)
+                                     enum ds_severity sev, const struct tally *s)
 {
 	struct ds_finding *d;
 	if (!s) {
@@ -360,11 +425,12 @@ static void run(struct ds_file *f, void *state)
 	bool library = ds_elf_offers_api(v);
 	const char *why = NULL;
 	struct ds_code *c = ds_file_code(f, &why);
-	struct sites s = { .library = library, .egid_moved = ds_elf_imports(v, "setegid"),
-	                   .worst = V_NONE };
+	struct sites s = { .library = library, .may_move = ds_elf_imports(v, "setegid"),
+	                   .t = { { .worst = V_NONE }, { .worst = V_NONE } } };
 	int n = c ? ds_code_each_call(c, gid_calls, on_site, &s) : -1;
+	const struct tally *t = &s.t[s.may_move && s.moved];
 	bool capped = c && ds_code_capped(c);
-	if (n < 0 || (capped && !s.bad)) {
+	if (n < 0 || (capped && !t->bad)) {
 		by_imports(f, v, setid, library, c ? "code too large, read partly" : why);
 		return;
 	}
@@ -372,24 +438,24 @@ static void run(struct ds_file *f, void *state)
 	if (n == 0) {
 		d = ds_report(f, cap(DS_SEV_INFO, setid, library),
 		              "imports gid-changing calls but calls none directly (through a pointer?)");
-	} else if (s.worst == V_BAD) {
-		d = report_bad(f, v, cap(DS_SEV_ERROR, setid, library), &s);
-	} else if (s.worst == V_DEAD) {
+	} else if (t->worst == V_BAD) {
+		d = report_bad(f, v, cap(DS_SEV_ERROR, setid, library), t);
+	} else if (t->worst == V_DEAD) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only in code nothing runs");
 		ds_detail_str(d, "reason", reasons[V_DEAD]);
-	} else if (s.worst == V_TEMP) {
+	} else if (t->worst == V_TEMP) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only as a temporary switch that keeps a root id");
 		ds_detail_str(d, "reason", reasons[V_TEMP]);
-	} else if (s.worst == V_FORWARD) {
+	} else if (t->worst == V_FORWARD) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid only in a wrapper that passes on its caller's gid");
 		ds_detail_str(d, "reason", reasons[V_FORWARD]);
 	} else {
-		d = ds_report(f, DS_SEV_PASS, "does not keep root's supplementary groups: %s", reasons[s.worst]);
-		ds_detail_str(d, "reason", reasons[s.worst]);
+		d = ds_report(f, DS_SEV_PASS, "does not keep root's supplementary groups: %s", reasons[t->worst]);
+		ds_detail_str(d, "reason", reasons[t->worst]);
 	}
 	ds_detail_str(d, "method", "disassembly");
 	ds_detail_int(d, "gid_calls", (long long)s.n);
-	ds_detail_int(d, "without_groups", (long long)s.bad);
+	ds_detail_int(d, "without_groups", (long long)t->bad);
 	detail_file(d, v, setid, library);
 }
 
@@ -411,6 +477,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "is a drop back, and so is any gid when the next uid change is back to getuid(), "
 		  "and a gid read from a stack slot getresgid() filled (its address the last "
 		  "call was given: getresgid(&r, &e, &s) ... setresgid(r, e, s)); "
+		  "getegid() is no drop back in a file where a setegid (or setregid's or "
+		  "setresgid's effective gid) moves the effective gid to a gid not its own "
+		  "with no initgroups or setgroups before it by the rules above and outside "
+		  "dead code (setegid(user's gid), later setgid(getegid())); "
 		  "syscall(SYS_setgroups, ...) with the machine's number counts as setgroups(); "
 		  "a constant the gid was tested against on the way (if (gid) setgid(gid)) is not "
 		  "taken as the gid; setresgid() "
@@ -428,7 +498,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "A gid kept in a global is followed to the global's stores, one level: a gid "
 		  "saved from getgid() passes; in a stripped file, a write through a pointer to the "
 		  "start of a struct holding the gid further in is not seen. Through syscall() only "
-		  "setgroups is known: a gid or uid changed by syscall() is not a site.",
+		  "setgroups is known: a gid or uid changed by syscall() is not a site. "
+		  "A setegid run only when the program is not root still counts as moving "
+		  "the effective gid for getegid(); only a file that imports setegid reads "
+		  "getegid() so.",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},

@@ -40,7 +40,8 @@ jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD DEAD"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
         DEAD DEAD_TAKEN PW_RESKEEP SAVED_PW SAVED_PW_BYNAME PW_OWNUID PW_MAINARG MAINFIRST
-        MAINFIRST_LATE GUARD PW_SYSGROUPS PW_SYSOTHER RESTORE RESTORE_OVERWRITE"
+        MAINFIRST_LATE GUARD PW_SYSGROUPS PW_SYSOTHER RESTORE RESTORE_OVERWRITE
+        EGID_GROUPED EGID_MOVED EGID_DEAD"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
@@ -131,6 +132,17 @@ PY
 			*) echo "drop-DEAD-$opt elf-nodrop-groups info disassembly $dead" ;;
 			esac
 			echo "drop-DEAD_TAKEN-$opt elf-nodrop-groups error disassembly "
+			# setgid(getegid()): the effective gid was moved by a setegid
+			# with no groups call first (the control), not when the
+			# groups were set first or nothing calls the setegid (known
+			# where dead code is: x86, aarch64); the setegid itself reads
+			# as a temporary switch
+			echo "drop-EGID_GROUPED-$opt elf-nodrop-groups info disassembly $temp"
+			echo "drop-EGID_MOVED-$opt elf-nodrop-groups error disassembly "
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*) echo "drop-EGID_DEAD-$opt elf-nodrop-groups error disassembly " ;;
+			*) echo "drop-EGID_DEAD-$opt elf-nodrop-groups info disassembly $temp" ;;
+			esac
 			echo "drop-PW_RESKEEP-$opt elf-nodrop-groups info disassembly $temp"
 			echo "drop-SAVED_PTR-$opt elf-nodrop-groups error disassembly "
 			# i386 -O0 reloads the GOT pointer from the stack for the
