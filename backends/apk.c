@@ -171,22 +171,21 @@ static int apk_probe(const char *root, struct ds_probe *out)
 	int open_err;
 	struct ds_pkgtable *t = load(root, &open_err, &err);
 	if (!t && open_err == ENOENT) {
-		snprintf(out->detail, sizeof out->detail, "no %s", DB_PATH);
+		out->detail = ds_xstrdup("no " DB_PATH);
 		ds_error_clear(&err);
 		return 0;
 	}
 	if (!t) {
 		if (open_err)
-			snprintf(out->detail, sizeof out->detail, "cannot read %s: %s", DB_PATH,
-			         ds_root_strerror(open_err));
+			out->detail = ds_xasprintf("cannot read %s: %s", DB_PATH, ds_root_strerror(open_err));
 		else
-			snprintf(out->detail, sizeof out->detail, "%s", ds_error_msg(&err));
+			out->detail = ds_xstrdup(ds_error_msg(&err));
 		out->unreadable = 1;
 		ds_error_clear(&err);
 		return 0;
 	}
 	ds_pkgtable_probe(t, root, "etc/alpine-release", out);
-	snprintf(out->detail, sizeof out->detail, "apk database %s: %zu packages", DB_PATH, t->npkgs);
+	out->detail = ds_xasprintf("apk database %s: %zu packages", DB_PATH, t->npkgs);
 	ds_pkgtable_close(t);
 	return 0;
 }
@@ -213,7 +212,7 @@ struct apk_file {
 	struct {
 		unsigned char *text;
 		size_t len;
-		char why[160];   /* empty: the script is not in the package */
+		struct ds_error why;   /* with text NULL: unset when the script is not in the package */
 	} scripts[NSCRIPTS];
 	size_t next_script;
 	bool scripts_done;
@@ -284,8 +283,10 @@ static void free_apk(struct apk_file *af)
 	ds_payload_free(&af->payload);
 	ds_pkg_free(&af->pkg);
 	free(af->path);
-	for (size_t i = 0; i < NSCRIPTS; i++)
+	for (size_t i = 0; i < NSCRIPTS; i++) {
 		free(af->scripts[i].text);
+		ds_error_clear(&af->scripts[i].why);
+	}
 	free(af);
 }
 
@@ -295,8 +296,9 @@ static void take_script(struct apk_file *af, struct archive_entry *e, const char
 		if (strcmp(name, script_names[i]))
 			continue;
 		free(af->scripts[i].text);
+		ds_error_clear(&af->scripts[i].why);
 		af->scripts[i].text = ds_member_text(af->payload.a, e, SCRIPT_MAX, &af->scripts[i].len,
-		                                     af->scripts[i].why, sizeof af->scripts[i].why);
+		                                     &af->scripts[i].why);
 		return;
 	}
 }
@@ -324,10 +326,11 @@ static int read_control(struct apk_file *af, struct ds_error *err)
 		}
 		if (!strcmp(name, ".PKGINFO")) {
 			size_t len;
-			char why[160];
-			unsigned char *text = ds_member_text(af->payload.a, e, PKGINFO_MAX, &len, why, sizeof why);
-			if (!text)
-				return ds_error_set(err, DS_ERR_PARSE, ".PKGINFO: %s", why);
+			unsigned char *text = ds_member_text(af->payload.a, e, PKGINFO_MAX, &len, err);
+			if (!text) {
+				ds_error_prefix(err, ".PKGINFO: ");
+				return -1;
+			}
 			parse_pkginfo(af, (const char *)text);
 			free(text);
 			pkginfo = true;
@@ -407,10 +410,10 @@ static int apk_pkgfile_next(void *h, struct ds_member *m, struct ds_error *err)
 	struct apk_file *af = h;
 	while (!af->payload_only && af->next_script < NSCRIPTS) {
 		size_t i = af->next_script++;
-		if (!af->scripts[i].text && !af->scripts[i].why[0])
+		if (!af->scripts[i].text && !af->scripts[i].why.msg)
 			continue;
 		ds_member_script(m, script_names[i], af->scripts[i].text, af->scripts[i].len,
-		                 af->scripts[i].why, NULL);
+		                 ds_error_msg(&af->scripts[i].why), NULL);
 		return 1;
 	}
 	if (!af->have_payload)

@@ -102,10 +102,9 @@ int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
                    const struct ds_member_source *src)
 {
 	if (size < 0 || (uint64_t)size > DS_MEMBER_MAX) {
-		snprintf(p->why, sizeof p->why,
-		         "member of %lld bytes, over the %u MiB limit: not scanned",
-		         (long long)size, DS_MEMBER_MAX >> 20);
-		m->unreadable = p->why;
+		ds_error_set(&p->why, DS_ERR_LIMIT, "member of %lld bytes, over the %u MiB limit: not scanned",
+		             (long long)size, DS_MEMBER_MAX >> 20);
+		m->unreadable = p->why.msg;
 		return !src->skip || src->skip(src->ctx) == 0 ? 0 : -1;
 	}
 	if ((uint64_t)size <= DS_MEMBER_IN_MEMORY) {
@@ -119,9 +118,8 @@ int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
 		       (n = src->read(src->ctx, p->buf + got, (size_t)size - got)) > 0)
 			got += (size_t)n;
 		if (n < 0 || got != (size_t)size) {
-			snprintf(p->why, sizeof p->why, "%s",
-			         n < 0 ? src->why(src->ctx) : "truncated payload");
-			m->unreadable = p->why;
+			ds_error_set(&p->why, DS_ERR_PARSE, "%s", n < 0 ? src->why(src->ctx) : "truncated payload");
+			m->unreadable = p->why.msg;
 			return -1;
 		}
 		m->data = p->buf;
@@ -135,9 +133,9 @@ int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
 	int64_t got = spill_member(p, src, p->buf);
 	if (got != size) {
 		const char *why = got < 0 ? src->why(src->ctx) : NULL;
-		snprintf(p->why, sizeof p->why, "%s",
-		         why ? why : got < 0 ? strerror(errno) : "truncated payload");
-		m->unreadable = p->why;
+		ds_error_set(&p->why, DS_ERR_PARSE, "%s",
+		             why ? why : got < 0 ? strerror(errno) : "truncated payload");
+		m->unreadable = p->why.msg;
 		return -1;
 	}
 	m->in_file = true;
@@ -301,12 +299,12 @@ static void link_unreadable(struct ds_payload *p, const struct ds_tar_link *l, s
                             const char *why)
 {
 	if (l->data_at)
-		snprintf(p->why, sizeof p->why, "hard link to %s: %s", l->target, why);
+		ds_error_set(&p->why, DS_ERR_PARSE, "hard link to %s: %s", l->target, why);
 	else
-		snprintf(p->why, sizeof p->why,
-		         "hard link to %s, which no earlier member of the archive is: dpkg cannot "
-		         "install it", l->target);
-	m->unreadable = p->why;
+		ds_error_set(&p->why, DS_ERR_PARSE,
+		             "hard link to %s, which no earlier member of the archive is: dpkg cannot "
+		             "install it", l->target);
+	m->unreadable = p->why.msg;
 }
 
 /* The second reading: each kept link with its target's data, read once
@@ -464,6 +462,7 @@ int ds_payload_next(struct ds_payload *p, struct ds_member *m, struct ds_error *
 
 void ds_payload_free(struct ds_payload *p)
 {
+	ds_error_clear(&p->why);
 	if (p->a)
 		archive_read_free(p->a);
 	if (p->have_spill)
@@ -489,12 +488,12 @@ void ds_payload_free(struct ds_payload *p)
 }
 
 unsigned char *ds_member_text(struct archive *a, struct archive_entry *e, size_t max, size_t *len,
-                              char *why, size_t whylen)
+                              struct ds_error *err)
 {
 	int64_t size = archive_entry_size(e);
 	if (size < 0 || (uint64_t)size > max) {
-		snprintf(why, whylen, "control member of %lld bytes, over the %zu MiB limit: not scanned",
-		         (long long)size, max >> 20);
+		ds_error_set(err, DS_ERR_LIMIT, "control member of %lld bytes, over the %zu MiB limit: not scanned",
+		             (long long)size, max >> 20);
 		return NULL;
 	}
 	unsigned char *text = ds_xmalloc((size_t)size + 1);
@@ -504,7 +503,7 @@ unsigned char *ds_member_text(struct archive *a, struct archive_entry *e, size_t
 	while (got < (size_t)size && (n = archive_read_data(a, text + got, (size_t)size - got)) > 0)
 		got += (size_t)n;
 	if (n < 0 || got != (size_t)size) {
-		snprintf(why, whylen, "%s", n < 0 ? ds_archive_why(a) : "truncated control member");
+		ds_error_set(err, DS_ERR_PARSE, "%s", n < 0 ? ds_archive_why(a) : "truncated control member");
 		free(text);
 		return NULL;
 	}

@@ -44,7 +44,7 @@ struct ds_payload {
 	size_t cap;
 	bool have_spill;           /* spill: the temporary file, opened on first need */
 	int spill;
-	char why[160];             /* the current member's unreadable reason */
+	struct ds_error why;       /* the current member's unreadable reason */
 	char caps[512];            /* the current member's capabilities as text */
 	bool failed;               /* a member's data could not be read: nothing follows */
 	struct ds_link_name *pending;  /* names of hard-link groups, data not seen yet */
@@ -108,10 +108,10 @@ int ds_member_read(struct ds_payload *p, struct ds_member *m, int64_t size,
  * read then). */
 int ds_payload_budget(struct ds_payload *p, int64_t size, struct ds_error *err);
 /* The whole text of the member whose header e was just read (a package's
- * control file or script), NUL-terminated; NULL with why when it is over
- * max bytes or cannot be read. */
+ * control file or script), NUL-terminated; NULL with the reason in err
+ * when it is over max bytes (DS_ERR_LIMIT) or cannot be read. */
 unsigned char *ds_member_text(struct archive *a, struct archive_entry *e, size_t max, size_t *len,
-                              char *why, size_t whylen);
+                              struct ds_error *err);
 /* Fills m with a script the package manager runs (struct ds_member's
  * script): path as its users name it, text (NULL: unreadable for why),
  * interpreter NULL when its own #! line says. */

@@ -589,15 +589,14 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 	int present = status != NULL;
 	free(status);
 	if (!present) {
-		snprintf(out->detail, sizeof out->detail, "no var/lib/dpkg/status");
+		out->detail = ds_xstrdup("no var/lib/dpkg/status");
 		return 0;
 	}
 	struct ds_dpkg_status st;
 	struct ds_error err = DS_ERROR_INIT;
 	if (ds_dpkg_status_probe(root, &st, &err) != 0) {
 		/* said, rather than the scan silently going on without owners */
-		snprintf(out->detail, sizeof out->detail, "var/lib/dpkg unreadable: %s",
-		         ds_error_msg(&err));
+		out->detail = ds_xasprintf("var/lib/dpkg unreadable: %s", ds_error_msg(&err));
 		out->unreadable = 1;
 		ds_error_clear(&err);
 		return 0;
@@ -608,8 +607,7 @@ static int dpkg_probe(const char *root, struct ds_probe *out)
 	char *marker = ds_path_join(root, "etc/debian_version");
 	out->native = access(marker, F_OK) == 0;
 	free(marker);
-	snprintf(out->detail, sizeof out->detail,
-	         "dpkg database var/lib/dpkg: %zu installed packages", st.installed);
+	out->detail = ds_xasprintf("dpkg database var/lib/dpkg: %zu installed packages", st.installed);
 	return 0;
 }
 
@@ -657,7 +655,7 @@ struct deb_file {
 		char *path;            /* "DEBIAN/postinst", NULL: not in the package */
 		unsigned char *text;
 		size_t len;
-		char why[120];         /* not read: why */
+		struct ds_error why;   /* not read: why */
 	} scripts[NSCRIPTS];
 	size_t next_script;        /* the next to hand out */
 	bool payload_only;         /* pkgfile_want: no scripts */
@@ -667,8 +665,6 @@ struct deb_file {
 
 #define CONTROL_MAX (1 << 20)
 
-/* A member of the control tar, whole (NUL-terminated), when it holds at
- * most what any member is held in memory; else NULL with why set. */
 /* A maintainer script of the control member; one too large or unreadable
  * is handed out unread, with the reason. */
 static void read_script(struct deb_file *df, struct archive *t, struct archive_entry *e,
@@ -678,7 +674,7 @@ static void read_script(struct deb_file *df, struct archive *t, struct archive_e
 		return;   /* named twice: the first one counts, as for dpkg-deb's extraction */
 	df->scripts[i].path = ds_xasprintf("DEBIAN/%s", maint_scripts[i]);
 	df->scripts[i].text = ds_member_text(t, e, DS_MEMBER_IN_MEMORY, &df->scripts[i].len,
-	                                     df->scripts[i].why, sizeof df->scripts[i].why);
+	                                     &df->scripts[i].why);
 }
 
 /* The member's name in the control tar, "./" and "/" prefixes dropped. */
@@ -783,6 +779,7 @@ static void free_deb(struct deb_file *df)
 	for (size_t i = 0; i < NSCRIPTS; i++) {
 		free(df->scripts[i].path);
 		free(df->scripts[i].text);
+		ds_error_clear(&df->scripts[i].why);
 	}
 	free(df);
 }
@@ -868,7 +865,7 @@ static int dpkg_pkgfile_next(void *h, struct ds_member *m, struct ds_error *err)
 		if (!df->scripts[i].path)
 			continue;
 		ds_member_script(m, df->scripts[i].path, df->scripts[i].text, df->scripts[i].len,
-		                 df->scripts[i].why, NULL);
+		                 ds_error_msg(&df->scripts[i].why), NULL);
 		return 1;
 	}
 	return ds_payload_next(&df->payload, m, err);

@@ -260,21 +260,22 @@ static int pacman_probe(const char *root, struct ds_probe *out)
 	bool present = dir && stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode);
 	free(dir);
 	if (!present) {
-		snprintf(out->detail, sizeof out->detail, "no %s", LOCAL_DIR);
+		out->detail = ds_xstrdup("no " LOCAL_DIR);
 		return 0;
 	}
 	struct ds_error err = DS_ERROR_INIT;
 	bool pre42 = false;
 	struct ds_pkgtable *t = load(root, &pre42, &err);
 	if (!t) {
-		snprintf(out->detail, sizeof out->detail, "%s", ds_error_msg(&err));
+		out->detail = ds_xstrdup(ds_error_msg(&err));
 		out->unreadable = 1;
 		ds_error_clear(&err);
 		return 0;
 	}
 	ds_pkgtable_probe(t, root, "etc/arch-release", out);
-	snprintf(out->detail, sizeof out->detail, "pacman database %s: %zu packages%s", LOCAL_DIR,
-	         t->npkgs, pre42 ? " (no ALPM_DB_VERSION: made by pacman before 4.2, read as it is)" : "");
+	out->detail = ds_xasprintf("pacman database %s: %zu packages%s", LOCAL_DIR, t->npkgs,
+	                           pre42 ? " (no ALPM_DB_VERSION: made by pacman before 4.2, read as it is)"
+	                                 : "");
 	out->notice = pre42;
 	ds_pkgtable_close(t);
 	return 0;
@@ -294,7 +295,7 @@ struct pacman_file {
 	struct ds_payload payload;
 	unsigned char *install; /* .INSTALL: functions bash sources around each step */
 	size_t install_len;
-	char install_why[160];  /* empty: the package has no .INSTALL */
+	struct ds_error install_why; /* with install NULL: unset when the package has no .INSTALL */
 	bool install_done, payload_only, have_payload;
 	char *path;             /* the package file, for reading the payload again */
 };
@@ -342,6 +343,7 @@ static void free_pacman_file(struct pacman_file *pf)
 	ds_payload_free(&pf->payload);
 	ds_pkg_free(&pf->pkg);
 	free(pf->install);
+	ds_error_clear(&pf->install_why);
 	free(pf->path);
 	free(pf);
 }
@@ -386,8 +388,9 @@ static int read_dot_members(struct pacman_file *pf, struct archive_entry *e, str
 		if (strcmp(name, ".INSTALL"))
 			continue;
 		free(pf->install);
+		ds_error_clear(&pf->install_why);
 		pf->install = ds_member_text(pf->payload.a, e, INSTALL_MAX, &pf->install_len,
-		                             pf->install_why, sizeof pf->install_why);
+		                             &pf->install_why);
 	}
 	if (r != ARCHIVE_OK && r != ARCHIVE_EOF) {
 		ds_error_set(err, DS_ERR_PARSE, "%s", ds_archive_why(pf->payload.a));
@@ -465,10 +468,10 @@ static int pacman_pkgfile_next(void *h, struct ds_member *m, struct ds_error *er
 	struct pacman_file *pf = h;
 	if (!pf->payload_only && !pf->install_done) {
 		pf->install_done = true;
-		if (pf->install || pf->install_why[0]) {
+		if (pf->install || pf->install_why.msg) {
 			/* sourced by bash (makepkg's scriptlet functions) */
-			ds_member_script(m, ".INSTALL", pf->install, pf->install_len, pf->install_why,
-			                 "/bin/bash");
+			ds_member_script(m, ".INSTALL", pf->install, pf->install_len,
+			                 ds_error_msg(&pf->install_why), "/bin/bash");
 			return 1;
 		}
 	}

@@ -62,8 +62,8 @@ struct db_read {
 	struct ds_error error;  /* why it could not be read */
 	char *said;             /* librpm's first message while it was open, or NULL */
 	const char *copy;       /* the private copy's directory, left out of what librpm says */
-	char choice[256];       /* which database was read when the root holds several,
-	                         * and why ("" when it holds one); said by probe() */
+	char *choice;           /* which database was read when the root holds several,
+	                         * and why (NULL when it holds one); said by probe() */
 };
 
 /* The host path of rel with its symlinks resolved inside the root, as the
@@ -93,21 +93,19 @@ static size_t find_dbs(const char *root, size_t *found)
 
 /* A database file of the layouts that is there but empty (a zero-byte
  * rpmdb.sqlite): its "dir/file" in buf, or false. */
-static bool empty_db(const char *root, char *buf, size_t len)
+static char *empty_db(const char *root)
 {
 	for (size_t i = 0; i < sizeof db_layouts / sizeof db_layouts[0]; i++) {
 		char *rel = ds_xasprintf("%s/%s", db_layouts[i].dir, db_layouts[i].file);
 		char *p = in_root(root, rel);
 		struct stat st;
 		bool empty = p && lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0;
-		if (empty)
-			snprintf(buf, len, "%s", rel);
-		free(rel);
 		free(p);
 		if (empty)
-			return true;
+			return rel;
+		free(rel);
 	}
-	return false;
+	return NULL;
 }
 
 static void read_config(void)
@@ -334,9 +332,7 @@ static void free_state(struct rpm_state *st)
 	free(st);
 }
 
-/* librpm's first message while a database is opened, which says why it
- * could not be (otherwise dropped: errors come back as values), into the
- * db_read of that opening. */
+/* What librpm said, "" when nothing. */
 static const char *said(const struct db_read *r)
 {
 	return r->said ? r->said : "";
@@ -353,8 +349,13 @@ static void db_read_done(struct db_read *r)
 {
 	ds_error_clear(&r->error);
 	forget_said(r);
+	free(r->choice);
+	r->choice = NULL;
 }
 
+/* librpm's first message while a database is opened, which says why it
+ * could not be (otherwise dropped: errors come back as values), into the
+ * db_read of that opening. */
 static int note_rpmlog(rpmlogRec rec, rpmlogCallbackData data)
 {
 	struct db_read *r = data;
@@ -460,11 +461,13 @@ static int with_db(const char *root, db_fn fn, struct db_read *r, void *ctx)
 {
 	size_t found[sizeof db_layouts / sizeof db_layouts[0]];
 	size_t n = find_dbs(root, found), pick = 0;
-	r->choice[0] = '\0';
-	char empty[128];
-	if (n == 0 && empty_db(root, empty, sizeof empty)) {
+	free(r->choice);
+	r->choice = NULL;
+	char *empty = n == 0 ? empty_db(root) : NULL;
+	if (empty) {
 		ds_error_set(&r->error, DS_ERR_IO, "cannot read %s: the file is empty (0 bytes), "
 		             "no database is in it", empty);
+		free(empty);
 		return -1;
 	}
 	if (n == 0) {
@@ -482,8 +485,8 @@ static int with_db(const char *root, db_fn fn, struct db_read *r, void *ctx)
 	}
 	if (pick > 0) {
 		const size_t e = found[0];
-		snprintf(r->choice, sizeof r->choice, "%s/%s lists none and is not read",
-		         db_layouts[e].dir, db_layouts[e].file);
+		r->choice = ds_xasprintf("%s/%s lists none and is not read", db_layouts[e].dir,
+		                         db_layouts[e].file);
 	}
 	return with_layout(root, found[pick], fn, r, ctx);
 }
@@ -600,33 +603,34 @@ static int rpm_probe(const char *root, struct ds_probe *out)
 {
 	memset(out, 0, sizeof *out);
 	size_t found[sizeof db_layouts / sizeof db_layouts[0]];
-	char empty[128];
-	if (find_dbs(root, found) == 0 && empty_db(root, empty, sizeof empty)) {
-		snprintf(out->detail, sizeof out->detail, "cannot read %s: the file is empty (0 bytes), "
-		         "no database is in it", empty);
+	char *empty = find_dbs(root, found) == 0 ? empty_db(root) : NULL;
+	if (empty) {
+		out->detail = ds_xasprintf("cannot read %s: the file is empty (0 bytes), "
+		                           "no database is in it", empty);
 		out->unreadable = 1;
+		free(empty);
 		return 0;
 	}
 	if (find_dbs(root, found) == 0) {
-		snprintf(out->detail, sizeof out->detail, "no rpm database");
+		out->detail = ds_xstrdup("no rpm database");
 		return 0;
 	}
 	struct census c = { 0 };
 	struct db_read r = { 0 };
 	if (with_db(root, count_packages, &r, &c) != 0) {
-		snprintf(out->detail, sizeof out->detail, "%.250s", ds_error_msg(&r.error));
+		out->detail = ds_xstrdup(ds_error_msg(&r.error));
 		out->unreadable = 1;
 		db_read_done(&r);
 		return 0;
 	}
-	db_read_done(&r);
 	out->packages = c.packages;
 	out->usable = c.packages > 0;
 	out->owns_bin_sh = c.owns_bin_sh;
 	out->native = marker_present(root);
-	out->notice = r.choice[0] != '\0';
-	snprintf(out->detail, sizeof out->detail, "rpm database %s (%s): %zu packages%s%.150s",
-	         c.dbdir, c.kind, c.packages, out->notice ? "; " : "", r.choice);
+	out->notice = r.choice != NULL;
+	out->detail = ds_xasprintf("rpm database %s (%s): %zu packages%s%s", c.dbdir, c.kind,
+	                           c.packages, r.choice ? "; " : "", r.choice ? r.choice : "");
+	db_read_done(&r);
 	return 0;
 }
 
@@ -696,7 +700,7 @@ struct rpm_script {
 	char *text;              /* NULL: not read (why) */
 	size_t len;
 	char *interp;            /* "/bin/sh", "/usr/bin/python3", "<lua>" */
-	char why[120];
+	char *why;               /* malloc()ed, with text NULL */
 };
 
 struct rpm_file {
@@ -726,6 +730,7 @@ static void rpm_file_free(struct rpm_file *pf)
 		free(pf->scripts[i].path);
 		free(pf->scripts[i].text);
 		free(pf->scripts[i].interp);
+		free(pf->scripts[i].why);
 	}
 	free(pf->scripts);
 	rpmfiFree(pf->fi);
@@ -796,8 +801,8 @@ static void add_script(struct rpm_file *pf, char *path, char *text, char *prog)
 	struct rpm_script sc = { .path = path, .text = text, .len = strlen(text),
 	                         .interp = prog ? prog : ds_xstrdup("/bin/sh") };
 	if (sc.len > DS_MEMBER_IN_MEMORY) {
-		snprintf(sc.why, sizeof sc.why, "scriptlet of %zu bytes, over the %u MiB limit: not scanned",
-		         sc.len, DS_MEMBER_IN_MEMORY >> 20);
+		sc.why = ds_xasprintf("scriptlet of %zu bytes, over the %u MiB limit: not scanned",
+		                      sc.len, DS_MEMBER_IN_MEMORY >> 20);
 		free(sc.text);
 		sc.text = NULL;
 		sc.len = 0;

@@ -562,7 +562,9 @@ static int cmd_backends(int argc, char **argv)
 		struct ds_probe p = { 0 };
 		printf("  %-6s %s (%s)\n", b->name, b->summary, slots[i].where);
 		if (b->probe && b->probe(root, &p) == 0)
-			printf("         in %s: %s\n", root, p.detail[0] ? p.detail : "nothing found");
+			printf("         in %s: %s\n", root,
+			       p.detail && p.detail[0] ? p.detail : "nothing found");
+		free(p.detail);
 	}
 	const char *const *fails;
 	size_t nf = ds_backend_failures(&fails);

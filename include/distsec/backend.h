@@ -32,7 +32,7 @@
 
 #include "distsec/error.h"
 
-#define DS_BACKEND_ABI 11
+#define DS_BACKEND_ABI 12
 #define DS_BACKEND_ENTRY "distsec_backend_entry"
 
 /* What the backend knows about one installed (or packaged) package.  All
@@ -66,7 +66,8 @@ struct ds_probe {
 	int native;            /* the root carries this manager's distribution marker */
 	int unreadable;        /* a database is there but cannot be read: detail says why,
 	                        * naming the file ("cannot read var/lib/rpm/Packages: ...") */
-	char detail[256];      /* human-readable: where the database is, what it holds */
+	char *detail;          /* human-readable: where the database is, what it holds
+	                        * (whole, malloc()ed; the caller frees it) */
 	int notice;            /* usable, but detail says something the user must hear
 	                        * (which of two databases was read, and why) */
 };
@@ -118,7 +119,8 @@ struct ds_backend {
 	 * package files unless --profile says otherwise; NULL: the strict one. */
 	const char *profile;
 
-	/* Cheap look at a root; must not print.  Returns 0, or -1 on a hard error. */
+	/* Cheap look at a root; must not print.  Returns 0, or -1 on a hard
+	 * error; the caller frees out->detail either way. */
 	int (*probe)(const char *root, struct ds_probe *out);
 
 	/* Optional: begin loading the root's database, with open()'s flags.

@@ -142,6 +142,12 @@ size_t ds_backend_failures(const char *const **out)
 	return nfailures;
 }
 
+/* What a probe said ("" when nothing). */
+static const char *detail(const struct ds_probe *p)
+{
+	return p->detail ? p->detail : "";
+}
+
 /* *why (when why is not NULL) becomes the message, whole. */
 static void set_why(char **why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void set_why(char **why, const char *fmt, ...)
@@ -210,22 +216,28 @@ static const struct ds_backend *select_auto(const char *root, char **why,
 		struct ds_probe p = { 0 };
 		int rc = b->probe(root, &p);
 		if (rc == 0 && (p.unreadable || p.notice) && warnings) {
-			char *w = ds_xasprintf("backend %s: %s", b->name, p.detail);
+			char *w = ds_xasprintf("backend %s: %s", b->name, detail(&p));
 			ds_push(*warnings, *nwarnings, wcap, w);
 		}
 		if (rc == 0 && p.usable && n < 16) {
 			cand[n] = b;
 			probes[n++] = p;
+		} else {
+			free(p.detail);
 		}
 	}
+	const struct ds_backend *chosen = none;
 	if (n == 1) {
-		set_why(why, "%s", probes[0].detail);
-		return cand[0];
+		set_why(why, "%s", detail(&probes[0]));
+		chosen = cand[0];
+	} else if (n > 1) {
+		chosen = tie_break(cand, probes, n, why);
+	} else {
+		set_why(why, "no package database with installed packages in %s", root);
 	}
-	if (n > 1)
-		return tie_break(cand, probes, n, why);
-	set_why(why, "no package database with installed packages in %s", root);
-	return none;
+	for (size_t i = 0; i < n; i++)
+		free(probes[i].detail);
+	return chosen;
 }
 
 const struct ds_backend *ds_backend_select(const char *name, const char *root,
@@ -246,9 +258,10 @@ const struct ds_backend *ds_backend_select(const char *name, const char *root,
 	 * backend's unreadable database is open()'s error, not a warning) */
 	struct ds_probe p = { 0 };
 	if (warnings && b->probe && b->probe(root, &p) == 0 && p.notice && !p.unreadable) {
-		char *w = ds_xasprintf("backend %s: %s", b->name, p.detail);
+		char *w = ds_xasprintf("backend %s: %s", b->name, detail(&p));
 		size_t wcap = *nwarnings;
 		ds_push(*warnings, *nwarnings, wcap, w);
 	}
+	free(p.detail);
 	return b;
 }

@@ -710,9 +710,9 @@ static void index_layer(struct ds_image *im, size_t i)
 		char *abs = ds_xasprintf("/%s", p);
 		if (S_ISREG(e->mode) && !e->hard && e->size >= 0 && e->size <= (int64_t)KEPT_MAX &&
 		    im->kept_total + (size_t)e->size <= KEPT_TOTAL && ds_unitset_wants(abs)) {
-			char why[160];
 			size_t n = 0;
-			e->kept = ds_member_text(a, ae, KEPT_MAX, &n, why, sizeof why);
+			/* not kept: the unit is read as not there */
+			e->kept = ds_member_text(a, ae, KEPT_MAX, &n, NULL);
 			e->nkept = e->kept ? n : 0;
 			im->kept_total += e->nkept;
 		}

@@ -94,6 +94,13 @@ rpm --root "$root" --dbpath /var/lib/rpm -i --justdb --nodeps --noscripts "$top"
 cp "$db/rpmdb.sqlite" "$work/whole.sqlite"
 run_distsec backends --root "$root"
 expect_line "rpm database var/lib/rpm (sqlite): 41 packages"
+# what the probe says is whole too: the copy's temporary directory of 600
+# characters, not there
+export TMPDIR="$long/absent"
+run_distsec backends --root "$root"
+TMPDIR=$tmpdir_was
+grep -qx "         in $root: cannot read var/lib/rpm/rpmdb.sqlite: no temporary directory for a copy ($long/absent/distsec-rpmdb-[A-Za-z0-9]\{6\}): No such file or directory" \
+	"$work/out" || { cat "$work/out" >&2; fail "the rpm probe's reason cut short"; }
 
 # the Name index emptied: the headers are counted, auto still picks rpm
 python3 -c 'import sqlite3, sys

@@ -137,8 +137,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	put_file(admin, name, start, (size_t)(end - start));
 
-	struct ds_probe probe;
+	struct ds_probe probe = { 0 };
 	b->probe(root, &probe);
+	free(probe.detail);
 	void *started = b->start(root, 0);
 	struct ds_error e = DS_ERROR_INIT;
 	void *h = b->open(root, 0, started, &e);
