@@ -116,7 +116,7 @@ struct ds_scan {
 	                              * JSON summary */
 	size_t nwarnings;
 	const char *profile;         /* name of the profile the findings were judged by */
-	char profile_why[96];        /* why that one */
+	const char *profile_why;     /* why that one (a static string) */
 	bool *enabled;               /* per ds_checks[] index */
 
 	struct ds_skip {             /* checks that could not run here, and why */

@@ -446,7 +446,7 @@ static int load_profile(struct ds_scan *s, const char *spec, const char *why, st
 	if (!(s->priv->profile = ds_profile_load(spec, err)))
 		return -1;
 	s->profile = ds_profile_name(s->priv->profile);
-	snprintf(s->profile_why, sizeof s->profile_why, "%s", why);
+	s->profile_why = why;
 	return 0;
 }
 
