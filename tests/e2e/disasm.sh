@@ -41,7 +41,7 @@ drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API P
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
         DEAD DEAD_TAKEN PW_RESKEEP SAVED_PW SAVED_PW_BYNAME PW_OWNUID PW_MAINARG MAINFIRST
         MAINFIRST_LATE GUARD PW_SYSGROUPS PW_SYSOTHER RESTORE RESTORE_OVERWRITE
-        EGID_GROUPED EGID_MOVED EGID_DEAD"
+        EGID_GROUPED EGID_MOVED EGID_DEAD PW_SWITCH PW_SWITCH_ONEPATH"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
@@ -64,6 +64,7 @@ for target in $targets; do
 		wait
 		for v in $drop_v; do
 			case $v in
+			PW_SWITCH_ONEPATH) d="-DPW -DSWITCH -DONEPATH" ;;
 			PW_*) d="-DPW -D${v#PW_}" ;;
 			SIBLING_AFTER) d="-DSIBLING -DAFTER" ;;
 			DEAD_TAKEN) d="-DDEAD -DTAKEN" ;;
@@ -121,6 +122,8 @@ PY
 			echo "drop-PW_SWAP-$opt elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 			echo "drop-PW_REALONLY-$opt elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 			echo "drop-PW_WRAP-$opt elf-nodrop-groups info disassembly $wrap"
+			echo "drop-PW_SWITCH-$opt elf-nodrop-groups info disassembly $wrap"
+			echo "drop-PW_SWITCH_ONEPATH-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_CALLED-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() in a function it calls before changing its gid"
 			echo "drop-SIBLING-$opt elf-nodrop-groups pass disassembly every caller of the function changing its gid calls initgroups() or setgroups() before calling it"
 			echo "drop-SIBLING_AFTER-$opt elf-nodrop-groups error disassembly "
