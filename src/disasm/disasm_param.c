@@ -43,7 +43,18 @@ struct taint {
 	int32_t fp_depth;           /* the same for the frame pointer, once set from it */
 	unsigned sp, fp;            /* stack and frame pointer families */
 	int32_t stack_args;         /* the caller's stack arguments, from the entry sp */
+	uint64_t args_set;          /* bit per 4-byte word of them: written since with
+	                               what is not the caller's (a cdecl parameter
+	                               assigned at -O0) */
 };
+
+/* The bit in args_set of the caller's stack argument at entry-relative
+ * offset ko, or 0 past the words followed. */
+static uint64_t arg_word(const struct taint *t, int32_t ko)
+{
+	int64_t w = ((int64_t)ko - t->stack_args) / 4;
+	return (ko - t->stack_args) % 4 == 0 && w < 64 ? 1ull << w : 0;
+}
 
 bool dis_arg_reg(const struct dis_arch *a, unsigned r)
 {
@@ -86,7 +97,7 @@ static bool slot_tainted(const struct taint *t, unsigned base, int32_t disp)
 	/* above the return address (x86) or the entry sp: the caller's
 	 * stack arguments */
 	if (rel && ko >= t->stack_args)
-		return true;
+		return !(t->args_set & arg_word(t, ko));
 	return find_slot(t, kb, ko) != (size_t)-1;
 }
 
@@ -96,6 +107,10 @@ static void set_slot(struct taint *t, unsigned base, int32_t disp, bool on)
 	int32_t ko;
 	bool rel;
 	frame_key(t, base, disp, &kb, &ko, &rel);
+	if (rel && ko >= t->stack_args) {
+		t->args_set = on ? t->args_set & ~arg_word(t, ko) : t->args_set | arg_word(t, ko);
+		return;
+	}
 	size_t k = find_slot(t, kb, ko);
 	if (on && k == (size_t)-1 && t->nslots < SLOTS)
 		t->slot[t->nslots++] = (struct slot){ kb, ko };
@@ -151,9 +166,10 @@ static void step(struct taint *t, const struct dis_insn *in)
 static bool meet(struct taint *d, const struct taint *s)
 {
 	bool changed = false;
-	uint64_t regs = d->regs & s->regs;
-	changed |= regs != d->regs;
+	uint64_t regs = d->regs & s->regs, args_set = d->args_set | s->args_set;
+	changed |= regs != d->regs || args_set != d->args_set;
 	d->regs = regs;
+	d->args_set = args_set;
 	for (size_t k = 0; k < d->nslots;)
 		if (find_slot(s, d->slot[k].base, d->slot[k].off) == (size_t)-1) {
 			d->slot[k] = d->slot[--d->nslots];
@@ -190,8 +206,12 @@ struct flow {
 
 static void flow_into(struct flow *w, size_t j, const struct taint *t)
 {
-	if (j >= w->f->n) {
-		w->lost = true;   /* a jump into no instruction, or off the end */
+	/* off the end: after a call of a local function that does not
+	 * return (openssh's sshfatal), the path ends */
+	if (j == w->f->n)
+		return;
+	if (j > w->f->n) {
+		w->lost = true;   /* a jump into no instruction */
 		return;
 	}
 	uint32_t b = w->block[j];
