@@ -186,14 +186,7 @@ PY
 			aarch64*-O2*|*+thumb-O2*) echo "drop-RESTORE-$opt elf-nodrop-groups info disassembly $temp" ;;
 			*) echo "drop-RESTORE-$opt elf-nodrop-groups pass disassembly switches to gid 0" ;;
 			esac
-			# x32 -O2 -fno-plt (gcc) lays the early return's epilogue out
-			# before the rest: disasm_param.c's forward walk, in address
-			# order, has the stack pointer back at entry after its pops and
-			# reads the slots as the caller's stack arguments (a wrapper)
-			case $target-$opt in
-			*gnux32-O2-noplt) echo "drop-RESTORE_OVERWRITE-$opt elf-nodrop-groups info disassembly $wrap" ;;
-			*) echo "drop-RESTORE_OVERWRITE-$opt elf-nodrop-groups error disassembly " ;;
-			esac
+			echo "drop-RESTORE_OVERWRITE-$opt elf-nodrop-groups error disassembly "
 			# aarch64 and Thumb-2 -O0 spill the struct's address to the
 			# stack: where it is written through then is not followed, the
 			# error stays; mips64el keeps it (loaded from its GOT entry)
