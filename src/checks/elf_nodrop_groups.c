@@ -349,7 +349,8 @@ static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	struct sites *s = ctx;
 	enum verdict deep = V_NONE;
-	for (int m = 0; m <= s->may_move; m++) {
+	int ways = s->may_move ? 2 : 1;   /* getegid() as its own gid, then as moved */
+	for (int m = 0; m < ways; m++) {
 		enum verdict v = judge_site(c, s, site, m);
 		if (v == V_BAD && !s->library)
 			v = deep = deep == V_NONE ? judge_deep(site) : deep;
