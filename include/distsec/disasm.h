@@ -136,9 +136,21 @@ bool ds_site_in_main(const struct ds_site *site);
  * start on which it runs as root, calls one of names before anything
  * that may call one of changes (such a call, a local function calling one
  * within depth levels or the site's own function, an indirect call or
- * jump): the process did it once for all.  A path is not root's after a
- * test of geteuid()'s result whose other arm calls one of names (they
- * need root: that arm is root's). */
+ * jump): the process did it once for all.  A local function main calls
+ * that itself calls one of names on every path from its entry to its
+ * return (paths ending in exit, abort or a local function that does not
+ * return need none) before anything that may call one of changes is such
+ * a call (nscd's nscd_init()).  A path is not root's after a test of
+ * geteuid()'s or getuid()'s result whose other arm calls one of names
+ * (they need root: that arm is root's): see ds_site_not_root. */
+/* True when every path from the start of the site's function to the site
+ * takes the arm of a test of geteuid()'s or getuid()'s result (the call
+ * just before the test, or its result kept in a register until it) that
+ * calls none of names, where the other arm calls one: names need root
+ * (setgroups, initgroups), so the site runs only when the process is not
+ * root (hylafax's setupPermissions: initgroups, setegid, seteuid when
+ * geteuid() is 0, else setegid alone). */
+bool ds_site_not_root(const struct ds_site *site, const char *const *names);
 bool ds_site_main_first(const struct ds_site *site, const char *const *names,
                         const char *const *changes, unsigned depth);
 

@@ -16,8 +16,12 @@
  *   to a gid not its own with no groups call on a path before it, as the
  *   groups rules below find one (logrotate's `su`: setegid(user's gid),
  *   later setgid(getegid()) makes it permanent with root's groups); not
- *   after initgroups(user) (hylafax's daemons), nor when the setegid is
- *   dead code (moves_egid);
+ *   after initgroups(user), nor when the setegid is dead code, nor when
+ *   it runs only on the arm of a geteuid() or getuid() test that is not
+ *   root's (ds_site_not_root: hylafax's setupPermissions() calls
+ *   initgroups, setegid, seteuid when geteuid() is 0, else setegid alone;
+ *   a process that is not root cannot move its egid to a gid not its own
+ *   and has no root's groups to keep) (moves_egid);
  * - loaded from a global (bash's current_user.gid, dash's and screen's
  *   saved ids) that every store in the file sets from getgid/getegid/
  *   getresgid or -1 (ds_code_each_store): the real id saved at start-up,
@@ -54,7 +58,10 @@
  *   such a call on a path to the call in every direct caller of the site's
  *   function (sshd's permanently_set_uid()), or in main on every path it
  *   runs as root before anything that may change a gid (slurmd's
- *   `if (geteuid() == 0) setgroups(0, NULL)`) -- fine;
+ *   `if (geteuid() == 0) setgroups(0, NULL)`), where a function main
+ *   calls that itself calls initgroups/setgroups on every path it returns
+ *   by, before any gid change, counts as such a call (a daemon's init
+ *   function dropping the groups before its own setgid) -- fine;
  * - anything else -- the finding, even if setgroups is imported and called
  *   elsewhere.
  * The worst site decides.  A setuid/setgid file (switching between its own
@@ -97,8 +104,9 @@ static const char *const reasons[] = {
 	[V_GROUPED_CALLER] = "every caller of the function changing its gid calls initgroups() or "
 	  "setgroups() before calling it",
 	[V_GROUPED_MAIN] = "main calls initgroups() or setgroups() on every path it runs as root, "
-	  "before anything that may change a gid (the arm of a geteuid() test without them is no "
-	  "root's)",
+	  "itself or in a function it calls that does so on every path it returns by, before "
+	  "anything that may change a gid (the arm of a geteuid() or getuid() test without them "
+	  "is no root's)",
 	[V_DEAD] = "changes its gid only in a function nothing in the program calls, jumps to or "
 	  "takes the address of (dead code)",
 	[V_TEMP] = "switches its effective gid only, keeping a root id to switch back",
@@ -316,8 +324,12 @@ static bool moves_egid(struct ds_code *c, struct sites *s, const struct ds_site 
 	if (n == 9)
 		return false;   /* setgid: judged as a site of its own */
 	struct ds_argsrc a = ds_site_arg(site, n);
+	/* a process whose euid is not 0 cannot set a gid not its own (no
+	 * CAP_SETGID) and has no root groups to keep: the arm of a geteuid()
+	 * test without the groups call (hylafax's setupPermissions) moves no
+	 * egid of root's */
 	if (classify(a, false) != A_OTHER || saved_real(c, s, a, false) ||
-	    ds_site_calls_before(site, group_calls))
+	    ds_site_calls_before(site, group_calls) || ds_site_not_root(site, group_calls))
 		return false;
 	if (s->library || deep == V_BAD)
 		return true;
@@ -473,15 +485,19 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "a call to initgroups or setgroups before it: in its function, in a function "
 		  "called before it (up to 3 levels of direct calls), or before the call in every "
 		  "direct caller of its function, or in main on every path it runs as root before "
-		  "anything that may change a gid; a gid from getgid/getegid/getresgid or "
+		  "anything that may change a gid (a function main calls that calls one on every "
+		  "path it returns by, before any gid change, counts as main's call; the arm of "
+		  "a geteuid() or getuid() test whose other arm calls one is not root's); a gid "
+		  "from getgid/getegid/getresgid or "
 		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
 		  "is a drop back, and so is any gid when the next uid change is back to getuid(), "
 		  "and a gid read from a stack slot getresgid() filled (its address the last "
 		  "call was given: getresgid(&r, &e, &s) ... setresgid(r, e, s)); "
 		  "getegid() is no drop back in a file where a setegid (or setregid's or "
 		  "setresgid's effective gid) moves the effective gid to a gid not its own "
-		  "with no initgroups or setgroups before it by the rules above and outside "
-		  "dead code (setegid(user's gid), later setgid(getegid())); "
+		  "with no initgroups or setgroups before it by the rules above, outside "
+		  "dead code and not only on the arm of a geteuid() or getuid() test that is "
+		  "not root's (setegid(user's gid), later setgid(getegid())); "
 		  "syscall(SYS_setgroups, ...) with the machine's number counts as setgroups(); "
 		  "a constant the gid was tested against on the way (if (gid) setgid(gid)) is not "
 		  "taken as the gid; setresgid() "
@@ -500,9 +516,11 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "saved from getgid() passes; in a stripped file, a write through a pointer to the "
 		  "start of a struct holding the gid further in is not seen. Through syscall() only "
 		  "setgroups is known: a gid or uid changed by syscall() is not a site. "
-		  "A setegid run only when the program is not root still counts as moving "
-		  "the effective gid for getegid(); only a file that imports setegid reads "
-		  "getegid() so.",
+		  "Only a file that imports setegid reads getegid() as possibly moved. A "
+		  "test of a global (nscd's `if (server_user)` both before its setgroups in "
+		  "nscd_init() and before restart()'s setgid) is not matched across functions: "
+		  "a function main calls that skips the groups call on one arm of such a test "
+		  "does not count as dropping them.",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},

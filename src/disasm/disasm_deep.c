@@ -287,28 +287,173 @@ bool ds_site_in_main(const struct ds_site *site)
 
 #define EUID_TEST 4   /* instructions between geteuid()'s call and its test's jump */
 
-/* A conditional jump on what geteuid() just returned (its call at most
- * EUID_TEST instructions before, nothing between that branches or calls),
- * one of whose arms calls one of names and the other not: setgroups() and
- * initgroups() need root, so that arm is root's.  The other arm's first
- * instruction, or (size_t)-1. */
-static size_t not_root_edge(const struct dis_func *f, size_t i, const char *const *names)
+/* Is the conditional jump at i a test of what geteuid() or getuid()
+ * returned: the call at most EUID_TEST instructions before, nothing
+ * between that branches or calls; or a register the jump or the
+ * instruction setting its condition reads holding that result (kept in a
+ * callee-saved register across other calls: hylafax's setupPermissions
+ * calls getpwnam() between)? */
+static bool tests_id(struct ds_code *c, const struct dis_func *f, size_t i)
 {
-	static const char *const euid[] = { "geteuid", NULL };
-	const struct dis_insn *in = &f->in[i];
-	if (in->kind != K_CJMP || in->target < f->start || in->target >= f->end)
-		return (size_t)-1;
+	static const char *const ids[] = { "geteuid", "getuid", NULL };
 	size_t k = i;
 	while (k > 0 && i - k < EUID_TEST && f->in[k - 1].kind == K_OTHER)
 		k--;
-	if (k == 0 || f->in[k - 1].kind != K_CALL || !dis_named(&f->in[k - 1], euid))
+	if (k > 0 && f->in[k - 1].kind == K_CALL && dis_named(&f->in[k - 1], ids))
+		return true;
+	uint64_t regs = f->in[i].uses | (i ? f->in[i - 1].uses : 0);
+	struct ds_site at = { c, f, i };
+	/* the registers read, then a stack slot compared (x86 -O0) */
+	for (unsigned r = 0; r <= DIS_REGS; r++) {
+		struct dis_loc l = r < DIS_REGS ? (struct dis_loc){ L_REG, (uint8_t)r, 0 }
+		                 : i ? f->in[i - 1].tested : (struct dis_loc){ L_NONE, 0, 0 };
+		if (r < DIS_REGS && (!(regs & DIS_BIT(r)) || r == c->arch->sp))
+			continue;
+		if (l.kind == L_NONE)
+			continue;
+		struct ds_argsrc a = dis_loc_src(&at, l);
+		for (size_t n = 0; a.kind == DS_SRC_RESULT && a.callee && ids[n]; n++)
+			if (strcmp(a.callee, ids[n]) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* A conditional jump on what geteuid() or getuid() returned (tests_id),
+ * one of whose arms calls one of names and the other not: setgroups() and
+ * initgroups() need root, so that arm is root's.  The other arm's first
+ * instruction, or (size_t)-1. */
+static size_t not_root_edge(struct ds_code *c, const struct dis_func *f, size_t i,
+                            const char *const *names)
+{
+	const struct dis_insn *in = &f->in[i];
+	if (in->kind != K_CJMP || in->target < f->start || in->target >= f->end)
 		return (size_t)-1;
 	size_t taken = dis_index_of(f, in->target);
-	if (taken >= f->n || i + 1 >= f->n)
+	if (taken >= f->n || i + 1 >= f->n || !tests_id(c, f, i))
 		return (size_t)-1;
 	bool t = dis_reach(f, taken, names, (size_t)-1, NULL, NULL) != NULL;
 	bool n = dis_reach(f, i + 1, names, (size_t)-1, NULL, NULL) != NULL;
 	return t == n ? (size_t)-1 : t ? i + 1 : taken;
+}
+
+bool ds_site_not_root(const struct ds_site *site, const char *const *names)
+{
+	const struct dis_func *f = site->f;
+	if (!f->n || site->i >= f->n)
+		return false;
+	unsigned char *seen = ds_xcalloc(f->n, 1);
+	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
+	bool skipped = false, reached = false;
+	stack[top++] = 0;
+	seen[0] = 1;
+	while (top && !reached) {
+		size_t i = stack[--top], next[2];
+		bool all;
+		unsigned nn = dis_succ(f, i, next, &all);
+		size_t skip = not_root_edge(site->c, f, i, names);
+		reached = i == site->i || all;   /* a switch: anywhere, on any doubt */
+		for (unsigned k = 0; k < nn; k++) {
+			skipped |= next[k] == skip;
+			if (next[k] < f->n && next[k] != skip && !seen[next[k]]) {
+				seen[next[k]] = 1;
+				stack[top++] = next[k];
+			}
+		}
+	}
+	free(seen);
+	free(stack);
+	return skipped && !reached;
+}
+
+/* The walk of first_groups from a function's entry. */
+struct first {
+	struct deep *d;
+	const char *const *names, *const *changes;
+	unsigned depth;
+	uint64_t home;        /* the site's function: calling it changes a gid */
+	bool every_path;      /* a return (or a path leaving) before names fails */
+};
+
+static bool drops_first(struct first *w, uint64_t fn);
+
+/* On every path from the entry of f on which the process runs as root
+ * (not_root_edge), is one of w->names called before anything that may
+ * call one of w->changes (such a call, a local function calling one
+ * within depth levels or the site's own, an indirect call or jump)?
+ * With every_path, also before the path returns or leaves f; paths ending
+ * in a call that does not return need no call.  Otherwise a local
+ * function that does so on every path of its own (drops_first: nscd's
+ * nscd_init() from main) counts as such a call.  1: yes, with such a
+ * call met; 0: yes, none met; -1: no. */
+static int first_groups(struct first *w, const struct dis_func *f)
+{
+	struct ds_code *c = w->d->c;
+	if (!f->n)
+		return -1;
+	unsigned char *seen = ds_xcalloc(f->n, 1);
+	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
+	bool ok = true, grouped = false;
+	stack[top++] = 0;
+	seen[0] = 1;
+	while (top && ok) {
+		size_t i = stack[--top];
+		const struct dis_insn *in = &f->in[i];
+		if ((in->kind == K_CALL || (w->every_path && in->kind == K_JMP)) &&
+		    dis_named(in, w->names)) {
+			grouped = true;   /* the path goes on with the groups dropped */
+			continue;
+		}
+		if (dis_noreturn(in))
+			continue;
+		uint64_t to = in->kind == K_CALL || in->kind == K_JMP ? local_callee(c, f, in) : 0;
+		if (to >= f->start && to < f->end)
+			to = 0;   /* i386's `call .+5; pop %ebx`: no other function */
+		if (to && to != w->home && !w->every_path && drops_first(w, to)) {
+			grouped = true;
+			continue;
+		}
+		if (in->kind == K_ICALL || in->kind == K_IJMP || dis_named(in, w->changes) ||
+		    (to && (to == w->home || fn_calls(w->d, to, w->depth) || w->d->cut))) {
+			ok = false;   /* may change a gid before the groups are dropped */
+			break;
+		}
+		if (w->every_path && to && never_returns(w->d, to))
+			continue;
+		size_t next[2], skip = not_root_edge(c, f, i, w->names);
+		bool all;
+		unsigned nn = dis_succ(f, i, next, &all);
+		/* a return, a tail call, a jump out of the function */
+		if (w->every_path && (in->kind == K_RET || (in->kind == K_JMP && nn == 0) ||
+		                      (in->kind == K_CJMP && nn < 2))) {
+			ok = false;
+			break;
+		}
+		for (unsigned k = 0; k < nn; k++)
+			if (next[k] < f->n && next[k] != skip && !seen[next[k]]) {
+				seen[next[k]] = 1;
+				stack[top++] = next[k];
+			}
+	}
+	free(seen);
+	free(stack);
+	return !ok ? -1 : grouped;
+}
+
+/* Does the local function at fn call one of w->names on every path from
+ * its entry to its return, before anything that may change a gid? */
+static bool drops_first(struct first *w, uint64_t fn)
+{
+	struct dis_func f;
+	if (!dis_decode_deep(w->d->c, fn, w->d->budget, (size_t)-1, &f)) {
+		w->d->cut = true;
+		return false;
+	}
+	struct first in = *w;
+	in.every_path = true;
+	bool yes = first_groups(&in, &f) == 1;
+	free(f.in);
+	return yes;
 }
 
 bool ds_site_main_first(const struct ds_site *site, const char *const *names,
@@ -321,43 +466,8 @@ bool ds_site_main_first(const struct ds_site *site, const char *const *names,
 	d.budget = c->deep_decoded + DEEP_QUERY < DEEP_FILE ? c->deep_decoded + DEEP_QUERY : DEEP_FILE;
 	if (!m || m == site->f->start || !dis_decode_deep(c, m, d.budget, (size_t)-1, &f))
 		return false;
-	if (!f.n) {
-		free(f.in);
-		return false;
-	}
-	unsigned char *seen = ds_xcalloc(f.n, 1);
-	size_t *stack = ds_xmalloc(f.n * sizeof *stack), top = 0;
-	bool ok = true, grouped = false;
-	stack[top++] = 0;
-	seen[0] = 1;
-	while (top && ok) {
-		size_t i = stack[--top];
-		const struct dis_insn *in = &f.in[i];
-		if (in->kind == K_CALL && dis_named(in, names)) {
-			grouped = true;   /* the path goes on with the groups dropped */
-			continue;
-		}
-		if (in->kind == K_CALL && dis_noreturn(in))
-			continue;
-		uint64_t to = in->kind == K_CALL || in->kind == K_JMP ? local_callee(c, &f, in) : 0;
-		if (to >= f.start && to < f.end)
-			to = 0;   /* i386's `call .+5; pop %ebx`: no other function */
-		if (in->kind == K_ICALL || in->kind == K_IJMP || dis_named(in, changes) ||
-		    (to && (to == site->f->start || fn_calls(&d, to, depth) || d.cut))) {
-			ok = false;   /* may change a gid before the groups are dropped */
-			break;
-		}
-		size_t next[2], skip = not_root_edge(&f, i, names);
-		bool all;
-		unsigned nn = dis_succ(&f, i, next, &all);
-		for (unsigned k = 0; k < nn; k++)
-			if (next[k] < f.n && next[k] != skip && !seen[next[k]]) {
-				seen[next[k]] = 1;
-				stack[top++] = next[k];
-			}
-	}
-	free(seen);
-	free(stack);
+	struct first w = { &d, names, changes, depth, site->f->start, false };
+	bool yes = first_groups(&w, &f) == 1;
 	free(f.in);
-	return ok && grouped;
+	return yes;
 }

@@ -413,6 +413,11 @@ static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc wan
 	return r;
 }
 
+struct ds_argsrc dis_loc_src(const struct ds_site *at, struct dis_loc loc)
+{
+	return walk_back(at, loc);
+}
+
 /* Is the stack slot `slot` one the call at index i was given the address
  * of (getresgid(&r, &e, &s)), so that it may have filled it? */
 static bool slot_arg(const struct walk *w, size_t i, struct dis_loc slot)

@@ -73,6 +73,7 @@ struct dis_insn {
 	uint64_t ref;
 	uint64_t uses;         /* register families its operands read, but the
 	                          base of a resolved ref (calls' arguments not) */
+	struct dis_loc tested; /* a compare's stack slot operand (x86), or L_NONE */
 };
 
 enum dis_ref {
@@ -351,6 +352,9 @@ void dis_name_syscalls(struct ds_code *c, struct dis_func *f);
 /* The successors of instruction i on a path (up to 2; an indirect jump
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);
+/* Where the value in loc (a register family or a stack slot) before the
+ * instruction at->i comes from (the walk of ds_site_arg). */
+struct ds_argsrc dis_loc_src(const struct ds_site *at, struct dis_loc loc);
 /* disasm_deep.c: main's start (what the entry point passes to
  * __libc_start_main), or 0 */
 uint64_t dis_main(struct ds_code *c);

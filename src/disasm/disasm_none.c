@@ -117,6 +117,12 @@ bool ds_site_in_main(const struct ds_site *s)
 	return false;
 }
 
+bool ds_site_not_root(const struct ds_site *s, const char *const *names)
+{
+	(void)s; (void)names;
+	return false;
+}
+
 bool ds_site_main_first(const struct ds_site *s, const char *const *names,
                         const char *const *changes, unsigned depth)
 {

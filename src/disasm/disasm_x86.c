@@ -349,6 +349,14 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		x86_branch(c, rs, ci, &op[0], o, K_JMP, K_IJMP);
 		dis_regs_reset(rs);
 		return;
+	case X86_INS_CMP: case X86_INS_TEST:
+		/* a test of a value kept on the stack (-O0's `cmpl $0,
+		 * -0x14(%rbp)`): which slot, for what was tested */
+		for (unsigned k = 0; k < x->op_count; k++)
+			if (op[k].type == X86_OP_MEM && x86_stack_mem(&op[k].mem))
+				o->tested = (struct dis_loc){ L_STACK, (uint8_t)x86_family(op[k].mem.base),
+				                              (int32_t)op[k].mem.disp };
+		break;
 	case X86_INS_RET: case X86_INS_RETF: case X86_INS_IRET: case X86_INS_IRETD:
 	case X86_INS_IRETQ: case X86_INS_HLT: case X86_INS_UD2:
 		o->kind = K_RET;

@@ -41,7 +41,8 @@ drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API P
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
         DEAD DEAD_TAKEN PW_RESKEEP SAVED_PW SAVED_PW_BYNAME PW_OWNUID PW_MAINARG MAINFIRST
         MAINFIRST_LATE GUARD PW_SYSGROUPS PW_SYSOTHER RESTORE RESTORE_OVERWRITE
-        EGID_GROUPED EGID_MOVED EGID_DEAD PW_SWITCH PW_SWITCH_ONEPATH"
+        EGID_GROUPED EGID_MOVED EGID_DEAD EGID_NONROOT EGID_ROOTARM PW_SWITCH PW_SWITCH_ONEPATH
+        MAINCALLED MAINCALLED_ONEARM"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
@@ -70,6 +71,7 @@ for target in $targets; do
 			DEAD_TAKEN) d="-DDEAD -DTAKEN" ;;
 			SAVED_PW_BYNAME) d="-DSAVED_PW -DBYNAME" ;;
 			MAINFIRST_LATE) d="-DMAINFIRST -DLATEGROUPS" ;;
+			MAINCALLED_ONEARM) d="-DMAINCALLED -DONEARM" ;;
 			RESTORE_OVERWRITE) d="-DRESTORE -DOVERWRITE" ;;
 			*) d=-D$v ;;
 			esac
@@ -105,7 +107,7 @@ PY
 	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
-	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, before anything that may change a gid (the arm of a geteuid() test without them is no root's)"
+	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm of a geteuid() or getuid() test without them is no root's)"
 	temp="switches its effective gid only, keeping a root id to switch back"
 	saved="drops back to its real or saved gid, kept in a global that is only ever assigned from getgid/getegid/getresgid"
 	{
@@ -152,6 +154,10 @@ PY
 			s390x*|powerpc64*|arm-*|mips64*) echo "drop-EGID_DEAD-$opt elf-nodrop-groups error disassembly " ;;
 			*) echo "drop-EGID_DEAD-$opt elf-nodrop-groups info disassembly $temp" ;;
 			esac
+			# setupPermissions' setegid on the arm where geteuid() was not 0
+			# moves no egid of root's; on the root arm it does (the control)
+			echo "drop-EGID_NONROOT-$opt elf-nodrop-groups info disassembly $temp"
+			echo "drop-EGID_ROOTARM-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_RESKEEP-$opt elf-nodrop-groups info disassembly $temp"
 			echo "drop-SAVED_PTR-$opt elf-nodrop-groups error disassembly "
 			# i386 -O0 reloads the GOT pointer from the stack for the
@@ -169,12 +175,15 @@ PY
 			case $target in
 			powerpc64-*)
 				echo "drop-PW_MAINARG-$opt elf-nodrop-groups info disassembly $wrap"
-				echo "drop-MAINFIRST-$opt elf-nodrop-groups error disassembly " ;;
+				echo "drop-MAINFIRST-$opt elf-nodrop-groups error disassembly "
+				echo "drop-MAINCALLED-$opt elf-nodrop-groups error disassembly " ;;
 			*)
 				echo "drop-PW_MAINARG-$opt elf-nodrop-groups error disassembly "
-				echo "drop-MAINFIRST-$opt elf-nodrop-groups pass disassembly $mainfirst" ;;
+				echo "drop-MAINFIRST-$opt elf-nodrop-groups pass disassembly $mainfirst"
+				echo "drop-MAINCALLED-$opt elf-nodrop-groups pass disassembly $mainfirst" ;;
 			esac
 			echo "drop-MAINFIRST_LATE-$opt elf-nodrop-groups error disassembly "
+			echo "drop-MAINCALLED_ONEARM-$opt elf-nodrop-groups error disassembly "
 			echo "drop-GUARD-$opt elf-nodrop-groups error disassembly "
 			echo "drop-PW_SYSGROUPS-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() before changing its gid"
 			echo "drop-PW_SYSOTHER-$opt elf-nodrop-groups error disassembly "
