@@ -157,9 +157,12 @@ bool ds_site_main_first(const struct ds_site *site, const char *const *names,
 /* True when nothing in the file can run the function holding the site:
  * no instruction outside it branches into it or computes an address in
  * it, no relocation, data word, dynamic symbol or the entry point names
- * one, so only dead code calls from there.  False on any doubt (a read
- * error, a cap, past 8 queries per file; a machine other than x86 and
- * aarch64, whose byte patterns it does not know). */
+ * one, so only dead code calls from there.  A program's dynamic symbol
+ * counts only when the program imports a run-time look-up (dlopen, dlsym,
+ * GModule's, libltdl's): nothing else calls a program's exports but a
+ * library calling back by name, which is rare and not seen.  False on any
+ * doubt (a read error, a cap, past 8 queries per file; a machine other
+ * than x86 and aarch64, whose byte patterns it does not know). */
 bool ds_site_unreached(const struct ds_site *site);
 
 enum ds_argsrc_kind {

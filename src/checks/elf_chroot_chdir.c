@@ -17,7 +17,10 @@
  * after it, up to CHDIR_DEPTH levels of direct calls (Rust's
  * std::env::set_current_dir("/") after nix's chroot), or after the call
  * in every direct caller of its function (a chroot wrapper) passes, with
- * its own details.reason.  A shared library, or a program exporting an API of
+ * its own details.reason; one in a function nothing in the file can run
+ * (ds_site_unreached, for programs: a dynamic symbol naming it is no
+ * caller unless the program loads plugins or looks names up with dlsym)
+ * is dead code, info.  A shared library, or a program exporting an API of
  * 200+ functions (an interpreter), only offers chroot to its callers
  * (os.chroot, perl's chroot): info at most.  A file importing neither chdir
  * nor fchdir is decoded too (its sites, chroot("."), the library rule), with
@@ -292,11 +295,15 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "working directory the new root), and with no chdir in a function called after it "
 		  "(up to 3 levels of direct calls) nor after the call in every direct caller of "
 		  "its function; a chroot in a function nothing in the file calls, jumps to or "
-		  "takes the address of is dead code (info).",
+		  "takes the address of is dead code (info), even when the function is one of "
+		  "the program's dynamic symbols, unless the program loads plugins or looks names "
+		  "up (dlopen, dlsym: they may call its exports).",
 		.limits = "Calls through function pointers are not followed; a chdir in another "
 		  "function counts only when that function is called after the chroot (3 levels "
 		  "deep at most) or is a direct caller of the chroot's function (one level); a "
-		  "wrapper's callers are followed one level, for chroot(\".\").",
+		  "wrapper's callers are followed one level, for chroot(\".\"); a library the "
+		  "program is linked with that calls one of its exports by name is not seen (the "
+		  "function is taken for dead code, info).",
 		.fix = "Call chdir(\"/\") right after chroot().",
 	},
 	.cwe = 243,

@@ -62,6 +62,14 @@
  *   calls that itself calls initgroups/setgroups on every path it returns
  *   by, before any gid change, counts as such a call (a daemon's init
  *   function dropping the groups before its own setgid) -- fine;
+ * - anything else, in a function nothing in the file can run
+ *   (ds_site_unreached: no call, jump, address, relocation or data word
+ *   names it; pppoe's dropPrivs()) -- dead code, info.  A dynamic symbol
+ *   naming it is a caller in a library, but in a program only when the
+ *   program loads plugins or looks names up (dlopen, dlsym: pcapdump's
+ *   exported, never called envuidgid() is dead code); a library the
+ *   program links calling back into it by name is not seen, and such a
+ *   function is taken for dead: info with the reason, not an error;
  * - anything else -- the finding, even if setgroups is imported and called
  *   elsewhere.
  * The worst site decides.  A setuid/setgid file (switching between its own
@@ -503,7 +511,9 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "taken as the gid; setresgid() "
 		  "keeping getegid() as the saved gid is a temporary switch; a change in a "
 		  "function nothing in the file calls, jumps to or takes the address of is dead "
-		  "code (info).",
+		  "code (info), even when the function is one of a program's dynamic symbols, "
+		  "unless the program loads plugins or looks names up (dlopen, dlsym: they may "
+		  "call its exports); a shared library's exports are always callers.",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "
 		  "followed; a gid a function other than main receives from its caller is info (the "
 		  "caller is not followed), so a program's own drop_privileges(uid, gid) helper is "
@@ -520,7 +530,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "test of a global (nscd's `if (server_user)` both before its setgroups in "
 		  "nscd_init() and before restart()'s setgid) is not matched across functions: "
 		  "a function main calls that skips the groups call on one arm of such a test "
-		  "does not count as dropping them.",
+		  "does not count as dropping them. "
+		  "A library a program is linked with that calls one of the "
+		  "program's exports by name (GtkBuilder's signal handlers) is not seen: a "
+		  "function only that export names is taken for dead code (info).",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},

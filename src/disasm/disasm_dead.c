@@ -6,9 +6,9 @@
  * branch form), an address computed in the code (rip-relative, absolute,
  * off the i386 GOT pointer, aarch64 adr and adrp+add), a data word (a
  * function pointer table, .init_array, a GOT slot of a non-PIE program),
- * a relocation's addend or symbol, a dynamic symbol (another object, or
- * dlsym, may call it), the entry point.  Every such place is looked for
- * as a byte pattern over the whole file; a code pattern's function is
+ * a relocation's addend or symbol, a dynamic symbol where something can
+ * call through one (exports_callable), the entry point.  Every such place
+ * is looked for as a byte pattern over the whole file; a code pattern's function is
  * then decoded (on the deep walks' budget) and reaches it when one of its
  * instructions branches to, or names, an address in it.  Whatever cannot
  * be told (a pattern in no decodable function, a data word that only
@@ -176,8 +176,37 @@ static bool sym_value(Elf_Scn *scn, const GElf_Shdr *sh, size_t i, uint64_t *val
 	return true;
 }
 
+/* Run-time symbol look-ups: a plugin these load binds to the program's
+ * exports, and a name given to these finds one (dlsym(RTLD_DEFAULT)).
+ * GLib's GModule and libltdl are dlopen/dlsym for the programs using
+ * them. */
+static const char *const lookups[] = {
+	"dlopen", "dlmopen", "dlsym", "dlvsym",
+	"g_module_open", "g_module_symbol",
+	"lt_dlopen", "lt_dlopenext", "lt_dlopenadvise", "lt_dlsym",
+	NULL
+};
+
+/* Can anything call a function through a dynamic symbol the file defines?
+ * A shared library's exports are what other objects call: always.  A
+ * program (ET_EXEC, a PIE, or PT_INTERP without a soname: libc.so.6 has an
+ * interpreter to print its version, and is a library) is what the loader
+ * starts, not what others link to: only a plugin it loads or a name it
+ * looks up calls through its exports, so without a look-up import
+ * (lookups) an export names no caller.  A library the program is linked
+ * with can still call back into it by name (GtkBuilder's signal handlers,
+ * found through GModule inside libgtk; a library built with undefined
+ * symbols the program supplies): that is rare, and not seen from the
+ * program.  Such a function is then taken for dead code, which turns a
+ * finding into info with its reason, never removes it. */
+static bool exports_callable(const struct ds_elfview *v)
+{
+	bool program = v->type == ET_EXEC || v->df1_pie || (v->has_interp && !v->has_soname);
+	return !program || ds_elf_imports_any(v, lookups) != NULL;
+}
+
 /* A dynamic symbol defined in the function: another object, or dlsym,
- * may call it. */
+ * may call it (when exports_callable). */
 static void exported(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	if (sh->sh_size > TABLE_MAX || !sh->sh_entsize) {
@@ -257,6 +286,7 @@ bool ds_site_unreached(const struct ds_site *site)
 	struct dead d = { .c = c, .lo = site->f->start, .hi = site->f->end };
 	if (d.hi <= d.lo || in_fn(&d, eh.e_entry))
 		return false;
+	bool callable = exports_callable(c->v);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	while (!d.reached && (scn = elf_nextscn(elf, scn)) != NULL) {
@@ -265,13 +295,15 @@ bool ds_site_unreached(const struct ds_site *site)
 			break;
 		}
 		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (sh.sh_type == SHT_DYNSYM)
+		if (sh.sh_type == SHT_DYNSYM && callable)
 			exported(&d, scn, &sh);
 		else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
 			relocs(&d, scn, &sh);
 		/* a PLT stub jumps through its GOT slot, which the relocations
-		 * and data words name */
+		 * and data words name; the symbol values of .dynsym are no
+		 * data words, exported() has judged them */
 		if (d.reached || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS ||
+		    sh.sh_type == SHT_DYNSYM ||
 		    (name && (strncmp(name, ".eh_frame", 9) == 0 || strncmp(name, ".plt", 4) == 0 ||
 		              strcmp(name, ".iplt") == 0)))
 			continue;

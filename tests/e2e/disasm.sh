@@ -36,13 +36,13 @@ build() {
 	esac
 }
 
-jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD DEAD"
+jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD DEAD DEAD_EXPORTED"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
         PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
         DEAD DEAD_TAKEN PW_RESKEEP SAVED_PW SAVED_PW_BYNAME PW_OWNUID PW_MAINARG MAINFIRST
         MAINFIRST_LATE GUARD PW_SYSGROUPS PW_SYSOTHER RESTORE RESTORE_OVERWRITE
         EGID_GROUPED EGID_MOVED EGID_DEAD EGID_NONROOT EGID_ROOTARM PW_SWITCH PW_SWITCH_ONEPATH
-        MAINCALLED MAINCALLED_ONEARM"
+        MAINCALLED MAINCALLED_ONEARM DEAD_EXPORTED DEAD_LOOKUP"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
@@ -60,7 +60,8 @@ for target in $targets; do
 	for opt in O0 O2 O2-noplt; do
 		case $opt in O2-noplt) fl="-O2 -fno-plt" ;; *) fl="-$opt" ;; esac
 		for v in $jail_v; do
-			cached "$r/usr/bin/jail-$v-$opt" build "$target" "$r/usr/bin/jail-$v-$opt" $fl -D$v "$src/jail.c" &
+			case $v in DEAD_EXPORTED) d="-DDEAD -rdynamic" ;; *) d=-D$v ;; esac
+			cached "$r/usr/bin/jail-$v-$opt" build "$target" "$r/usr/bin/jail-$v-$opt" $fl $d "$src/jail.c" &
 		done
 		wait
 		for v in $drop_v; do
@@ -69,13 +70,15 @@ for target in $targets; do
 			PW_*) d="-DPW -D${v#PW_}" ;;
 			SIBLING_AFTER) d="-DSIBLING -DAFTER" ;;
 			DEAD_TAKEN) d="-DDEAD -DTAKEN" ;;
+			DEAD_EXPORTED) d="-DDEAD -DEXPORTED" ;;
+			DEAD_LOOKUP) d="-DDEAD -DEXPORTED -DLOOKUP" ;;
 			SAVED_PW_BYNAME) d="-DSAVED_PW -DBYNAME" ;;
 			MAINFIRST_LATE) d="-DMAINFIRST -DLATEGROUPS" ;;
 			MAINCALLED_ONEARM) d="-DMAINCALLED -DONEARM" ;;
 			RESTORE_OVERWRITE) d="-DRESTORE -DOVERWRITE" ;;
 			*) d=-D$v ;;
 			esac
-			case $v in *API) d="$d -rdynamic" ;; esac
+			case $v in *API|DEAD_EXPORTED|DEAD_LOOKUP) d="$d -rdynamic" ;; esac
 			cached "$r/usr/bin/drop-$v-$opt" build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
 		done
 		wait
@@ -105,6 +108,7 @@ for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
     print(f"{f['path'].split('/')[-1]} {f['check']} {f['severity']} {x.get('method', '-')} {extra}{why}")
 PY
 	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
+	jaildead="chroot() without chdir() only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
 	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm of a geteuid() or getuid() test without them is no root's)"
@@ -139,10 +143,17 @@ PY
 			echo "drop-SAVED_OTHER-$opt elf-nodrop-groups error disassembly "
 			# the dead-code byte patterns are x86's and aarch64's only
 			case $target in
-			s390x*|powerpc64*|arm-*|mips64*) echo "drop-DEAD-$opt elf-nodrop-groups error disassembly " ;;
-			*) echo "drop-DEAD-$opt elf-nodrop-groups info disassembly $dead" ;;
+			s390x*|powerpc64*|arm-*|mips64*)
+				echo "drop-DEAD-$opt elf-nodrop-groups error disassembly "
+				echo "drop-DEAD_EXPORTED-$opt elf-nodrop-groups error disassembly " ;;
+			*)
+				echo "drop-DEAD-$opt elf-nodrop-groups info disassembly $dead"
+				echo "drop-DEAD_EXPORTED-$opt elf-nodrop-groups info disassembly $dead" ;;
 			esac
 			echo "drop-DEAD_TAKEN-$opt elf-nodrop-groups error disassembly "
+			# a program looking names up with dlsym() may call any of
+			# its exports
+			echo "drop-DEAD_LOOKUP-$opt elf-nodrop-groups error disassembly "
 			# setgid(getegid()): the effective gid was moved by a setegid
 			# with no groups call first (the control), not when the
 			# groups were set first or nothing calls the setegid (known
@@ -206,8 +217,12 @@ PY
 			esac
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
 			case $target in
-			s390x*|powerpc64*|arm-*|mips64*) echo "jail-DEAD-$opt elf-chroot-chdir error disassembly " ;;
-			*) echo "jail-DEAD-$opt elf-chroot-chdir info disassembly chroot() without chdir() only in a function nothing in the program calls, jumps to or takes the address of (dead code)" ;;
+			s390x*|powerpc64*|arm-*|mips64*)
+				echo "jail-DEAD-$opt elf-chroot-chdir error disassembly "
+				echo "jail-DEAD_EXPORTED-$opt elf-chroot-chdir error disassembly " ;;
+			*)
+				echo "jail-DEAD-$opt elf-chroot-chdir info disassembly $jaildead"
+				echo "jail-DEAD_EXPORTED-$opt elf-chroot-chdir info disassembly $jaildead" ;;
 			esac
 			echo "jail-CALLEE-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() in a function called after chroot()"
 			echo "jail-WRAPCD-$opt elf-chroot-chdir pass disassembly chdir() or fchdir() in every caller, after its call of the function calling chroot()"
