@@ -60,6 +60,8 @@ bool ds_code_capped(const struct ds_code *c);
  * The site is valid only during the callback.  Returns the number of
  * sites, or -1 on a read error. */
 typedef int (*ds_site_cb)(struct ds_code *c, const struct ds_site *site, void *ctx);
+/* A predicate on a site (a caller, a call). */
+typedef bool (*ds_caller_pred)(const struct ds_site *caller, void *ctx);
 int ds_code_each_call(struct ds_code *c, const char *const *names, ds_site_cb cb, void *ctx);
 /* The same, limited to functions that also refer to an address in one of
  * refs (a string's bytes: `lea`, `adrp`+`add`, an imm32), so that a large
@@ -104,6 +106,20 @@ int ds_site_each_call_after(const struct ds_site *site, const char *const *names
  * to this site, or NULL. */
 const char *ds_site_calls_before(const struct ds_site *site, const char *const *names);
 
+/* True when a path in the site's function leads from the instruction
+ * after the one at from to the one at to (both in it); true when either
+ * is not an instruction of it. */
+bool ds_site_path(const struct ds_site *site, uint64_t from, uint64_t to);
+/* True when every path from the instruction after the one at from (0:
+ * the start of the site's function) to the one at to (0: the site) goes
+ * through the success of a call of names: a conditional jump on what it
+ * returned (-1 on failure; 0, or more, on success) whose failing arm is
+ * not on the path, where same (if given) holds for the call -- mdadm's
+ * open of the node its own mknod() just made.  False when the lifter
+ * gives no such jump's condition (x86 and aarch64 give them). */
+bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint64_t to,
+                                const char *const *names, ds_caller_pred same, void *ctx);
+
 /* Bounded interprocedural steps.  A local call is a direct call to a
  * function of this file (`call`/`bl` to its start, a tail jump out of the
  * function, or a call through a GOT slot the loader fills with its address:
@@ -126,7 +142,6 @@ const char *ds_site_calls_before_deep(const struct ds_site *site, const char *co
  * (ds_code_each_call_to, and calls through a GOT slot holding it) and pred
  * holds for every one of them; false with none, or when a cap cut the
  * search short. */
-typedef bool (*ds_caller_pred)(const struct ds_site *caller, void *ctx);
 bool ds_site_callers_all(const struct ds_site *site, ds_caller_pred pred, void *ctx);
 /* True when the function holding the site is main: the one the entry
  * point's code passes to __libc_start_main.  Its parameters are the

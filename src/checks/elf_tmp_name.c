@@ -34,10 +34,22 @@
  * read-only flags (no O_CREAT, O_TRUNC or write access); removed --
  * unlink, remove, rmdir; template -- the mkstemp family (mkstemps and
  * mkostemps with their suffix too), which opens a random name O_EXCL or
- * fails; loose -- everything else, flags not constant included.  For a
- * printed format every file call of the printing function counts (which
- * buffer each gets is not followed; an mkstemp-family call counts as
- * exclusive).  A name with a loose use is a warning, and so is one read
+ * fails; loose -- everything else, flags not constant included.  A loose
+ * or read call reached only through the success of an exclusive creation
+ * (ds_site_only_after_success: a conditional jump on what mknod, mkfifo,
+ * mkdir or an O_CREAT|O_EXCL open returned, whose failing arm does not
+ * lead to the call; when either is given a literal, the same one) opens
+ * the program's own file, a planted name having made the creation fail:
+ * exclusive too (mdadm's and ledmon's mknod, then open of the node).  For
+ * a printed format the file calls of the printing function that a path
+ * from the printing reaches count (which buffer each gets is followed
+ * only so far: one given a literal, or a global buffer other than the
+ * printing's, does not get it; an mkstemp-family call counts as
+ * exclusive), the exclusive creation looked for between the printing and
+ * the call (smartlist's unlink, O_CREAT|O_EXCL open exiting on failure,
+ * then fopen of other files and a reopen); with more than MAX_SITES of
+ * either in the function, all its file calls count.  A name with a loose
+ * use is a warning, and so is one read
  * without being created exclusively (a planted file is read).  One
  * created only exclusively (and otherwise only read or removed:
  * courier's "/tmp/.%lx.%lx" lock, snap-confine's mkdir'd and
@@ -82,6 +94,7 @@ static const struct path_call {
 	{ "fopen", 1 }, { "fopen64", 1 }, { "freopen", 1 }, { "freopen64", 1 },
 	{ "creat", 1 }, { "creat64", 1 }, { "mkdir", 1 }, { "mkdirat", 2 },
 	{ "mkfifo", 1 }, { "mkfifoat", 2 }, { "mknod", 1 }, { "mknodat", 2 },
+	{ "__xmknod", 2 }, { "__xmknodat", 4 },
 	{ "unlink", 1 }, { "unlinkat", 2 }, { "remove", 1 }, { "rmdir", 1 },
 	{ "rename", 3 }, { "renameat", 10 }, { "renameat2", 10 },
 	{ "link", 3 }, { "linkat", 10 }, { "symlink", 2 }, { "symlinkat", 4 },
@@ -138,9 +151,22 @@ struct cand {
 	char text[128];
 	unsigned uses;        /* enum use bits of the calls it reaches */
 	uint64_t format_fn;   /* a function printing it into a name, or 0 */
+	unsigned fmt_uses;    /* enum use bits of the file calls a printing reaches */
+	bool fmt_all;         /* too many calls to tell: its function's all count */
 	bool made;            /* passed to a file call other than socket_ok's */
 	uint8_t nkept;        /* functions passing it to socket_ok calls (MAX_KEPT+1: more) */
 	uint64_t kept_fn[MAX_KEPT];
+};
+
+#define MAX_SITES 32
+
+/* A call of the function being read: a file call and its use, or a
+ * printing of candidate cand. */
+struct fsite {
+	uint64_t addr;
+	unsigned uses;
+	size_t cand;
+	struct ds_argsrc name;   /* a file call's path argument, a printing's buffer */
 };
 
 struct found {
@@ -165,16 +191,29 @@ struct found {
 	uint64_t loose_fns[MAX_FNS];  /* functions with a USE_LOOSE file call */
 	size_t nloose_fns;
 	unsigned o_creat, o_excl, o_trunc;   /* the machine's open(2) flags, 0: unknown */
+	uint64_t site_fn;                 /* the function the sites below are in */
+	struct fsite files[MAX_SITES], prints[MAX_SITES];
+	size_t nfiles, nprints;
+	bool sites_over;                  /* more than MAX_SITES of either in it */
 };
 
 /* Calls that create their path argument (bit) exclusively: they fail on
  * an existing name, a symlink included, and follow none. */
 static const struct path_call excl_calls[] = {
 	{ "mkdir", 1 }, { "mkdirat", 2 }, { "mkfifo", 1 }, { "mkfifoat", 2 },
-	{ "mknod", 1 }, { "mknodat", 2 }, { "link", 2 }, { "linkat", 8 },
-	{ "symlink", 2 }, { "symlinkat", 4 },
+	{ "mknod", 1 }, { "mknodat", 2 }, { "__xmknod", 2 }, { "__xmknodat", 4 },
+	{ "link", 2 }, { "linkat", 8 }, { "symlink", 2 }, { "symlinkat", 4 },
 };
 #define NEXCL_CALLS (sizeof excl_calls / sizeof excl_calls[0])
+
+/* Calls that may create a name exclusively and return -1 on failure (an
+ * open only with O_CREAT|O_EXCL: made_first checks): an open reached only
+ * when one of them succeeded opens what the program itself just made. */
+static const char *const creations[] = {
+	"mkdir", "mkdirat", "mkfifo", "mkfifoat", "mknod", "mknodat", "__xmknod", "__xmknodat",
+	"open", "open64", "__open_2", "__open64_2", "openat", "openat64", "__openat_2",
+	"__openat64_2", NULL,
+};
 
 /* Calls that remove a name: they write nothing through a link. */
 static const char *const removals[] = { "unlink", "unlinkat", "remove", "rmdir", NULL };
@@ -347,6 +386,141 @@ static unsigned use_of(const struct found *fd, const struct ds_site *site, const
 	return in_list(removals, callee) ? USE_GONE : USE_LOOSE;
 }
 
+/* The path argument of a file call (the first its path_calls bits name). */
+static int path_arg(const char *callee)
+{
+	unsigned a = args_of(callee, path_calls, NPATH_CALLS);
+	for (int n = 0; n < 6; n++)
+		if (a & (1u << n))
+			return n;
+	return -1;
+}
+
+struct made {
+	const struct found *fd;
+	struct ds_argsrc name;   /* what the open is given */
+};
+
+/* The exclusive creation guarding an open: it creates exclusively, and
+ * when either call is given a literal, the other is given the same one
+ * (a buffer is not followed: any buffer counts). */
+static bool made_first(const struct ds_site *call, void *ctx)
+{
+	const struct made *m = ctx;
+	const char *callee = ds_site_callee(call);
+	int n = path_arg(callee);
+	if (n < 0 || !(use_of(m->fd, call, callee, n) & USE_EXCL))
+		return false;
+	struct ds_argsrc a = ds_site_arg(call, (unsigned)n);
+	if (a.kind == DS_SRC_ADDR || m->name.kind == DS_SRC_ADDR)
+		return a.kind == m->name.kind && a.value == m->name.value;
+	return true;
+}
+
+/* A file call (to: its address; 0, the site) with path argument name
+ * reached from from (0: its function's start) only once an exclusive
+ * creation of the same name succeeded (mdadm's and ledmon's mknod, then
+ * open of the node; smartlist's unlink, open O_CREAT|O_EXCL, exit on
+ * failure): the name is the program's own file by then, a planted one
+ * made the creation fail. */
+static bool after_own_creation(const struct found *fd, const struct ds_site *site, uint64_t from,
+                               uint64_t to, struct ds_argsrc name)
+{
+	struct made m = { fd, name };
+	return ds_site_only_after_success(site, from, to, creations, made_first, &m);
+}
+
+/* What a file call does to the name a printing reaching it made: nothing
+ * when it is given a literal (or a global buffer) other than the
+ * printing's buffer; exclusive when it is reached only after the name's
+ * own exclusive creation succeeded. */
+static unsigned use_after(const struct found *fd, const struct ds_site *site,
+                          const struct fsite *print, const struct fsite *call)
+{
+	if (call->name.kind == DS_SRC_ADDR &&
+	    (print->name.kind != DS_SRC_ADDR || print->name.value != call->name.value))
+		return 0;
+	if (!(call->uses & (USE_LOOSE | USE_READ)))
+		return call->uses;
+	return after_own_creation(fd, site, print->addr, call->addr, call->name) ? USE_EXCL
+	                                                                          : call->uses;
+}
+
+/* A file call of the function: the printings before it that reach it
+ * give it their names. */
+static void file_site(struct found *fd, const struct ds_site *site, unsigned uses, int n)
+{
+	uint64_t at = ds_site_addr(site);
+	if (fd->nfiles == MAX_SITES) {
+		fd->sites_over = true;
+		for (size_t j = 0; j < fd->nprints; j++)
+			fd->c[fd->prints[j].cand].fmt_all = true;
+		return;
+	}
+	struct fsite *fs = &fd->files[fd->nfiles++];
+	*fs = (struct fsite){ at, uses, 0, { .kind = DS_SRC_UNKNOWN } };
+	if (n >= 0)
+		fs->name = ds_site_arg(site, (unsigned)n);
+	for (size_t j = 0; j < fd->nprints; j++)
+		if (ds_site_path(site, fd->prints[j].addr, at))
+			fd->c[fd->prints[j].cand].fmt_uses |= use_after(fd, site, &fd->prints[j], fs);
+}
+
+/* A printing of candidate i: the file calls before it (in address order)
+ * that it reaches are the name's uses; those after, file_site. */
+static void print_site(struct found *fd, const struct ds_site *site, size_t i)
+{
+	uint64_t at = ds_site_addr(site);
+	if (fd->nprints == MAX_SITES || fd->sites_over) {
+		fd->c[i].fmt_all = true;
+		return;
+	}
+	struct fsite *p = &fd->prints[fd->nprints++];
+	*p = (struct fsite){ at, 0, i, { .kind = DS_SRC_UNKNOWN } };
+	/* the buffer: the first argument of sprintf and snprintf and their
+	 * _chk twins (asprintf's is a pointer to it) */
+	if (strstr(ds_site_callee(site), "printf") && !strstr(ds_site_callee(site), "asprintf") &&
+	    strcmp(ds_site_callee(site), "g_strdup_printf") != 0)
+		p->name = ds_site_arg(site, 0);
+	for (size_t j = 0; j < fd->nfiles; j++)
+		if (ds_site_path(site, at, fd->files[j].addr))
+			fd->c[i].fmt_uses |= use_after(fd, site, p, &fd->files[j]);
+}
+
+/* The candidate naming the string at address at, which starts at "/tmp/"
+ * or "/var/tmp/", or fd->nc.  A string read from inside a candidate (the
+ * linker merged a shorter string into a longer one's tail, or the longer
+ * one is no string: 16-byte constants with no NUL that a program copies
+ * to its stack, run on into the next string) is the tail from there: a
+ * candidate of its own, so that the name shown is the one used. */
+static size_t named_at(struct found *fd, uint64_t at)
+{
+	size_t in = fd->nc, off = 0;
+	for (size_t i = 0; i < fd->nc; i++) {
+		struct cand *k = &fd->c[i];
+		if (at < k->addr || at >= k->addr + k->len)
+			continue;
+		size_t o = (size_t)(at - k->addr);
+		const char *p = o < sizeof k->text ? k->text + o : "";
+		if (strncmp(p, "/tmp/", 5) != 0 && strncmp(p, "/var/tmp/", 9) != 0)
+			continue;
+		if (!o)
+			return i;
+		if (in == fd->nc) {
+			in = i;
+			off = o;
+		}
+	}
+	if (in == fd->nc || fd->nc == MAX_CANDS)
+		return in;
+	struct cand *k = &fd->c[in], *t = &fd->c[fd->nc];
+	*t = (struct cand){ .addr = at, .len = k->len - off };
+	size_t n = strnlen(k->text + off, sizeof t->text - 1);
+	memcpy(t->text, k->text + off, n);   /* another element: no overlap */
+	t->text[n] = '\0';
+	return fd->nc++;
+}
+
 /* A path argument loaded from a candidate's address (or inside it, where
  * the linker merged a shorter string into a longer one's tail) that
  * starts at "/tmp/" or "/var/tmp/". */
@@ -359,13 +533,25 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	unsigned fmt = args_of(callee, format_calls, NFORMAT_CALLS);
 	unsigned tmpl = args_of(callee, template_calls, NTEMPLATE_CALLS);
 	uint64_t fn = ds_site_function(site);
+	if (fn != fd->site_fn) {
+		fd->site_fn = fn;
+		fd->nfiles = fd->nprints = 0;
+		fd->sites_over = false;
+	}
 	if (strcmp(callee, "bind") == 0) {
 		add_fn(fd->bind_fns, &fd->nbind_fns, fn);
 		return 0;
 	}
+	/* an open of what the function's own exclusive creation made */
+	unsigned u0 = args ? use_of(fd, site, callee, -1) : 0;
+	int pa = args ? path_arg(callee) : -1;
+	bool own = pa >= 0 && (u0 & (USE_LOOSE | USE_READ)) && !in_list(removals, callee) &&
+	           after_own_creation(fd, site, 0, 0, ds_site_arg(site, (unsigned)pa));
+	if (args || tmpl)
+		file_site(fd, site, tmpl ? USE_EXCL : own ? USE_EXCL : u0, tmpl ? 0 : pa);
 	if (args) {
 		add_fn(fd->file_fns, &fd->nfile_fns, fn);
-		unsigned u = use_of(fd, site, callee, -1);
+		unsigned u = own ? USE_EXCL : u0;
 		if (u & USE_EXCL)
 			add_fn(fd->excl_fns, &fd->nexcl_fns, fn);
 		if (u & USE_LOOSE)
@@ -390,24 +576,19 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 		struct ds_argsrc a = ds_site_arg(site, n);
 		if (a.kind != DS_SRC_ADDR && a.kind != DS_SRC_CONST)
 			continue;
-		uint64_t at = (uint64_t)a.value;
-		for (size_t i = 0; i < fd->nc; i++) {
+		size_t i = named_at(fd, (uint64_t)a.value);
+		if (i < fd->nc) {
 			struct cand *k = &fd->c[i];
-			if (at < k->addr || at >= k->addr + k->len)
-				continue;
-			size_t off = (size_t)(at - k->addr);
-			const char *p = off < sizeof k->text ? k->text + off : "";
-			if (strncmp(p, "/tmp/", 5) != 0 && strncmp(p, "/var/tmp/", 9) != 0)
-				continue;
 			if (fmt & (1u << n)) {
 				k->format_fn = fn;
+				print_site(fd, site, i);
 				continue;
 			}
 			if (tmpl & (1u << n)) {
 				k->uses |= USE_TEMPLATE;
 				continue;
 			}
-			k->uses |= use_of(fd, site, callee, (int)n);
+			k->uses |= own ? USE_EXCL : use_of(fd, site, callee, (int)n);
 			if (!kept)
 				k->made = true;
 			else if (k->nkept <= MAX_KEPT && (!k->nkept || k->kept_fn[k->nkept - 1] != fn)) {
@@ -523,8 +704,14 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 		/* printed into a socket's name: bound, not opened, there */
 		if (socket_fn(fd, fn) || !has_fn(fd->file_fns, fd->nfile_fns, fn))
 			continue;
-		/* which buffer the function's calls get is not followed: they
-		 * all count, a list that overflowed as loose or read */
+		if (!fd->c[i].fmt_all) {
+			/* which buffer each call gets is not followed: the file
+			 * calls a path from the printing reaches count */
+			fd->c[i].uses |= fd->c[i].fmt_uses;
+			continue;
+		}
+		/* too many calls in the function: they all count, a list
+		 * that overflowed as loose or read */
 		unsigned u = 0;
 		if (has_fn(fd->excl_fns, fd->nexcl_fns, fn))
 			u |= USE_EXCL;
@@ -557,6 +744,9 @@ static struct found *found_new(void)
 	fd->nfile_fns = fd->nbind_fns = fd->nmake_fns = fd->nexcl_fns = 0;
 	fd->nread_fns = fd->ngone_fns = fd->nloose_fns = 0;
 	fd->o_creat = fd->o_excl = fd->o_trunc = 0;
+	fd->site_fn = 0;
+	fd->nfiles = fd->nprints = 0;
+	fd->sites_over = false;
 	return fd;
 }
 
@@ -639,18 +829,21 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "\"/var/tmp/...\" strings passed as the file name to open, fopen, mkdir and "
 		  "friends, or printed as a format by a function calling them. A name created only "
 		  "exclusively (open with O_CREAT|O_EXCL, mkdir, mknod, link's new name, the mkstemp "
-		  "family) is info, and so is a literal only removed (unlink, remove, rmdir, perhaps "
-		  "after stat or access, and given to no other call: nothing is created, read or "
+		  "family, or an open reached only when such a creation of the name succeeded: "
+		  "mdadm's mknod, then open of the node) is info, and so is a literal only "
+		  "removed (unlink, remove, rmdir, perhaps after stat or access, and given to no other call: nothing is created, read or "
 		  "written through it); a template reaching only the mkstemp "
 		  "family (mkstemps and mkostemps with a suffix too), "
 		  "the perf JIT map /tmp/perf-<pid>.map and the X lock, names perf and X fix, are "
 		  "not reported. Build-machine paths are listed as info.",
-		.limits = "A name printed into a buffer (sprintf) is judged by every file call of the "
-		  "printing function, not the one its buffer reaches; a name stored in a table or "
+		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
+		  "from the printing reaches in its function (but those given another literal), "
+		  "not only the one its buffer reaches; a name stored in a table or "
 		  "passed through a helper is not followed. Checks the program makes after an "
-		  "open (O_NOFOLLOW, then fstat of the owner and link count: nstat, exim_lock), "
-		  "or an open made only after its own mknod succeeded (mdadm), are not seen: "
-		  "still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
+		  "open (O_NOFOLLOW, then fstat of the owner and link count: nstat, exim_lock) "
+		  "are not seen: still a warning. An open reached only after its own exclusive "
+		  "creation succeeded (mdadm's mknod) is seen where the branch's condition is "
+		  "read (x86, aarch64); elsewhere it is still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
 		  "still makes an exclusive creation fail (info: a denial of service at most). A name "
 		  "tested and then only removed (a debugging switch turned on by the file's "
 		  "existence) is info; a printed name whose function only removes files is info "

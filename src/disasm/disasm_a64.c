@@ -242,13 +242,65 @@ static void a64_refs(const cs_insn *ci, const struct dis_regs *rs, struct dis_in
 	}
 }
 
+/* The signed relation a b.cond takes its branch on, after a cmp (mi and
+ * pl read the sign of the value itself only against 0). */
+static uint8_t a64_cc(arm64_cc cc, int64_t imm)
+{
+	switch (cc) {
+	case ARM64_CC_EQ: return CC_EQ;
+	case ARM64_CC_NE: return CC_NE;
+	case ARM64_CC_LT: return CC_LT;
+	case ARM64_CC_GE: return CC_GE;
+	case ARM64_CC_GT: return CC_GT;
+	case ARM64_CC_LE: return CC_LE;
+	case ARM64_CC_MI: return imm ? CC_NONE : CC_LT;
+	case ARM64_CC_PL: return imm ? CC_NONE : CC_GE;
+	default: return CC_NONE;
+	}
+}
+
+/* cbz/cbnz compare a register with 0; tbnz/tbz on its sign bit (31 of a
+ * w register, 63 of an x) test it below 0. */
+static void a64_test_cc(const cs_insn *ci, struct dis_insn *o)
+{
+	const cs_arm64 *a = &ci->detail->arm64;
+	const cs_arm64_op *op = a->operands;
+	unsigned r = a->op_count ? a64_family(op[0].reg) : DIS_NOREG;
+	if (op[0].type != ARM64_OP_REG || r > 30)
+		return;
+	bool w = op[0].reg >= ARM64_REG_W0 && op[0].reg <= ARM64_REG_W30;
+	o->cc_loc = (struct dis_loc){ L_REG, (uint8_t)r, 0 };
+	o->value = 0;
+	if (ci->id == ARM64_INS_CBZ || ci->id == ARM64_INS_CBNZ)
+		o->cc = ci->id == ARM64_INS_CBZ ? CC_EQ : CC_NE;
+	else if (a->op_count == 3 && op[1].type == ARM64_OP_IMM && op[1].imm == (w ? 31 : 63))
+		o->cc = ci->id == ARM64_INS_TBNZ ? CC_LT : CC_GE;
+}
+
 static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
 	const cs_arm64 *a = &ci->detail->arm64;
 	const cs_arm64_op *op = a->operands;
 	uint64_t t;
+	bool flags = rs->flag_ok;
+	rs->flag_ok = false;
 	a64_refs(ci, rs, o);
 	switch (ci->id) {
+	case ARM64_INS_CMP: case ARM64_INS_CMN: case ARM64_INS_SUB: case ARM64_INS_ADD: {
+		/* what the b.cond after it tests: a register against an
+		 * immediate (-O0's `subs w8, w8, #0`: the value before it) */
+		unsigned k = a->op_count == 3 ? 1 : 0;
+		bool cmp = ci->id == ARM64_INS_CMP || ci->id == ARM64_INS_CMN;
+		if ((cmp || a->update_flags) && a->op_count == k + 2 && op[k].type == ARM64_OP_REG &&
+		    op[k + 1].type == ARM64_OP_IMM && a64_family(op[k].reg) < 31 &&
+		    !op[k + 1].shift.value) {
+			bool sub = ci->id == ARM64_INS_CMP || ci->id == ARM64_INS_SUB;
+			rs->flag_ok = true;
+			rs->flag_loc = (struct dis_loc){ L_REG, (uint8_t)a64_family(op[k].reg), 0 };
+			rs->flag_imm = sub ? op[k + 1].imm : -op[k + 1].imm;
+		}
+		break;
+	}
 	case ARM64_INS_BL:
 		o->kind = K_CALL;
 		if (a64_last_imm(a, &t)) {
@@ -273,6 +325,7 @@ static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 		o->target = t;
 		if (a->cc != ARM64_CC_INVALID && a->cc != ARM64_CC_AL) {
 			o->kind = K_CJMP;
+			dis_cond_from_flags(rs, flags, a64_cc(a->cc, rs->flag_imm), o);
 			return;
 		}
 		o->kind = K_JMP;
@@ -283,6 +336,7 @@ static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 		if (a64_last_imm(a, &t)) {
 			o->kind = K_CJMP;
 			o->target = t;
+			a64_test_cc(ci, o);
 		}
 		return;
 	case ARM64_INS_RET: case ARM64_INS_BRK: case ARM64_INS_HLT:

@@ -497,3 +497,119 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 	}
 	return given_up(want, crossed);
 }
+
+/* Does a jump of relation cc against k take its branch for the value v? */
+static bool cc_holds(uint8_t cc, int64_t v, int64_t k)
+{
+	switch (cc) {
+	case CC_EQ: return v == k;
+	case CC_NE: return v != k;
+	case CC_LT: return v < k;
+	case CC_GE: return v >= k;
+	case CC_GT: return v > k;
+	case CC_LE: return v <= k;
+	default: return false;
+	}
+}
+
+/* Instructions reached from index from, an edge of each conditional jump
+ * left out where cut says (1: the branch taken, 2: the fall-through),
+ * paths ending at calls that do not return. */
+static void reach_cut(const struct dis_func *f, size_t from, const unsigned char *cut,
+                      unsigned char *seen)
+{
+	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
+	if (from < f->n && !seen[from]) {
+		seen[from] = 1;
+		stack[top++] = from;
+	}
+	while (top) {
+		size_t i = stack[--top], next[2];
+		bool all;
+		if (f->in[i].kind == K_CALL && dis_noreturn(&f->in[i]))
+			continue;
+		unsigned nn = dis_succ(f, i, next, &all);
+		for (size_t k = 0; all && k < f->n; k++)
+			if (!seen[k]) {
+				seen[k] = 1;
+				stack[top++] = k;
+			}
+		for (unsigned k = 0; k < nn; k++) {
+			/* dis_succ gives a conditional jump's target first */
+			bool taken = f->in[i].kind == K_CJMP && nn == 2 ? k == 0 : false;
+			if (f->in[i].kind == K_CJMP && cut && cut[i] == (taken ? 1 : 2))
+				continue;
+			if (next[k] < f->n && !seen[next[k]]) {
+				seen[next[k]] = 1;
+				stack[top++] = next[k];
+			}
+		}
+	}
+	free(stack);
+}
+
+bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint64_t to,
+                                const char *const *names, ds_caller_pred same, void *ctx)
+{
+	const struct dis_func *f = site->f;
+	size_t goal = to ? dis_index_of(f, to) : site->i;
+	size_t start = from ? dis_index_of(f, from) : 0;
+	if (goal >= f->n || start >= f->n)
+		return false;
+	if (from)
+		start++;   /* after the call at from */
+	size_t j = 0;
+	while (j < f->n && (j == goal || !dis_named(&f->in[j], names)))
+		j++;
+	if (j == f->n)
+		return false;   /* no such call in the function: the common case */
+	unsigned char *cut = ds_xcalloc(f->n, 1), *seen = ds_xcalloc(f->n, 1);
+	bool any = false;
+	for (size_t k = 0; k < f->n; k++) {
+		const struct dis_insn *in = &f->in[k];
+		if (in->kind != K_CJMP || in->cc == CC_NONE || in->target < f->start ||
+		    in->target >= f->end || k + 1 >= f->n || (in->cc_flags && !k))
+			continue;
+		struct ds_site at = { site->c, f, k };
+		struct walk w = { .site = &at, .call = (size_t)-1 };
+		struct ds_argsrc r = walk_from(&w, in->cc_flags ? k - 1 : k, in->cc_loc, 0, NULL);
+		if (r.kind != DS_SRC_RESULT || w.deref || w.call == (size_t)-1 ||
+		    !dis_named(&f->in[w.call], names))
+			continue;
+		struct ds_site call = { site->c, f, w.call };
+		if (same && !same(&call, ctx))
+			continue;
+		/* failure is -1, success 0 (mknod, mkdir) or more (open) */
+		bool ok = cc_holds(in->cc, 0, in->value), bad = cc_holds(in->cc, -1, in->value);
+		if (ok == bad)
+			continue;
+		cut[k] = ok ? 1 : 2;
+		any = true;
+	}
+	bool only = false;
+	if (any) {
+		reach_cut(f, start, cut, seen);
+		only = !seen[goal];
+	}
+	if (only) {
+		/* and some success leads there */
+		memset(seen, 0, f->n);
+		for (size_t k = 0; k < f->n; k++)
+			if (cut[k])
+				reach_cut(f, cut[k] == 1 ? dis_index_of(f, f->in[k].target) : k + 1, NULL, seen);
+		only = seen[goal];
+	}
+	free(cut);
+	free(seen);
+	return only;
+}
+
+bool ds_site_path(const struct ds_site *site, uint64_t from, uint64_t to)
+{
+	static const char *const none[] = { NULL };
+	const struct dis_func *f = site->f;
+	size_t a = dis_index_of(f, from), b = dis_index_of(f, to);
+	if (a == (size_t)-1 || b == (size_t)-1)
+		return true;
+	return dis_reach(f, a + 1, none, b, NULL, NULL) != NULL;
+}

@@ -74,7 +74,17 @@ struct dis_insn {
 	uint64_t uses;         /* register families its operands read, but the
 	                          base of a resolved ref (calls' arguments not) */
 	struct dis_loc tested; /* a compare's stack slot operand (x86), or L_NONE */
+	/* K_CJMP: taken when the value at cc_loc compares with value so
+	 * (enum dis_cc), where the lifter can tell; CC_NONE otherwise.
+	 * cc_flags: the value is the one before the instruction preceding the
+	 * jump (the flags' setter, which may overwrite it: `subs w8, w8, #0`) */
+	uint8_t cc;
+	bool cc_flags;
+	struct dis_loc cc_loc;
 };
+
+/* A conditional jump's condition on one value and a constant (signed). */
+enum dis_cc { CC_NONE, CC_EQ, CC_NE, CC_LT, CC_GE, CC_GT, CC_LE };
 
 enum dis_ref {
 	R_NONE,
@@ -111,6 +121,12 @@ struct dis_regs {
 	uint64_t loaded;       /* bit: val holds a GOT slot the reg was loaded from */
 	uint64_t val[DIS_REGS], origin[DIS_REGS];
 	uint64_t call_next;    /* after a local call: its return address (i386 thunks) */
+	/* the last instruction set the flags by comparing flag_loc with
+	 * flag_imm (x86 test/cmp, aarch64 cmp/cmn): what the next conditional
+	 * jump tests */
+	bool flag_ok;
+	struct dis_loc flag_loc;
+	int64_t flag_imm;
 };
 
 #define DEEP_FILE (4u << 20)      /* bytes decoded by all deep walks of a file */
@@ -248,6 +264,9 @@ struct ds_site {
 /* disasm_lift.c: what every architecture's lifter shares */
 void dis_lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *out);
 void dis_regs_reset(struct dis_regs *rs);
+/* A conditional jump on the flags the instruction before it set
+ * (rs->flag_*), cc being the jump's relation: recorded in o. */
+void dis_cond_from_flags(struct dis_regs *rs, bool flags, uint8_t cc, struct dis_insn *o);
 void dis_set_known(struct dis_regs *rs, unsigned r, uint64_t val, uint64_t origin, bool loaded);
 void dis_forget(struct dis_regs *rs, uint64_t mask);
 /* The register families capstone says the instruction writes, in o->clobber. */

@@ -14,6 +14,17 @@ void dis_regs_reset(struct dis_regs *rs)
 {
 	rs->known = rs->loaded = 0;
 	rs->call_next = 0;
+	rs->flag_ok = false;
+}
+
+void dis_cond_from_flags(struct dis_regs *rs, bool flags, uint8_t cc, struct dis_insn *o)
+{
+	if (!flags || cc == CC_NONE)
+		return;
+	o->cc = cc;
+	o->cc_flags = true;
+	o->cc_loc = rs->flag_loc;
+	o->value = rs->flag_imm;
 }
 
 void dis_set_known(struct dis_regs *rs, unsigned r, uint64_t val, uint64_t origin, bool loaded)

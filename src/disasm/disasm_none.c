@@ -129,3 +129,16 @@ bool ds_site_main_first(const struct ds_site *s, const char *const *names,
 	(void)s; (void)names; (void)changes; (void)depth;
 	return false;
 }
+
+bool ds_site_only_after_success(const struct ds_site *s, uint64_t from, uint64_t to,
+                                const char *const *names, ds_caller_pred same, void *ctx)
+{
+	(void)s; (void)from; (void)to; (void)names; (void)same; (void)ctx;
+	return false;
+}
+
+bool ds_site_path(const struct ds_site *s, uint64_t from, uint64_t to)
+{
+	(void)s; (void)from; (void)to;
+	return true;
+}

@@ -240,6 +240,45 @@ static void x86_refs(const struct ds_code *c, const struct dis_regs *rs, const c
 		}
 }
 
+/* `test %eax, %eax` and `cmp $imm, loc` (a register or a stack slot):
+ * what the conditional jump after it tests. */
+static void x86_flags(const cs_insn *ci, struct dis_regs *rs)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	const cs_x86_op *op = x->operands;
+	struct dis_insn at = { 0 };
+	if (x->op_count != 2)
+		return;
+	if (ci->id == X86_INS_TEST && (op[0].type != X86_OP_REG || op[1].type != X86_OP_REG ||
+	                               op[0].reg != op[1].reg))
+		return;
+	if (ci->id == X86_INS_CMP && op[1].type != X86_OP_IMM)
+		return;
+	x86_dst(&op[0], &at);
+	if (at.dst.kind == L_NONE)
+		return;
+	rs->flag_ok = true;
+	rs->flag_loc = at.dst;
+	rs->flag_imm = ci->id == X86_INS_CMP ? op[1].imm : 0;
+}
+
+/* The signed relation a jcc takes its branch on, after x86_flags (js and
+ * jns read the sign of the value itself only against 0). */
+static uint8_t x86_cc(unsigned id, int64_t imm)
+{
+	switch (id) {
+	case X86_INS_JE: return CC_EQ;
+	case X86_INS_JNE: return CC_NE;
+	case X86_INS_JL: return CC_LT;
+	case X86_INS_JGE: return CC_GE;
+	case X86_INS_JG: return CC_GT;
+	case X86_INS_JLE: return CC_LE;
+	case X86_INS_JS: return imm ? CC_NONE : CC_LT;
+	case X86_INS_JNS: return imm ? CC_NONE : CC_GE;
+	default: return CC_NONE;
+	}
+}
+
 static void lift_x86(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
 	x86_refs(c, rs, ci, o);
@@ -254,7 +293,9 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 	const cs_x86 *x = &ci->detail->x86;
 	const cs_x86_op *op = x->operands;
 	uint64_t call_next = rs->call_next;
+	bool flags = rs->flag_ok;
 	rs->call_next = 0;
+	rs->flag_ok = false;
 	switch (ci->id) {
 	case X86_INS_MOV: case X86_INS_MOVABS: case X86_INS_MOVZX:
 	case X86_INS_MOVSX: case X86_INS_MOVSXD:
@@ -350,6 +391,7 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		dis_regs_reset(rs);
 		return;
 	case X86_INS_CMP: case X86_INS_TEST:
+		x86_flags(ci, rs);
 		/* a test of a value kept on the stack (-O0's `cmpl $0,
 		 * -0x14(%rbp)`): which slot, for what was tested */
 		for (unsigned k = 0; k < x->op_count; k++)
@@ -367,6 +409,7 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		    op[0].type == X86_OP_IMM) {
 			o->kind = K_CJMP;
 			o->target = (uint64_t)op[0].imm;
+			dis_cond_from_flags(rs, flags, x86_cc(ci->id, rs->flag_imm), o);
 			return;
 		}
 		break;

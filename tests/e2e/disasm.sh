@@ -43,7 +43,7 @@ drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API P
         MAINFIRST_LATE GUARD PW_SYSGROUPS PW_SYSOTHER RESTORE RESTORE_OVERWRITE
         EGID_GROUPED EGID_MOVED EGID_DEAD EGID_NONROOT EGID_ROOTARM PW_SWITCH PW_SWITCH_ONEPATH
         MAINCALLED MAINCALLED_ONEARM DEAD_EXPORTED DEAD_LOOKUP"
-tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN"
+tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
 targets=${DISASM_TARGETS:-x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32
@@ -239,8 +239,23 @@ PY
 			echo "tmp-NOFOLLOW-$opt elf-tmp-name warning disassembly /tmp/.app.u%d"
 			echo "tmp-SOCK-$opt elf-tmp-name info - "
 			echo "tmp-REMOVE-$opt elf-tmp-name info disassembly /tmp/app-nodyn"
-			echo "tmp-TEMPLATE-$opt elf-tmp-name info disassembly /tmp/%s.key"
+			echo "tmp-TEMPLATE-$opt elf-tmp-name info - "
 			echo "tmp-SPAWN-$opt elf-tmp-name warning disassembly /tmp/app-child.out"
+			# an open reached only when mknod succeeded: the jump's
+			# condition is lifted on x86 and aarch64 only
+			# (and the same after an O_CREAT|O_EXCL open exiting on
+			# failure): the jump's condition is lifted on x86 and
+			# aarch64 only
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*)
+				echo "tmp-MKNOD-$opt elf-tmp-name warning disassembly /var/tmp/app.%d.%d"
+				echo "tmp-CHOP-$opt elf-tmp-name warning disassembly /tmp/app-chop.%ld" ;;
+			*)
+				echo "tmp-MKNOD-$opt elf-tmp-name info disassembly /var/tmp/app.%d.%d"
+				echo "tmp-CHOP-$opt elf-tmp-name info disassembly /tmp/app-chop.%ld" ;;
+			esac
+			echo "tmp-MKNOD_ANYWAY-$opt elf-tmp-name warning disassembly /var/tmp/app.%d.%d"
+			echo "tmp-CHOP_LOOSE-$opt elf-tmp-name warning disassembly /tmp/app-chop.%ld"
 		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
