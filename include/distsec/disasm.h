@@ -97,9 +97,10 @@ const char *ds_site_calls_after(const struct ds_site *site, const char *const *n
 const char *ds_site_calls_after_unless(const struct ds_site *site, const char *const *names,
                                        const char *const *barrier);
 /* Calls cb for each call of names that a path from the site meets first
- * in its function (paths end there and at calls that do not return);
- * returns how many, or -1 when a path leaves the function (a return, a
- * tail call, a switch) without meeting one. */
+ * in its function (paths end there, at calls that do not return and at
+ * main's returns, which end the process); returns how many, or -1 when a
+ * path leaves the function (a return from any other function, a tail
+ * call, a switch) without meeting one. */
 int ds_site_each_call_after(const struct ds_site *site, const char *const *names,
                             ds_site_cb cb, void *ctx);
 /* A function of names whose call site in the same function has a path

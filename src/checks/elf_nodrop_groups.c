@@ -50,7 +50,8 @@
  *   parameters are the command line;
  * - anything else, with the next uid change on every path from the site
  *   back to the real uid (courier's sendmail: setgid(its group), then
- *   setuid(getuid())): no other user is become -- fine;
+ *   setuid(getuid())): no other user is become -- fine; a return from
+ *   main ends a path, as exit() does;
  * - anything else, with the groups dropped in another function (the
  *   layer's bounded deep walks, only for these would-be errors): a
  *   function called on a path to the site that calls initgroups/setgroups,
@@ -70,8 +71,16 @@
  *   exported, never called envuidgid() is dead code); a library the
  *   program links calling back into it by name is not seen, and such a
  *   function is taken for dead: info with the reason, not an error;
+ * - anything else, with the next uid change on every path changing only
+ *   the effective uid (seteuid(x), setreuid(-1, x), setresuid(-1, x, y);
+ *   e2guardian: setgid(its group), setreuid(-1, its user), later
+ *   setreuid(-1, root) for each reload): the real uid stays root's, so
+ *   the process can become root again whenever it likes -- a temporary
+ *   switch, info; a setuid(x) or setreuid(x, x) on any of those paths
+ *   keeps the finding;
  * - anything else -- the finding, even if setgroups is imported and called
- *   elsewhere.
+ *   elsewhere; its text names the gid when it is a constant (bidentd's
+ *   setregid(65534, 65534)).
  * The worst site decides.  A setuid/setgid file (switching between its own
  * real and effective ids) gets a warning instead of an error; a shared
  * library, or a program exporting an API of 200+ functions (python3.11,
@@ -94,8 +103,8 @@ static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL }
 
 /* Per site, in increasing order of concern. */
 enum verdict { V_DROPBACK, V_SAVED, V_ROOT, V_OWN_UID, V_GROUPED, V_GROUPED_LATE,
-               V_GROUPED_CALLED, V_GROUPED_CALLER, V_GROUPED_MAIN, V_TEMP, V_FORWARD, V_DEAD,
-               V_BAD, V_NONE };
+               V_GROUPED_CALLED, V_GROUPED_CALLER, V_GROUPED_MAIN, V_TEMP, V_TEMP_UID, V_FORWARD,
+               V_DEAD, V_BAD, V_NONE };
 
 static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
@@ -118,6 +127,9 @@ static const char *const reasons[] = {
 	[V_DEAD] = "changes its gid only in a function nothing in the program calls, jumps to or "
 	  "takes the address of (dead code)",
 	[V_TEMP] = "switches its effective gid only, keeping a root id to switch back",
+	[V_TEMP_UID] = "changes its uid next, on every path, only as an effective uid (seteuid(uid), "
+	  "setreuid(-1, uid), setresuid(-1, uid, ...)): the real uid stays root's, so the process "
+	  "can become root again at any time (a temporary switch) and the groups it keeps add nothing",
 	[V_FORWARD] = "passes on a gid its own caller gave it (a wrapper: a language runtime's or "
 	  "binding's setgid): the caller decides, and is not followed",
 	[V_BAD] = NULL,
@@ -171,6 +183,7 @@ struct tally {
 	size_t bad;
 	uint64_t bad_at;
 	const char *bad_call;
+	struct ds_argsrc bad_gid;   /* the first gid argument judged another gid */
 };
 
 struct sites {
@@ -178,7 +191,7 @@ struct sites {
 	bool may_move;   /* the file calls setegid: getegid() is read both ways */
 	bool moved;      /* a site found that moves the effective gid (moves_egid) */
 	struct tally t[2];   /* [egid_moved]; t[1] only with may_move */
-	size_t n;
+	struct ds_argsrc other;   /* judge_site's first gid argument of another gid */
 	struct { uint64_t addr; bool real[2]; } saved[SAVED_MAX];
 	size_t nsaved;
 };
@@ -229,6 +242,7 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 	const char *callee = ds_site_callee(site);
 	unsigned nargs = strcmp(callee, "setresgid") == 0 ? 3 : strcmp(callee, "setregid") == 0 ? 2 : 1;
 	unsigned count[4] = { 0 }, forwarded = 0, saved = 0;
+	s->other = (struct ds_argsrc){ .kind = DS_SRC_UNKNOWN };
 	for (unsigned i = 0; i < nargs; i++) {
 		struct ds_argsrc src = ds_site_arg(site, i);
 		enum argv a = classify(src, egid_moved);
@@ -237,6 +251,8 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 			saved++;
 		}
 		count[a]++;
+		if (a == A_OTHER && count[a] == 1)
+			s->other = src;
 		if (a == A_OTHER && ds_site_arg_from_caller(site, i))
 			forwarded++;
 	}
@@ -258,30 +274,46 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 	return forwarded == count[A_OTHER] && !ds_site_in_main(site) ? V_FORWARD : V_BAD;
 }
 
+/* What the uid changes a gid change meets next do, on every path. */
+struct next_uid {
+	bool own;         /* each goes back to the real uid */
+	bool effective;   /* each leaves the real uid as it is */
+};
+
+static bool uid_unchanged(struct ds_argsrc a)
+{
+	return a.kind == DS_SRC_CONST && !a.guarded && (a.value == -1 || a.value == 0xffffffff);
+}
+
 /* A uid change to anything but the real uid (getuid(), the caller's own
- * passwd record, or -1: unchanged) stops the walk. */
+ * passwd record, or -1: unchanged) ends `own`; one that sets the real
+ * uid (setuid, or a first argument of setreuid/setresuid other than -1
+ * or getuid()) ends `effective`; the walk stops when both are. */
 static int on_uid(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	(void)c;
-	bool *own = ctx;
+	struct next_uid *w = ctx;
 	const char *callee = ds_site_callee(site);
 	unsigned nargs = strcmp(callee, "setresuid") == 0 ? 3 : strcmp(callee, "setreuid") == 0 ? 2 : 1;
-	for (unsigned i = 0; i < nargs && *own; i++) {
+	for (unsigned i = 0; i < nargs && w->own; i++) {
 		struct ds_argsrc a = ds_site_arg(site, i);
-		*own = is_result(a, "getuid") || own_record(a) ||
-		       (a.kind == DS_SRC_CONST && !a.guarded && (a.value == -1 || a.value == 0xffffffff));
+		w->own = is_result(a, "getuid") || own_record(a) || uid_unchanged(a);
 	}
-	return !*own;
+	if (w->effective && strcmp(callee, "seteuid") != 0) {
+		struct ds_argsrc real = ds_site_arg(site, 0);
+		w->effective = nargs > 1 && (uid_unchanged(real) || is_result(real, "getuid"));
+	}
+	return !w->own && !w->effective;
 }
 
-/* Is the next uid change on every path from the site back to the real
- * uid (courier's sendmail: setgid(its group), setuid(getuid()))?  Then
- * this gid change leads to no other user: the process stays root, with
- * root's groups, or stays its caller, with the caller's own groups. */
-static bool uid_back_to_real(const struct ds_site *site)
+/* The uid changes met next on every path from the site (none when a path
+ * leaves the function first). */
+static struct next_uid next_uid_changes(const struct ds_site *site)
 {
-	bool own = true;
-	return ds_site_each_call_after(site, uid_calls, on_uid, &own) > 0 && own;
+	struct next_uid w = { true, true };
+	if (ds_site_each_call_after(site, uid_calls, on_uid, &w) <= 0)
+		w.own = w.effective = false;
+	return w;
 }
 
 /* How many levels of direct calls a groups call is looked for in: before
@@ -302,7 +334,12 @@ static bool caller_grouped(const struct ds_site *caller, void *ctx)
  * every caller of the site's function (a change_user() helper)? */
 static enum verdict judge_deep(const struct ds_site *site)
 {
-	if (uid_back_to_real(site))
+	/* the next uid change on every path back to the real uid (courier's
+	 * sendmail: setgid(its group), setuid(getuid())): this gid change
+	 * leads to no other user, the process stays root, with root's groups,
+	 * or stays its caller, with the caller's own groups */
+	struct next_uid next = next_uid_changes(site);
+	if (next.own)
 		return V_OWN_UID;
 	if (ds_site_calls_before_deep(site, group_calls, GROUPS_DEPTH, NULL))
 		return V_GROUPED_CALLED;
@@ -310,6 +347,12 @@ static enum verdict judge_deep(const struct ds_site *site)
 		return V_GROUPED_CALLER;
 	if (ds_site_main_first(site, group_calls, gid_calls, GROUPS_DEPTH))
 		return V_GROUPED_MAIN;
+	/* e2guardian: setgid(its group), setreuid(-1, its user), and back to
+	 * root with setreuid(-1, the saved euid) for each reload.  setreuid
+	 * with an effective uid other than the real one sets the saved uid
+	 * too, but the real uid, still root's, is enough to return to root */
+	if (next.effective)
+		return V_TEMP_UID;
 	if (ds_site_unreached(site))
 		return V_DEAD;
 	return V_BAD;
@@ -345,17 +388,21 @@ static bool moves_egid(struct ds_code *c, struct sites *s, const struct ds_site 
 	if (deep == V_GROUPED_CALLED || deep == V_GROUPED_CALLER || deep == V_GROUPED_MAIN ||
 	    deep == V_DEAD)
 		return false;
+	if (deep == V_TEMP_UID)
+		return !ds_site_unreached(site);
 	return !ds_site_calls_before_deep(site, group_calls, GROUPS_DEPTH, NULL) &&
 	       !ds_site_callers_all(site, caller_grouped, NULL) &&
 	       !ds_site_main_first(site, group_calls, gid_calls, GROUPS_DEPTH) &&
 	       !ds_site_unreached(site);
 }
 
-static void count_site(struct tally *t, enum verdict v, const struct ds_site *site)
+static void count_site(struct tally *t, enum verdict v, const struct ds_site *site,
+                       struct ds_argsrc gid)
 {
 	if (v == V_BAD && !t->bad++) {
 		t->bad_at = ds_site_addr(site);
 		t->bad_call = ds_site_callee(site);
+		t->bad_gid = gid;
 	}
 	if (t->worst == V_NONE || v > t->worst)
 		t->worst = v;
@@ -374,7 +421,7 @@ static int on_site(struct ds_code *c, const struct ds_site *site, void *ctx)
 		enum verdict v = judge_site(c, s, site, m);
 		if (v == V_BAD && !s->library)
 			v = deep = deep == V_NONE ? judge_deep(site) : deep;
-		count_site(&s->t[m], v, site);
+		count_site(&s->t[m], v, site, s->other);
 	}
 	if (s->may_move && !s->moved)
 		s->moved = moves_egid(c, s, site, deep);
@@ -395,6 +442,11 @@ static struct ds_finding *report_bad(struct ds_file *f, const struct ds_elfview 
 	struct ds_finding *d;
 	if (!s) {
 		d = ds_report(f, sev, "changes gid and uid without initgroups() or setgroups(): root's supplementary groups are kept");
+	} else if (s->bad_gid.kind == DS_SRC_CONST && !s->bad_gid.guarded) {
+		/* setregid(0xfffe, 0xfffe) (bidentd): a fixed group, not root's */
+		d = ds_report(f, sev, "calls %s() at 0x%llx switching to gid %llu, a constant other than 0, with no initgroups() or setgroups() before it in that function: root's supplementary groups are kept",
+		              s->bad_call, (unsigned long long)s->bad_at,
+		              (unsigned long long)(uint32_t)s->bad_gid.value);
 	} else {
 		d = ds_report(f, sev, "calls %s() at 0x%llx with a gid from neither getgid() nor a constant, and no initgroups() or setgroups() before it in that function: root's supplementary groups are kept",
 		              s->bad_call, (unsigned long long)s->bad_at);
@@ -464,9 +516,9 @@ static void run(struct ds_file *f, void *state)
 	} else if (t->worst == V_DEAD) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only in code nothing runs");
 		ds_detail_str(d, "reason", reasons[V_DEAD]);
-	} else if (t->worst == V_TEMP) {
+	} else if (t->worst == V_TEMP || t->worst == V_TEMP_UID) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only as a temporary switch that keeps a root id");
-		ds_detail_str(d, "reason", reasons[V_TEMP]);
+		ds_detail_str(d, "reason", reasons[t->worst]);
 	} else if (t->worst == V_FORWARD) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid only in a wrapper that passes on its caller's gid");
 		ds_detail_str(d, "reason", reasons[V_FORWARD]);
@@ -475,7 +527,7 @@ static void run(struct ds_file *f, void *state)
 		ds_detail_str(d, "reason", reasons[t->worst]);
 	}
 	ds_detail_str(d, "method", "disassembly");
-	ds_detail_int(d, "gid_calls", (long long)s.n);
+	ds_detail_int(d, "gid_calls", n);
 	ds_detail_int(d, "without_groups", (long long)t->bad);
 	detail_file(d, v, setid, library);
 }
@@ -498,7 +550,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "a geteuid() or getuid() test whose other arm calls one is not root's); a gid "
 		  "from getgid/getegid/getresgid or "
 		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
-		  "is a drop back, and so is any gid when the next uid change is back to getuid(), "
+		  "is a drop back, and so is any gid when the next uid change is back to getuid() "
+		  "(a return from main ends a path), "
 		  "and a gid read from a stack slot getresgid() filled (its address the last "
 		  "call was given: getresgid(&r, &e, &s) ... setresgid(r, e, s)); "
 		  "getegid() is no drop back in a file where a setegid (or setregid's or "
@@ -509,7 +562,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "syscall(SYS_setgroups, ...) with the machine's number counts as setgroups(); "
 		  "a constant the gid was tested against on the way (if (gid) setgid(gid)) is not "
 		  "taken as the gid; setresgid() "
-		  "keeping getegid() as the saved gid is a temporary switch; a change in a "
+		  "keeping getegid() as the saved gid is a temporary switch, and so is any gid "
+		  "when the next uid change on every path changes only the effective uid "
+		  "(seteuid(x), setreuid(-1, x), setresuid(-1, x, y): the real uid stays root's); "
+		  "a change in a "
 		  "function nothing in the file calls, jumps to or takes the address of is dead "
 		  "code (info), even when the function is one of a program's dynamic symbols, "
 		  "unless the program loads plugins or looks names up (dlopen, dlsym: they may "
@@ -533,7 +589,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "does not count as dropping them. "
 		  "A library a program is linked with that calls one of the "
 		  "program's exports by name (GtkBuilder's signal handlers) is not seen: a "
-		  "function only that export names is taken for dead code (info).",
+		  "function only that export names is taken for dead code (info). "
+		  "The uid changes after a gid change are followed in its own "
+		  "function only: a helper that returns to its caller (on a failure path too) "
+		  "leaves them unknown.",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},

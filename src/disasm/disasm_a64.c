@@ -355,6 +355,15 @@ static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 			return;
 		}
 		return;
+	/* Compares set the flags only.  Capstone 4 lists `cmp x0, #5` and
+	 * `tst w2, #1` as writing their register and gives `cmn`, `ccmp`,
+	 * `fcmp` no written register at all (which the fallback below takes
+	 * for a missing list): either way a value tested on its way to a call
+	 * (`cmn w1, #1`: is the gid -1?) would be lost. */
+	case ARM64_INS_CMP: case ARM64_INS_CMN: case ARM64_INS_TST:
+	case ARM64_INS_CCMP: case ARM64_INS_CCMN:
+	case ARM64_INS_FCMP: case ARM64_INS_FCMPE: case ARM64_INS_FCCMP: case ARM64_INS_FCCMPE:
+		return;
 	default:
 		break;
 	}

@@ -163,6 +163,8 @@ int ds_site_each_call_after(const struct ds_site *site, const char *const *names
 	for (size_t i = 0; i < f->n; i++)
 		stop[i] = f->in[i].kind == K_CALL && dis_noreturn(&f->in[i]);
 	dis_reach_stop(f, site->i + 1, none, (size_t)-1, names, stop, mark);
+	/* returning from main ends the process, as exit() does */
+	bool main = ds_site_in_main(site);
 	int n = 0;
 	for (size_t i = 0; i < f->n && n >= 0; i++) {
 		const struct dis_insn *in = &f->in[i];
@@ -173,7 +175,7 @@ int ds_site_each_call_after(const struct ds_site *site, const char *const *names
 			n++;
 			if (cb(site->c, &at, ctx))
 				break;
-		} else if (in->kind == K_RET || in->kind == K_IJMP ||
+		} else if ((in->kind == K_RET && !main) || in->kind == K_IJMP ||
 		           (in->kind == K_JMP && (in->callee ? !dis_noreturn(in)
 		                                             : in->target < f->start || in->target >= f->end))) {
 			n = -1;   /* a way out of the function with none of them */
