@@ -76,8 +76,9 @@
  *   e2guardian: setgid(its group), setreuid(-1, its user), later
  *   setreuid(-1, root) for each reload): the real uid stays root's, so
  *   the process can become root again whenever it likes -- a temporary
- *   switch, info; a setuid(x) or setreuid(x, x) on any of those paths
- *   keeps the finding;
+ *   switch, info; a setuid(x) or setreuid(x, x) on any of those paths,
+ *   or after them (brightd: seteuid(uid), then setuid(uid)), keeps the
+ *   finding;
  * - anything else -- the finding, even if setgroups is imported and called
  *   elsewhere; its text names the gid when it is a constant (bidentd's
  *   setregid(65534, 65534)).
@@ -277,8 +278,12 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 /* What the uid changes a gid change meets next do, on every path. */
 struct next_uid {
 	bool own;         /* each goes back to the real uid */
-	bool effective;   /* each leaves the real uid as it is */
+	bool effective;   /* each leaves the real uid as it is, and so do the later ones */
+	unsigned depth;   /* uid changes followed after the first */
 };
+
+/* How many uid changes after the first are followed for `effective`. */
+#define LATER_UID_DEPTH 3
 
 static bool uid_unchanged(struct ds_argsrc a)
 {
@@ -303,6 +308,13 @@ static int on_uid(struct ds_code *c, const struct ds_site *site, void *ctx)
 		struct ds_argsrc real = ds_site_arg(site, 0);
 		w->effective = nargs > 1 && (uid_unchanged(real) || is_result(real, "getuid"));
 	}
+	/* brightd: seteuid(uid), then setuid(uid), meant as the permanent
+	 * drop: a later change of the real uid keeps the finding */
+	if (w->effective && w->depth < LATER_UID_DEPTH) {
+		struct next_uid later = { false, true, w->depth + 1 };
+		ds_site_each_call_after(site, uid_calls, on_uid, &later);
+		w->effective = later.effective;
+	}
 	return !w->own && !w->effective;
 }
 
@@ -310,7 +322,7 @@ static int on_uid(struct ds_code *c, const struct ds_site *site, void *ctx)
  * leaves the function first). */
 static struct next_uid next_uid_changes(const struct ds_site *site)
 {
-	struct next_uid w = { true, true };
+	struct next_uid w = { true, true, 0 };
 	if (ds_site_each_call_after(site, uid_calls, on_uid, &w) <= 0)
 		w.own = w.effective = false;
 	return w;
