@@ -299,6 +299,8 @@ static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 			rs->flag_loc = (struct dis_loc){ L_REG, (uint8_t)a64_family(op[k].reg), 0 };
 			rs->flag_imm = sub ? op[k + 1].imm : -op[k + 1].imm;
 		}
+		if (cmp)
+			return;   /* flags only: see the compares below */
 		break;
 	}
 	case ARM64_INS_BL:
@@ -360,8 +362,7 @@ static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, 
 	 * `fcmp` no written register at all (which the fallback below takes
 	 * for a missing list): either way a value tested on its way to a call
 	 * (`cmn w1, #1`: is the gid -1?) would be lost. */
-	case ARM64_INS_CMP: case ARM64_INS_CMN: case ARM64_INS_TST:
-	case ARM64_INS_CCMP: case ARM64_INS_CCMN:
+	case ARM64_INS_TST: case ARM64_INS_CCMP: case ARM64_INS_CCMN:
 	case ARM64_INS_FCMP: case ARM64_INS_FCMPE: case ARM64_INS_FCCMP: case ARM64_INS_FCCMPE:
 		return;
 	default:
