@@ -16,25 +16,10 @@ src=$SRCDIR/fixtures/disasm
 CLANG=${CLANG:-clang}
 command -v "$CLANG" >/dev/null || { echo "SKIP: no clang"; exit 77; }
 
-# build TARGET OUT FLAGS... SOURCE: false when the target's toolchain is
-# missing.  clang 14 stops on -fno-plt for x32 ("Cannot select:
-# X86ISD::CALL", a code generator bug): gcc -mx32 compiles those against
-# the cross headers of libc6-dev-x32-cross, and clang links the object.
-build() {
-	t=$1 out=$2
-	shift 2
-	# TARGET+thumb: Thumb-2 code, as Debian's armhf is built
-	case $t in *+thumb) t=${t%+thumb}; set -- -mthumb "$@" ;; esac
-	case "$t $*" in
-	*gnux32*-fno-plt*)
-		o=$work/${out##*/}.o
-		case " $* " in *" -rdynamic "*) ld=-rdynamic ;; *) ld= ;; esac
-		gcc -mx32 -nostdinc -isystem "$(gcc -print-file-name=include)" \
-			-isystem /usr/x86_64-linux-gnux32/include -w -c "$@" -o "$o" 2>"$work/cc.err" &&
-			"$CLANG" --target="$t" $ld -o "$out" "$o" 2>>"$work/cc.err" ;;
-	*) "$CLANG" --target="$t" -w "$@" -o "$out" 2>"$work/cc.err" ;;
-	esac
-}
+# the compiler invocation lives apart: the fixture cache is keyed on it
+# (and the sources and flags), not on the expectations below
+fixture_key_script=$src/build.sh
+. "$fixture_key_script"
 
 jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD DEAD DEAD_EXPORTED"
 drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY

@@ -66,7 +66,8 @@ run_distsec() {
 # copied from there when the same command was run before on the same
 # inputs: the key is the command (OUT left out), the contents of every
 # argument naming a file and of the .h files beside it, the calling test
-# script (its build recipes) and the installed packages' versions (the
+# script or the file it names in $fixture_key_script (its build recipes)
+# and the installed packages' versions (the
 # compilers and cross libcs).  A failed command stores nothing.
 cached() {
 	fx_out=$1
@@ -77,7 +78,7 @@ cached() {
 	fi
 	if [ -z "${fixture_env_key:-}" ]; then
 		fixture_env_key=$({
-			cat "$0"
+			cat "${fixture_key_script:-$0}"
 			dpkg-query -W 2>/dev/null || :
 			for fx_cc in cc gcc clang "${CLANG:-clang}"; do
 				command -v "$fx_cc" && "$fx_cc" --version 2>&1 || :
