@@ -18,7 +18,8 @@
  * std::env::set_current_dir("/") after nix's chroot), or after the call
  * in every direct caller of its function (a chroot wrapper) passes, with
  * its own details.reason; one in a function nothing in the file can run
- * (ds_site_unreached, for programs: a dynamic symbol naming it is no
+ * (ds_site_unreached: what names it only from dead code is no caller;
+ * for programs, a dynamic symbol naming it is no
  * caller unless the program loads plugins or looks names up with dlsym)
  * is dead code, info.  A shared library, or a program exporting an API of
  * 200+ functions (an interpreter), only offers chroot to its callers
@@ -295,7 +296,8 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "working directory the new root), and with no chdir in a function called after it "
 		  "(up to 3 levels of direct calls) nor after the call in every direct caller of "
 		  "its function; a chroot in a function nothing in the file calls, jumps to or "
-		  "takes the address of is dead code (info), even when the function is one of "
+		  "takes the address of, or only functions that are dead code themselves do "
+		  "(a chain or cycle of them, followed 4 functions deep), is dead code (info), even when the function is one of "
 		  "the program's dynamic symbols, unless the program loads plugins or looks names "
 		  "up (dlopen, dlsym: they may call its exports).",
 		.limits = "Calls through function pointers are not followed; a chdir in another "

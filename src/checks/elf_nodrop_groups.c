@@ -65,7 +65,8 @@
  *   function dropping the groups before its own setgid) -- fine;
  * - anything else, in a function nothing in the file can run
  *   (ds_site_unreached: no call, jump, address, relocation or data word
- *   names it; pppoe's dropPrivs()) -- dead code, info.  A dynamic symbol
+ *   names it, but from code that cannot run itself; pppoe's dropPrivs()) --
+ *   dead code, info.  A dynamic symbol
  *   naming it is a caller in a library, but in a program only when the
  *   program loads plugins or looks names up (dlopen, dlsym: pcapdump's
  *   exported, never called envuidgid() is dead code); a library the
@@ -578,8 +579,9 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "when the next uid change on every path changes only the effective uid "
 		  "(seteuid(x), setreuid(-1, x), setresuid(-1, x, y): the real uid stays root's); "
 		  "a change in a "
-		  "function nothing in the file calls, jumps to or takes the address of is dead "
-		  "code (info), even when the function is one of a program's dynamic symbols, "
+		  "function nothing in the file calls, jumps to or takes the address of, or only "
+		  "functions that are dead code themselves do (a chain or cycle of them, followed "
+		  "4 functions deep), is dead code (info), even when the function is one of a program's dynamic symbols, "
 		  "unless the program loads plugins or looks names up (dlopen, dlsym: they may "
 		  "call its exports); a shared library's exports are always callers.",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "

@@ -15,6 +15,15 @@
  * looks like an address, a cap) makes the answer "reached", so the answer
  * errs towards keeping a finding.  The unwind tables (.eh_frame,
  * .eh_frame_hdr) name every function and run none.
+ *
+ * A function that names it in its code is a caller only when it runs
+ * itself: the same question is asked of it in turn (unreached), up to
+ * DEAD_DEPTH functions deep and DEAD_VISITS functions per query, all on
+ * the first query's byte and decoding budgets.  A function already being
+ * asked about further up is no caller: a cycle is reached only through a
+ * way in from outside it, which the question asked higher up finds.  Data
+ * words, relocations, exports and the entry point always count, and so
+ * does a reference over a bound.
  */
 #include <string.h>
 
@@ -28,11 +37,24 @@
 #define TABLE_MAX  (64u << 20)
 #define DEAD_CANDS 64             /* functions decoded per query */
 #define DEAD_QUERY (1u << 20)     /* bytes they may decode */
+#define DEAD_DEPTH 4              /* callers asked about in a chain */
+#define DEAD_VISITS 16            /* functions asked about per query */
+
+/* One query, shared by the questions it asks of callers. */
+struct dead_walk {
+	size_t read;               /* bytes read, against DEAD_BYTES */
+	size_t budget;             /* c->deep_decoded not to pass */
+	unsigned visits;
+	unsigned depth;
+	uint64_t asking[DEAD_DEPTH + 1];  /* starts of the functions being asked about */
+	GElf_Ehdr eh;
+	size_t shstrndx;
+};
 
 struct dead {
 	struct ds_code *c;
+	struct dead_walk *w;
 	uint64_t lo, hi;          /* the function: [lo, hi) */
-	size_t read;
 	bool reached;             /* or could not tell */
 	uint64_t cand[DEAD_CANDS];  /* functions with a code pattern naming it */
 	size_t ncand;
@@ -149,8 +171,8 @@ static void each_chunk(struct dead *d, const GElf_Shdr *sh, bool code)
 	for (uint64_t done = 0; done < sh->sh_size && !d->reached; done += DEAD_CHUNK) {
 		size_t want = sh->sh_size - done < DEAD_CHUNK + 16 ? (size_t)(sh->sh_size - done)
 		                                                  : DEAD_CHUNK + 16;
-		d->read += want;
-		if (d->read > DEAD_BYTES || !dis_read_at(d->c, sh->sh_offset + done, buf, want)) {
+		d->w->read += want;
+		if (d->w->read > DEAD_BYTES || !dis_read_at(d->c, sh->sh_offset + done, buf, want)) {
 			d->reached = true;
 			break;
 		}
@@ -247,45 +269,55 @@ static void relocs(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 	}
 }
 
-/* Does an instruction of a candidate function branch to, or name, an
- * address in the function?  One that cannot be decoded: yes. */
+static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi);
+
+/* Is the candidate function at fn one being asked about further up? */
+static bool asking(const struct dead_walk *w, uint64_t fn)
+{
+	for (unsigned i = 0; i <= w->depth; i++)
+		if (w->asking[i] == fn)
+			return true;
+	return false;
+}
+
+/* Does an instruction of a candidate function that may run branch to, or
+ * name, an address in the function?  One that cannot be decoded: yes. */
 static void reach_by_code(struct dead *d)
 {
 	struct ds_code *c = d->c;
-	size_t budget = c->deep_decoded + DEAD_QUERY < DEEP_FILE ? c->deep_decoded + DEAD_QUERY
-	                                                        : DEEP_FILE;
+	struct dead_walk *w = d->w;
 	for (size_t k = 0; k < d->ncand && !d->reached; k++) {
 		struct dis_func f;
-		if (!dis_decode_deep(c, d->cand[k], budget, (size_t)-1, &f)) {
+		if (asking(w, d->cand[k]))
+			continue;
+		if (!dis_decode_deep(c, d->cand[k], w->budget, (size_t)-1, &f)) {
 			d->reached = true;
 			break;
 		}
-		for (size_t i = 0; i < f.n && !d->reached; i++) {
+		bool names = false;
+		for (size_t i = 0; i < f.n && !names; i++) {
 			const struct dis_insn *in = &f.in[i];
 			bool ref = in->ref_kind == R_READ || in->ref_kind == R_WRITE || in->ref_kind == R_ADDR;
-			d->reached = (in->target && in_fn(d, in->target)) || (ref && in_fn(d, in->ref)) ||
-			             ((in->src == S_IMM || in->src == S_ADDR) && in_fn(d, (uint64_t)in->value));
+			names = (in->target && in_fn(d, in->target)) || (ref && in_fn(d, in->ref)) ||
+			        ((in->src == S_IMM || in->src == S_ADDR) && in_fn(d, (uint64_t)in->value));
 		}
+		uint64_t lo = f.start, hi = f.end;
 		free(f.in);
+		d->reached = names && (w->depth == DEAD_DEPTH || w->visits == DEAD_VISITS ||
+		                       !unreached(w, c, lo, hi));
 	}
 }
 
-bool ds_site_unreached(const struct ds_site *site)
+/* Can nothing that runs name an address in [lo, hi)? */
+static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi)
 {
-	struct ds_code *c = site->c;
 	Elf *elf = c->v->elf;
-	size_t shstrndx;
-	GElf_Ehdr eh;
-	/* the byte patterns are x86's and aarch64's: elsewhere, no answer */
-	unsigned m = c->arch->machine;
-	if ((m != EM_X86_64 && m != EM_386 && m != EM_AARCH64) ||
-	    c->unreached_queries >= DIS_UNREACHED_QUERIES || !gelf_getehdr(elf, &eh) ||
-	    elf_getshdrstrndx(elf, &shstrndx) != 0)
+	struct dead d = { .c = c, .w = w, .lo = lo, .hi = hi };
+	if (d.hi <= d.lo || in_fn(&d, w->eh.e_entry))
 		return false;
-	c->unreached_queries++;
-	struct dead d = { .c = c, .lo = site->f->start, .hi = site->f->end };
-	if (d.hi <= d.lo || in_fn(&d, eh.e_entry))
-		return false;
+	bool nested = w->visits++ > 0;
+	if (nested)
+		w->asking[++w->depth] = lo;
 	bool callable = exports_callable(c->v);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -294,7 +326,7 @@ bool ds_site_unreached(const struct ds_site *site)
 			d.reached = true;
 			break;
 		}
-		const char *name = elf_strptr(elf, shstrndx, sh.sh_name);
+		const char *name = elf_strptr(elf, w->shstrndx, sh.sh_name);
 		if (sh.sh_type == SHT_DYNSYM && callable)
 			exported(&d, scn, &sh);
 		else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
@@ -311,5 +343,25 @@ bool ds_site_unreached(const struct ds_site *site)
 	}
 	if (!d.reached)
 		reach_by_code(&d);
+	if (nested)
+		w->depth--;
 	return !d.reached;
+}
+
+bool ds_site_unreached(const struct ds_site *site)
+{
+	struct ds_code *c = site->c;
+	Elf *elf = c->v->elf;
+	struct dead_walk w = { .budget = c->deep_decoded + DEAD_QUERY < DEEP_FILE
+	                                         ? c->deep_decoded + DEAD_QUERY
+	                                         : DEEP_FILE };
+	/* the byte patterns are x86's and aarch64's: elsewhere, no answer */
+	unsigned m = c->arch->machine;
+	if ((m != EM_X86_64 && m != EM_386 && m != EM_AARCH64) ||
+	    c->unreached_queries >= DIS_UNREACHED_QUERIES || !gelf_getehdr(elf, &w.eh) ||
+	    elf_getshdrstrndx(elf, &w.shstrndx) != 0)
+		return false;
+	c->unreached_queries++;
+	w.asking[0] = site->f->start;
+	return unreached(&w, c, site->f->start, site->f->end);
 }
