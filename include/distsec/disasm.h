@@ -167,6 +167,16 @@ bool ds_site_in_main(const struct ds_site *site);
  * root (hylafax's setupPermissions: initgroups, setegid, seteuid when
  * geteuid() is 0, else setegid alone). */
 bool ds_site_not_root(const struct ds_site *site, const char *const *names);
+/* "geteuid" or "getuid" when every path from the start of the site's
+ * function to the site takes both an arm of a test of that call's result
+ * where it was 0 and one where it was not 0 (a test of the result of the
+ * call just before it: x86 and aarch64 give the conditions), with no call
+ * between them that might change the id (any call but geteuid, getuid,
+ * getegid and getgid): the site never runs (clamscan's checkaccess(),
+ * inlined on the arm where geteuid() is not 0, needs it to be 0); else
+ * NULL.  A signal handler changing the id between the tests is not
+ * considered. */
+const char *ds_site_contra_id(const struct ds_site *site);
 bool ds_site_main_first(const struct ds_site *site, const char *const *names,
                         const char *const *changes, unsigned depth);
 

@@ -72,6 +72,14 @@
  *   exported, never called envuidgid() is dead code); a library the
  *   program links calling back into it by name is not seen, and such a
  *   function is taken for dead: info with the reason, not an error;
+ * - anything else, where every path from its function's entry takes both
+ *   an arm of a test of geteuid()'s (or getuid()'s) result where it was 0
+ *   and one where it was not 0, with no call between the two tests that
+ *   could change the id (ds_site_contra_id: any call but geteuid, getuid,
+ *   getegid and getgid counts as one; x86 and aarch64, whose conditions
+ *   are lifted): clamscan's scan loop, where checkaccess()'s `if
+ *   (!geteuid())` getpwnam/setgid/setuid is inlined on the arm where
+ *   geteuid() was not 0 -- it never runs, info with the reason;
  * - anything else, with the next uid change on every path changing only
  *   the effective uid (seteuid(x), setreuid(-1, x), setresuid(-1, x, y);
  *   e2guardian: setgid(its group), setreuid(-1, its user), later
@@ -106,7 +114,7 @@ static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL }
 /* Per site, in increasing order of concern. */
 enum verdict { V_DROPBACK, V_SAVED, V_ROOT, V_OWN_UID, V_GROUPED, V_GROUPED_LATE,
                V_GROUPED_CALLED, V_GROUPED_CALLER, V_GROUPED_MAIN, V_TEMP, V_TEMP_UID, V_FORWARD,
-               V_DEAD, V_BAD, V_NONE };
+               V_DEAD, V_CONTRA_EUID, V_CONTRA_UID, V_BAD, V_NONE };
 
 static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
@@ -128,6 +136,10 @@ static const char *const reasons[] = {
 	  "is no root's)",
 	[V_DEAD] = "changes its gid only in a function nothing in the program calls, jumps to or "
 	  "takes the address of (dead code)",
+	[V_CONTRA_EUID] = "runs only on paths where geteuid() returned both 0 and not 0, with no "
+	  "call between the tests that could change the effective uid: never",
+	[V_CONTRA_UID] = "runs only on paths where getuid() returned both 0 and not 0, with no "
+	  "call between the tests that could change the real uid: never",
 	[V_TEMP] = "switches its effective gid only, keeping a root id to switch back",
 	[V_TEMP_UID] = "changes its uid next, on every path, only as an effective uid (seteuid(uid), "
 	  "setreuid(-1, uid), setresuid(-1, uid, ...)): the real uid stays root's, so the process "
@@ -368,6 +380,11 @@ static enum verdict judge_deep(const struct ds_site *site)
 		return V_TEMP_UID;
 	if (ds_site_unreached(site))
 		return V_DEAD;
+	/* clamscan's checkaccess(), inlined where geteuid() was not 0, runs
+	 * its getpwnam/setgid/setuid only when geteuid() is 0 */
+	const char *id = ds_site_contra_id(site);
+	if (id)
+		return strcmp(id, "geteuid") == 0 ? V_CONTRA_EUID : V_CONTRA_UID;
 	return V_BAD;
 }
 
@@ -399,14 +416,14 @@ static bool moves_egid(struct ds_code *c, struct sites *s, const struct ds_site 
 		return true;
 	/* judge_deep's answer, made already */
 	if (deep == V_GROUPED_CALLED || deep == V_GROUPED_CALLER || deep == V_GROUPED_MAIN ||
-	    deep == V_DEAD)
+	    deep == V_DEAD || deep == V_CONTRA_EUID || deep == V_CONTRA_UID)
 		return false;
 	if (deep == V_TEMP_UID)
 		return !ds_site_unreached(site);
 	return !ds_site_calls_before_deep(site, group_calls, GROUPS_DEPTH, NULL) &&
 	       !ds_site_callers_all(site, caller_grouped, NULL) &&
 	       !ds_site_main_first(site, group_calls, gid_calls, GROUPS_DEPTH) &&
-	       !ds_site_unreached(site);
+	       !ds_site_unreached(site) && !ds_site_contra_id(site);
 }
 
 static void count_site(struct tally *t, enum verdict v, const struct ds_site *site,
@@ -526,9 +543,9 @@ static void run(struct ds_file *f, void *state)
 		              "imports gid-changing calls but calls none directly (through a pointer?)");
 	} else if (t->worst == V_BAD) {
 		d = report_bad(f, v, cap(DS_SEV_ERROR, setid, library), t);
-	} else if (t->worst == V_DEAD) {
+	} else if (t->worst == V_DEAD || t->worst == V_CONTRA_EUID || t->worst == V_CONTRA_UID) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only in code nothing runs");
-		ds_detail_str(d, "reason", reasons[V_DEAD]);
+		ds_detail_str(d, "reason", reasons[t->worst]);
 	} else if (t->worst == V_TEMP || t->worst == V_TEMP_UID) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only as a temporary switch that keeps a root id");
 		ds_detail_str(d, "reason", reasons[t->worst]);
@@ -583,7 +600,11 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "functions that are dead code themselves do (a chain or cycle of them, followed "
 		  "4 functions deep), is dead code (info), even when the function is one of a program's dynamic symbols, "
 		  "unless the program loads plugins or looks names up (dlopen, dlsym: they may "
-		  "call its exports); a shared library's exports are always callers.",
+		  "call its exports); a shared library's exports are always callers.  A "
+		  "change every path to which takes both the arm where geteuid() (or getuid()) "
+		  "returned 0 and an arm where it returned not 0, with no call between the two "
+		  "tests but geteuid, getuid, getegid or getgid (any other may change the id): it "
+		  "never runs (info).",
 		.limits = "Ids computed at run time, and calls through function pointers, are not "
 		  "followed; a gid a function other than main receives from its caller is info (the "
 		  "caller is not followed), so a program's own drop_privileges(uid, gid) helper is "
@@ -606,14 +627,18 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "function only that export names is taken for dead code (info). "
 		  "The uid changes after a gid change are followed in its own "
 		  "function only: a helper that returns to its caller (on a failure path too) "
-		  "leaves them unknown.",
+		  "leaves them unknown. "
+		  "Tests of geteuid() or getuid() are read where the branches' conditions are "
+		  "(x86, aarch64); a signal handler changing the id between two tests is not "
+		  "considered.",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},
 	.least = DS_SEV_INFO,
 	.severity_policy = "error for programs; warning for setuid/setgid programs; info for shared "
 	  "libraries and programs exporting 200+ functions (interpreters, plugin hosts), temporary "
-	  "switches that keep a root id, wrappers that pass on their caller's gid, dead code, and "
+	  "switches that keep a root id, wrappers that pass on their caller's gid, dead code (code behind "
+	  "contradictory geteuid() or getuid() tests included), and "
 	  "calls it cannot follow",
 	.cwe = 273,
 	.precision = "medium",

@@ -366,6 +366,81 @@ bool ds_site_not_root(const struct ds_site *site, const char *const *names)
 	return skipped && !reached;
 }
 
+#define CONTRA_INSNS 32768   /* larger functions are not walked */
+
+/* The walk of ds_site_contra_id: a path's state is, per id, which arms of
+ * its tests it has taken since the last call that might change the id
+ * (bit 0: the arm where it was 0, bit 1: not 0), so each instruction is
+ * met in at most 16 states. */
+const char *ds_site_contra_id(const struct ds_site *site)
+{
+	static const char *const ids[] = { "geteuid", "getuid", NULL };
+	/* the calls that only read ids; any other call may change one: the
+	 * set*uid() family, syscall(), a library's helper (libcap-ng's
+	 * capng_change_id), a local function, a call through a pointer */
+	static const char *const readers[] = { "geteuid", "getuid", "getegid", "getgid", NULL };
+	const struct dis_func *f = site->f;
+	if (!f->n || site->i >= f->n || f->n > CONTRA_INSNS)
+		return NULL;
+	/* per conditional jump on an id: 1 + its index, 4 when taken on 0 */
+	unsigned char *arm = ds_xcalloc(f->n, 1);
+	bool any = false;
+	for (size_t i = 0; i < f->n; i++) {
+		struct ds_site at = { site->c, f, i };
+		bool zero;
+		int n = dis_zero_test(&at, ids, &zero);
+		if (n >= 0) {
+			arm[i] = (unsigned char)((n + 1) | (zero ? 4 : 0));
+			any = true;
+		}
+	}
+	if (!any) {
+		free(arm);
+		return NULL;
+	}
+	unsigned char *seen = ds_xcalloc(f->n, 16);
+	size_t *stack = ds_xmalloc(f->n * 16 * sizeof *stack), top = 0;
+	unsigned pruned = 0;   /* bit per id: a path ended taking both arms */
+	bool reached = false;
+	stack[top++] = 0;
+	seen[0] = 1;
+	while (top && !reached) {
+		size_t e = stack[--top], i = e >> 4, next[2];
+		unsigned st = (unsigned)(e & 15);
+		const struct dis_insn *in = &f->in[i];
+		bool all;
+		if (in->kind == K_CALL && dis_noreturn(in))
+			continue;
+		if ((in->kind == K_CALL && !dis_named(in, readers)) || in->kind == K_ICALL)
+			st = 0;
+		unsigned nn = dis_succ(f, i, next, &all);
+		reached = i == site->i || all;   /* a switch: anywhere, on any doubt */
+		for (unsigned k = 0; k < nn && !reached; k++) {
+			unsigned ns = st;
+			if (arm[i] && nn == 2) {
+				unsigned id = (arm[i] & 3u) - 1, sh = 2 * id;
+				/* dis_succ gives the jump's target first */
+				bool zero = (k == 0) == ((arm[i] & 4) != 0);
+				ns |= (zero ? 1u : 2u) << sh;
+				if (((ns >> sh) & 3u) == 3u) {
+					pruned |= 1u << id;
+					continue;
+				}
+			}
+			if (next[k] < f->n && !seen[next[k] * 16 + ns]) {
+				seen[next[k] * 16 + ns] = 1;
+				stack[top++] = next[k] << 4 | ns;
+			}
+		}
+	}
+	free(arm);
+	free(seen);
+	free(stack);
+	if (reached || !pruned)
+		return NULL;
+	return pruned & 1 ? ids[0] : ids[1];
+}
+
 /* The walk of first_groups from a function's entry. */
 struct first {
 	struct deep *d;

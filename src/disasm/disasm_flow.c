@@ -606,6 +606,31 @@ bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint6
 	return only;
 }
 
+int dis_zero_test(const struct ds_site *at, const char *const *names, bool *zero_taken)
+{
+	const struct dis_func *f = at->f;
+	const struct dis_insn *in = &f->in[at->i];
+	if (in->kind != K_CJMP || (in->cc != CC_EQ && in->cc != CC_NE) || in->value != 0 ||
+	    (in->cc_flags && !at->i))
+		return -1;
+	struct walk w = { .site = at, .call = (size_t)-1 };
+	struct ds_argsrc r = walk_from(&w, in->cc_flags ? at->i - 1 : at->i, in->cc_loc, 0, NULL);
+	if (r.kind != DS_SRC_RESULT || w.deref || w.call == (size_t)-1 || w.call >= at->i)
+		return -1;
+	/* the value tested is what the call returned just now: a result kept
+	 * across another call may be from before that call changed it */
+	for (size_t j = w.call + 1; j < at->i; j++)
+		if (f->in[j].kind == K_CALL || f->in[j].kind == K_ICALL)
+			return -1;
+	const char *hit = dis_named(&f->in[w.call], names);
+	for (int n = 0; hit && names[n]; n++)
+		if (names[n] == hit) {
+			*zero_taken = in->cc == CC_EQ;
+			return n;
+		}
+	return -1;
+}
+
 bool ds_site_path(const struct ds_site *site, uint64_t from, uint64_t to)
 {
 	static const char *const none[] = { NULL };

@@ -368,6 +368,12 @@ const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *co
 /* Names each call of syscall() in f whose number is a constant of the
  * architecture's syscalls table after the function it stands for. */
 void dis_name_syscalls(struct ds_code *c, struct dis_func *f);
+/* Is the conditional jump at->i a test of whether what a call of one of
+ * names returned is 0, that call the last one before the jump?  Its
+ * index in names, with *zero_taken saying whether the jump is taken on
+ * 0; -1 when not, or when the lifter gives no condition (x86 and aarch64
+ * give them). */
+int dis_zero_test(const struct ds_site *at, const char *const *names, bool *zero_taken);
 /* The successors of instruction i on a path (up to 2; an indirect jump
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);

@@ -123,6 +123,12 @@ bool ds_site_not_root(const struct ds_site *s, const char *const *names)
 	return false;
 }
 
+const char *ds_site_contra_id(const struct ds_site *s)
+{
+	(void)s;
+	return NULL;
+}
+
 bool ds_site_main_first(const struct ds_site *s, const char *const *names,
                         const char *const *changes, unsigned depth)
 {

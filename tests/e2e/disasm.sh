@@ -30,6 +30,7 @@ drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API P
         MAINCALLED MAINCALLED_ONEARM DEAD_EXPORTED DEAD_LOOKUP PW_EUID PW_EUID_REUID
         PW_EUID_SETUID CONSTGID"
 chain_v="CHAIN CALLED CYCLE DROP DROP_CALLED"
+contra_v="CONTRA SETEUID SINGLE"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
@@ -80,6 +81,10 @@ for target in $targets; do
 			cached "$r/usr/bin/chain-$v-$opt" build "$target" "$r/usr/bin/chain-$v-$opt" $fl $d "$src/deadchain.c" &
 		done
 		wait
+		for v in $contra_v; do
+			cached "$r/usr/bin/contra-$v-$opt" build "$target" "$r/usr/bin/contra-$v-$opt" $fl -D$v "$src/contra.c" &
+		done
+		wait
 	done
 	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify)
 	gcc_built=
@@ -110,6 +115,7 @@ PY
 	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm of a geteuid() or getuid() test without them is no root's)"
 	temp="switches its effective gid only, keeping a root id to switch back"
 	tempuid="changes its uid next, on every path, only as an effective uid (seteuid(uid), setreuid(-1, uid), setresuid(-1, uid, ...)): the real uid stays root's, so the process can become root again at any time (a temporary switch) and the groups it keeps add nothing"
+	contra="runs only on paths where geteuid() returned both 0 and not 0, with no call between the tests that could change the effective uid: never"
 	saved="drops back to its real or saved gid, kept in a global that is only ever assigned from getgid/getegid/getresgid"
 	{
 		for opt in O0 O2 O2-noplt; do
@@ -216,6 +222,14 @@ PY
 			aarch64*-O0|*+thumb-O0|mips64*) echo "drop-SAVED_MEMBER-$opt elf-nodrop-groups error disassembly " ;;
 			*) echo "drop-SAVED_MEMBER-$opt elf-nodrop-groups pass disassembly $saved" ;;
 			esac
+			# a drop behind geteuid() tests that contradict each other:
+			# the jumps' conditions are lifted on x86 and aarch64 only
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*) echo "contra-CONTRA-$opt elf-nodrop-groups error disassembly " ;;
+			*) echo "contra-CONTRA-$opt elf-nodrop-groups info disassembly $contra" ;;
+			esac
+			echo "contra-SETEUID-$opt elf-nodrop-groups error disassembly "
+			echo "contra-SINGLE-$opt elf-nodrop-groups error disassembly "
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
 			case $target in
 			s390x*|powerpc64*|arm-*|mips64*)
