@@ -190,6 +190,10 @@ bool ds_site_main_first(const struct ds_site *site, const char *const *names,
  * doubt (a read error, a cap, past 8 queries per file; a machine other
  * than x86 and aarch64, whose byte patterns it does not know). */
 bool ds_site_unreached(const struct ds_site *site);
+/* The words a check's details.reason ends with when ds_site_unreached
+ * turned its finding into info: one sentence for every check. */
+#define DS_DEAD_CODE_WHERE \
+	"only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 
 enum ds_argsrc_kind {
 	DS_SRC_UNKNOWN,   /* computed, merged from a branch, or the walk gave up */

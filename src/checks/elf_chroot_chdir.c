@@ -249,8 +249,7 @@ static void run(struct ds_file *f, void *state)
 		ds_detail_bool(d, "library", library);
 	} else if (s.dead) {
 		d = ds_report(f, DS_SEV_INFO, "calls chroot() without chdir() or fchdir() after it, but only in code nothing runs");
-		ds_detail_str(d, "reason", "chroot() without chdir() only in a function nothing in the program "
-		              "calls, jumps to or takes the address of (dead code)");
+		ds_detail_str(d, "reason", "chroot() without chdir() " DS_DEAD_CODE_WHERE);
 	} else if (s.called || s.callers) {
 		char via[32];
 		hex(via, sizeof via, s.via);

@@ -134,8 +134,7 @@ static const char *const reasons[] = {
 	  "itself or in a function it calls that does so on every path it returns by, before "
 	  "anything that may change a gid (the arm of a geteuid() or getuid() test without them "
 	  "is no root's)",
-	[V_DEAD] = "changes its gid only in a function nothing in the program calls, jumps to or "
-	  "takes the address of (dead code)",
+	[V_DEAD] = "changes its gid " DS_DEAD_CODE_WHERE,
 	[V_CONTRA_EUID] = "runs only on paths where geteuid() returned both 0 and not 0, with no "
 	  "call between the tests that could change the effective uid: never",
 	[V_CONTRA_UID] = "runs only on paths where getuid() returned both 0 and not 0, with no "

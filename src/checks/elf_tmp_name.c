@@ -65,6 +65,14 @@
  * posix_spawn's file actions), what happens to it is not known and it
  * stays a warning.
  * A literal reaching only the mkstemp family is a template, not reported.
+ * In a program (not a library, nor a program offering an API), a name
+ * that would be a warning but whose every use -- each file call given it,
+ * each printing of it as a format -- is in a function nothing in the
+ * program can run (ds_site_unreached: gcin's debug printer linked into
+ * helpers that never call it, ohcount's log_it) is dead code: info with
+ * details.dead_names and the reason the other checks give; one live use
+ * keeps it a warning.  The question is asked once per function, for
+ * the warned names only, and answered on x86 and aarch64.
  * Without a decoder, every candidate is reported (details.method
  * "imports").  A file importing mkstemp is judged like any other: it may
  * still use other fixed names.
@@ -156,6 +164,14 @@ struct cand {
 	bool made;            /* passed to a file call other than socket_ok's */
 	uint8_t nkept;        /* functions passing it to socket_ok calls (MAX_KEPT+1: more) */
 	uint64_t kept_fn[MAX_KEPT];
+	uint8_t reach;        /* enum reach bits of the functions using it (dead_uses) */
+};
+
+/* Where a warned name's uses are (dead_uses). */
+enum reach {
+	REACH_ASKED = 1,   /* a warning: its uses are looked at */
+	REACH_DEAD = 2,    /* a use in a function ds_site_unreached says is dead */
+	REACH_LIVE = 4,    /* a use anywhere else, or the question not answered */
 };
 
 #define MAX_SITES 32
@@ -521,6 +537,17 @@ static size_t named_at(struct found *fd, uint64_t at)
 	return fd->nc++;
 }
 
+/* Argument n of the site, when args (bits) names it and it is an
+ * address or a constant: where a literal would be. */
+static bool literal_arg(const struct ds_site *site, unsigned args, unsigned n, uint64_t *at)
+{
+	if (!(args & (1u << n)))
+		return false;
+	struct ds_argsrc a = ds_site_arg(site, n);
+	*at = (uint64_t)a.value;
+	return a.kind == DS_SRC_ADDR || a.kind == DS_SRC_CONST;
+}
+
 /* A path argument loaded from a candidate's address (or inside it, where
  * the linker merged a shorter string into a longer one's tail) that
  * starts at "/tmp/" or "/var/tmp/". */
@@ -570,13 +597,11 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	if (args && !kept)
 		add_fn(fd->make_fns, &fd->nmake_fns, fn);
 	args |= fmt | tmpl;
+	uint64_t at;
 	for (unsigned n = 0; n < 6; n++) {
-		if (!(args & (1u << n)))
+		if (!literal_arg(site, args, n, &at))
 			continue;
-		struct ds_argsrc a = ds_site_arg(site, n);
-		if (a.kind != DS_SRC_ADDR && a.kind != DS_SRC_CONST)
-			continue;
-		size_t i = named_at(fd, (uint64_t)a.value);
+		size_t i = named_at(fd, at);
 		if (i < fd->nc) {
 			struct cand *k = &fd->c[i];
 			if (fmt & (1u << n)) {
@@ -664,6 +689,88 @@ static bool socket_name(const struct found *fd, const struct cand *k)
 	return true;
 }
 
+/* A name with a loose use, or read without being created exclusively
+ * (a planted file is read unless the program made the name itself), or
+ * any name when the code was not read: a warning. */
+static bool warned(const struct cand *k, bool decoded)
+{
+	unsigned u = k->uses & ~(unsigned)USE_TEMPLATE;
+	return !decoded || (u & (USE_LOOSE | USE_OTHER)) || ((u & USE_READ) && !(u & USE_EXCL));
+}
+
+/* The functions whose deadness was asked (ds_site_unreached answers
+ * only so many questions per file: past them, a use counts as live). */
+#define MAX_DEAD_FNS 8
+
+struct deadpass {
+	struct found *fd;
+	uint64_t fn[MAX_DEAD_FNS];
+	bool dead[MAX_DEAD_FNS];
+	size_t nfn;
+};
+
+/* Is the function holding the site dead code?  Asked once per function. */
+static bool fn_dead(struct deadpass *p, const struct ds_site *site)
+{
+	uint64_t fn = ds_site_function(site);
+	for (size_t i = 0; i < p->nfn; i++)
+		if (p->fn[i] == fn)
+			return p->dead[i];
+	if (p->nfn == MAX_DEAD_FNS)
+		return false;
+	p->fn[p->nfn] = fn;
+	return p->dead[p->nfn++] = ds_site_unreached(site);
+}
+
+/* A call given a warned name (as a path, a format or a template, as
+ * on_call reads it): a use in a live or a dead function. */
+static int on_use(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct deadpass *p = ctx;
+	const char *callee = ds_site_callee(site);
+	unsigned args = args_of(callee, path_calls, NPATH_CALLS) |
+	                args_of(callee, format_calls, NFORMAT_CALLS) |
+	                args_of(callee, template_calls, NTEMPLATE_CALLS);
+	uint64_t at;
+	for (unsigned n = 0; n < 6; n++) {
+		if (!literal_arg(site, args, n, &at))
+			continue;
+		for (size_t i = 0; i < p->fd->nc; i++) {
+			struct cand *k = &p->fd->c[i];
+			if ((k->reach & REACH_ASKED) && !(k->reach & REACH_LIVE) && k->addr == at)
+				k->reach |= fn_dead(p, site) ? REACH_DEAD : REACH_LIVE;
+		}
+	}
+	return 0;
+}
+
+/* The warned names of a program whose every use -- each file call given
+ * it, each printing of it as a format (whose file calls are in the same
+ * function) -- is in a function nothing in the program can run (gcin's
+ * debug printer linked into helpers that never call it, ohcount's
+ * log_it): those get REACH_DEAD alone, and are info.  A name given to a
+ * call not classed here (USE_OTHER) is not looked at; a reading cut
+ * short leaves every name a warning. */
+static void dead_uses(struct ds_code *c, const char *const *names, struct found *fd,
+                      struct ds_range *refs)
+{
+	size_t nr = 0;
+	for (size_t i = 0; i < fd->nc; i++) {
+		struct cand *k = &fd->c[i];
+		if (!warned(k, true) || (k->uses & USE_OTHER))
+			continue;
+		k->reach = REACH_ASKED;
+		refs[nr++] = (struct ds_range){ k->addr, k->addr + k->len };
+	}
+	struct deadpass p = { .fd = fd };
+	if (!nr)
+		return;
+	if (ds_code_each_call_ref(c, names, refs, nr, on_use, &p) < 0 || ds_code_capped(c))
+		for (size_t i = 0; i < fd->nc; i++)
+			fd->c[i].reach |= REACH_LIVE;
+}
+
 /* Marks the candidates that reach a file call; false without a decoder. */
 static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *fd,
                   const char **why)
@@ -723,6 +830,10 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 			u |= USE_GONE;
 		fd->c[i].uses |= u;
 	}
+	/* only for the warnings of a program: a library's functions are
+	 * what its callers run */
+	if (!ds_elf_offers_api(v))
+		dead_uses(c, names, fd, refs);
 	return true;
 }
 
@@ -760,25 +871,29 @@ static void run(struct ds_file *f, void *state)
 	ds_elf_strings_at(v, 6, '/', on_string, fd);
 	const char *why = NULL;
 	bool decoded = !fd->nc || trace(f, v, fd, &why);
-	const char *listed[MAX_LISTED], *excl[MAX_LISTED], *gone[MAX_LISTED];
-	size_t ntmp = 0, nexcl = 0, ngone = 0;
+	const char *listed[MAX_LISTED], *excl[MAX_LISTED], *gone[MAX_LISTED], *dead[MAX_LISTED];
+	size_t ntmp = 0, nexcl = 0, ngone = 0, ndead = 0;
 	for (size_t i = 0; i < fd->nc; i++) {
 		unsigned u = fd->c[i].uses & ~(unsigned)USE_TEMPLATE;
 		const char *t = fd->c[i].text;
-		/* a planted file is read unless the program made the name itself */
-		if (!decoded || (u & (USE_LOOSE | USE_OTHER)) || ((u & USE_READ) && !(u & USE_EXCL)))
+		if (warned(&fd->c[i], decoded) && fd->c[i].reach == (REACH_ASKED | REACH_DEAD))
+			keep_listed(dead, &ndead, t);
+		else if (warned(&fd->c[i], decoded))
 			keep_listed(listed, &ntmp, t);
 		else if (u & USE_EXCL)
 			keep_listed(excl, &nexcl, t);
 		else if (u == USE_GONE)
 			keep_listed(gone, &ngone, t);
 	}
-	if (ntmp || nexcl || ngone || fd->nbuild) {
+	if (ntmp || ndead || nexcl || ngone || fd->nbuild) {
 		struct ds_finding *d;
 		if (ntmp)
 			d = ds_report(f, DS_SEV_WARNING, "uses %zu fixed name%s under /tmp%s: %s",
 			              ntmp, ntmp > 1 ? "s" : "",
 			              decoded ? " as file names" : "", listed[0]);
+		else if (ndead)
+			d = ds_report(f, DS_SEV_INFO, "uses %zu fixed name%s under /tmp as file names, but only in code nothing runs: %s",
+			              ndead, ndead > 1 ? "s" : "", dead[0]);
 		else if (nexcl)
 			d = ds_report(f, DS_SEV_INFO, "creates %zu fixed name%s under /tmp only exclusively: %s",
 			              nexcl, nexcl > 1 ? "s" : "", excl[0]);
@@ -790,12 +905,16 @@ static void run(struct ds_file *f, void *state)
 			              fd->nbuild, fd->nbuild > 1 ? "s" : "", fd->build[0]);
 		for (size_t i = 0; i < ntmp && i < MAX_LISTED; i++)
 			ds_detail_append(d, "tmp_strings", listed[i]);
+		for (size_t i = 0; i < ndead && i < MAX_LISTED; i++)
+			ds_detail_append(d, "dead_names", dead[i]);
 		for (size_t i = 0; i < nexcl && i < MAX_LISTED; i++)
 			ds_detail_append(d, "exclusive_names", excl[i]);
 		for (size_t i = 0; i < ngone && i < MAX_LISTED; i++)
 			ds_detail_append(d, "removed_names", gone[i]);
 		for (size_t i = 0; i < fd->nbuild && i < MAX_LISTED; i++)
 			ds_detail_append(d, "build_paths", fd->build[i]);
+		if (!ntmp && ndead)
+			ds_detail_str(d, "reason", "uses each fixed name under /tmp " DS_DEAD_CODE_WHERE);
 		if (nexcl)
 			ds_detail_str(d, "exclusive_reason",
 			              "created only with open(O_CREAT|O_EXCL), mkdir, mknod, link's new "
@@ -807,7 +926,7 @@ static void run(struct ds_file *f, void *state)
 			              "removing a pre-made name or symlink writes and reads nothing "
 			              "through it; a planted name can change only what the program "
 			              "decides from its existence");
-		if (ntmp || nexcl || ngone) {
+		if (ntmp || ndead || nexcl || ngone) {
 			ds_detail_str(d, "method", decoded ? "disassembly" : "imports");
 			if (why)
 				ds_detail_str(d, "no_disassembly", why);
@@ -835,7 +954,11 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "written through it); a template reaching only the mkstemp "
 		  "family (mkstemps and mkostemps with a suffix too), "
 		  "the perf JIT map /tmp/perf-<pid>.map and the X lock, names perf and X fix, are "
-		  "not reported. Build-machine paths are listed as info.",
+		  "not reported. Build-machine paths are listed as info. In a program, a name whose "
+		  "every use (file call, printing) is in a function nothing in the program calls, "
+		  "jumps to or takes the address of is dead code (info), even when the function is "
+		  "one of the program's dynamic symbols, unless the program loads plugins or looks "
+		  "names up (dlopen, dlsym).",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
 		  "from the printing reaches in its function (but those given another literal), "
 		  "not only the one its buffer reaches; a name stored in a table or "
@@ -847,11 +970,13 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "still makes an exclusive creation fail (info: a denial of service at most). A name "
 		  "tested and then only removed (a debugging switch turned on by the file's "
 		  "existence) is info; a printed name whose function only removes files is info "
-		  "too, although its buffer may go to a helper that opens it.",
+		  "too, although its buffer may go to a helper that opens it. Dead code is told on "
+		  "x86 and aarch64 only, and a library the program is linked with that calls one "
+		  "of its exports by name is not seen (the function is taken for dead code, info).",
 		.fix = "Use mkstemp(3)/mkdtemp(3), or $XDG_RUNTIME_DIR, instead of a fixed name.",
 	},
 	.least = DS_SEV_INFO,
-	.severity_policy = "warning for fixed /tmp names created or read; info for names created only exclusively or only removed, and for build-machine paths",
+	.severity_policy = "warning for fixed /tmp names created or read; info for names created only exclusively or only removed, or used only in dead code, and for build-machine paths",
 	.cwe = 377,
 	.precision = "low",
 	.run = run,

@@ -32,6 +32,7 @@ drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API P
 chain_v="CHAIN CALLED CYCLE DROP DROP_CALLED"
 contra_v="CONTRA SETEUID SINGLE"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
+tmpdead_v="DEAD LIVE LOOKUP"
 
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
 targets=${DISASM_TARGETS:-x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32
@@ -85,6 +86,11 @@ for target in $targets; do
 			cached "$r/usr/bin/contra-$v-$opt" build "$target" "$r/usr/bin/contra-$v-$opt" $fl -D$v "$src/contra.c" &
 		done
 		wait
+		for v in $tmpdead_v; do
+			case $v in LOOKUP) d="-DLOOKUP -rdynamic" ;; *) d=-D$v ;; esac
+			cached "$r/usr/bin/tmpdead-$v-$opt" build "$target" "$r/usr/bin/tmpdead-$v-$opt" $fl $d "$src/tmpdead.c" &
+		done
+		wait
 	done
 	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify)
 	gcc_built=
@@ -110,6 +116,7 @@ for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
 PY
 	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
 	jaildead="chroot() without chdir() only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
+	tmpdead="uses each fixed name under /tmp only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
 	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm of a geteuid() or getuid() test without them is no root's)"
@@ -297,6 +304,16 @@ PY
 			esac
 			echo "tmp-MKNOD_ANYWAY-$opt elf-tmp-name warning disassembly /var/tmp/app.%d.%d"
 			echo "tmp-CHOP_LOOSE-$opt elf-tmp-name warning disassembly /tmp/app-chop.%ld"
+			# the dead-code byte patterns are x86's and aarch64's
+			# only: elsewhere the dead log_it() is not known dead
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*)
+				echo "tmpdead-DEAD-$opt elf-tmp-name warning disassembly /tmp/app-dead.log" ;;
+			*)
+				echo "tmpdead-DEAD-$opt elf-tmp-name info disassembly $tmpdead" ;;
+			esac
+			echo "tmpdead-LIVE-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
+			echo "tmpdead-LOOKUP-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
 		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
