@@ -34,6 +34,41 @@ contra_v="CONTRA SETEUID SINGLE"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
 tmpdead_v="DEAD LIVE LOOKUP"
 
+# defines SET VARIANT: the compiler flags that select one fixture of a
+# source file (most are -DVARIANT)
+defines() {
+	case $1-$2 in
+	jail-DEAD_EXPORTED) echo "-DDEAD -rdynamic" ;;
+	drop-PW_SWITCH_ONEPATH) echo "-DPW -DSWITCH -DONEPATH" ;;
+	drop-PW_EUID_REUID) echo "-DPW -DEUID -DREUID" ;;
+	drop-PW_EUID_SETUID) echo "-DPW -DEUID -DSETUID" ;;
+	drop-PW_API) echo "-DPW -DAPI -rdynamic" ;;
+	drop-PW_*) echo "-DPW -D${2#PW_}" ;;
+	drop-SIBLING_AFTER) echo "-DSIBLING -DAFTER" ;;
+	drop-DEAD_TAKEN) echo "-DDEAD -DTAKEN" ;;
+	drop-DEAD_EXPORTED) echo "-DDEAD -DEXPORTED -rdynamic" ;;
+	drop-DEAD_LOOKUP) echo "-DDEAD -DEXPORTED -DLOOKUP -rdynamic" ;;
+	drop-SAVED_PW_BYNAME) echo "-DSAVED_PW -DBYNAME" ;;
+	drop-MAINFIRST_LATE) echo "-DMAINFIRST -DLATEGROUPS" ;;
+	drop-MAINCALLED_ONEARM) echo "-DMAINCALLED -DONEARM" ;;
+	drop-RESTORE_OVERWRITE) echo "-DRESTORE -DOVERWRITE" ;;
+	chain-DROP_CALLED) echo "-DDROP -DCALLED" ;;
+	tmpdead-LOOKUP) echo "-DLOOKUP -rdynamic" ;;
+	*) echo "-D$2" ;;
+	esac
+}
+
+# compile_set SET SOURCE VARIANT...: SET-VARIANT-$opt of each, in parallel
+compile_set() {
+	set_name=$1 set_src=$2
+	shift 2
+	for v in "$@"; do
+		cached "$r/usr/bin/$set_name-$v-$opt" build "$target" "$r/usr/bin/$set_name-$v-$opt" \
+			$fl $(defines "$set_name" "$v") "$src/$set_src" &
+	done
+	wait
+}
+
 # DISASM_TARGETS: only these clang targets (while working on one decoder)
 targets=${DISASM_TARGETS:-x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32
 	s390x-linux-gnu powerpc64le-linux-gnu arm-linux-gnueabihf arm-linux-gnueabihf+thumb
@@ -48,49 +83,12 @@ for target in $targets; do
 	fi
 	for opt in O0 O2 O2-noplt; do
 		case $opt in O2-noplt) fl="-O2 -fno-plt" ;; *) fl="-$opt" ;; esac
-		for v in $jail_v; do
-			case $v in DEAD_EXPORTED) d="-DDEAD -rdynamic" ;; *) d=-D$v ;; esac
-			cached "$r/usr/bin/jail-$v-$opt" build "$target" "$r/usr/bin/jail-$v-$opt" $fl $d "$src/jail.c" &
-		done
-		wait
-		for v in $drop_v; do
-			case $v in
-			PW_SWITCH_ONEPATH) d="-DPW -DSWITCH -DONEPATH" ;;
-			PW_EUID_REUID) d="-DPW -DEUID -DREUID" ;;
-			PW_EUID_SETUID) d="-DPW -DEUID -DSETUID" ;;
-			PW_*) d="-DPW -D${v#PW_}" ;;
-			SIBLING_AFTER) d="-DSIBLING -DAFTER" ;;
-			DEAD_TAKEN) d="-DDEAD -DTAKEN" ;;
-			DEAD_EXPORTED) d="-DDEAD -DEXPORTED" ;;
-			DEAD_LOOKUP) d="-DDEAD -DEXPORTED -DLOOKUP" ;;
-			SAVED_PW_BYNAME) d="-DSAVED_PW -DBYNAME" ;;
-			MAINFIRST_LATE) d="-DMAINFIRST -DLATEGROUPS" ;;
-			MAINCALLED_ONEARM) d="-DMAINCALLED -DONEARM" ;;
-			RESTORE_OVERWRITE) d="-DRESTORE -DOVERWRITE" ;;
-			*) d=-D$v ;;
-			esac
-			case $v in *API|DEAD_EXPORTED|DEAD_LOOKUP) d="$d -rdynamic" ;; esac
-			cached "$r/usr/bin/drop-$v-$opt" build "$target" "$r/usr/bin/drop-$v-$opt" $fl $d "$src/drop.c" &
-		done
-		wait
-		for v in $tmp_v; do
-			cached "$r/usr/bin/tmp-$v-$opt" build "$target" "$r/usr/bin/tmp-$v-$opt" $fl -D$v "$src/tmpuse.c" &
-		done
-		wait
-		for v in $chain_v; do
-			case $v in DROP_CALLED) d="-DDROP -DCALLED" ;; *) d=-D$v ;; esac
-			cached "$r/usr/bin/chain-$v-$opt" build "$target" "$r/usr/bin/chain-$v-$opt" $fl $d "$src/deadchain.c" &
-		done
-		wait
-		for v in $contra_v; do
-			cached "$r/usr/bin/contra-$v-$opt" build "$target" "$r/usr/bin/contra-$v-$opt" $fl -D$v "$src/contra.c" &
-		done
-		wait
-		for v in $tmpdead_v; do
-			case $v in LOOKUP) d="-DLOOKUP -rdynamic" ;; *) d=-D$v ;; esac
-			cached "$r/usr/bin/tmpdead-$v-$opt" build "$target" "$r/usr/bin/tmpdead-$v-$opt" $fl $d "$src/tmpdead.c" &
-		done
-		wait
+		compile_set jail jail.c $jail_v
+		compile_set drop drop.c $drop_v
+		compile_set tmp tmpuse.c $tmp_v
+		compile_set chain deadchain.c $chain_v
+		compile_set contra contra.c $contra_v
+		compile_set tmpdead tmpdead.c $tmpdead_v
 	done
 	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify)
 	gcc_built=
