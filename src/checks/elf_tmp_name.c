@@ -8,7 +8,8 @@
  * "/tmp/" alone, prose and messages (a space, '=' or a newline in the
  * string, "/tmp/" after ' ', '.', ',', ':' or '='), socket and IPC names
  * (X11/ICE/XIM "-unix" directories, ".sock", "socket", "unix:"), the X
- * display lock "/tmp/.X%d-lock" (mutter, wlroots) and the perf JIT map
+ * display lock "/tmp/.X%d-lock" or "/tmp/.X0-lock" (mutter, wlroots,
+ * asmon) and the perf JIT map
  * "/tmp/perf-<pid>.map" (beam.smp, libguile: names X and perf fix, the
  * program cannot choose another), over-long
  * runs (Go/Rust string blobs).  Build paths (__FILE__ of a build done
@@ -77,6 +78,7 @@
  * "imports").  A file importing mkstemp is judged like any other: it may
  * still use other fixed names.
  */
+#include <ctype.h>
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -271,6 +273,21 @@ static bool perf_map(const char *s)
 	return (*p == 'd' || *p == 'i' || *p == 'u') && strcmp(p + 1, ".map") == 0;
 }
 
+/* The X display lock of a numbered display, "/tmp/.X0-lock" (asmon reads
+ * it for the X server's pid): like "/tmp/.X%d-lock", a name X fixes and
+ * makes O_EXCL. */
+static bool x_lock(const char *s)
+{
+	if (strncmp(s, "/tmp/.X", 7) != 0)
+		return false;
+	const char *p = s + 7;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return strcmp(p, "-lock") == 0;
+}
+
 static bool has_suffix(const char *s, size_t len, const char *suf)
 {
 	size_t n = strlen(suf);
@@ -298,7 +315,7 @@ static bool tmp_candidate(const char *s, size_t len)
 	for (size_t i = 0; not_names[i]; i++)
 		if (strstr(s, not_names[i]))
 			return false;
-	if (perf_map(s))
+	if (perf_map(s) || x_lock(s))
 		return false;
 	for (const char *p = strstr(s, "/tmp/"); p; p = strstr(p + 1, "/tmp/"))
 		if (p == s || !strchr(" .,:=", p[-1]))

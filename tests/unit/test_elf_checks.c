@@ -46,6 +46,7 @@ static int setup(void **state)
 	copy_into(root, fixture("tmp-sock-file"), "usr/bin/tmpsock-file", 0755);
 	copy_into(root, fixture("tmp-sock-open"), "usr/bin/tmpsock-open", 0755);
 	copy_into(root, fixture("tmp-xlock"), "usr/bin/tmp-xlock", 0755);
+	copy_into(root, fixture("tmp-xlock0"), "usr/bin/tmp-xlock0", 0755);
 	copy_into(root, fixture("hardened"), "usr/bin/hardened", 0755);
 	copy_into(root, fixture("unhardened"), "usr/bin/unhardened", 0755);
 	copy_into(root, fixture("nobuf-nosp"), "usr/bin/nobuf-nosp", 0755);
@@ -149,6 +150,7 @@ static void test_tmp_name(void **state)
 	assert_string_equal(array_at(d, "tmp_strings", 0), "/tmp/fixture_ctrl_%d");
 	/* the X display lock is a name X fixes */
 	assert_null(record_of(scan, "/usr/bin/tmp-xlock", "elf-tmp-name"));
+	assert_null(record_of(scan, "/usr/bin/tmp-xlock0", "elf-tmp-name"));
 }
 
 static void test_canary_and_fortify(void **state)
