@@ -69,10 +69,15 @@ compile_set() {
 	wait
 }
 
-# DISASM_TARGETS: only these clang targets (while working on one decoder)
-targets=${DISASM_TARGETS:-x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32
-	s390x-linux-gnu powerpc64le-linux-gnu arm-linux-gnueabihf arm-linux-gnueabihf+thumb
-	mips64el-linux-gnuabi64 powerpc64-linux-gnu}
+# disasm.sh [TARGET...]: these clang targets (tests/meson.build runs three
+# groups); with none, $DISASM_TARGETS (while working on one decoder) or all
+if [ $# -gt 0 ]; then
+	targets=$*
+else
+	targets=${DISASM_TARGETS:-x86_64-linux-gnu i686-linux-gnu aarch64-linux-gnu x86_64-linux-gnux32
+		s390x-linux-gnu powerpc64le-linux-gnu arm-linux-gnueabihf arm-linux-gnueabihf+thumb
+		mips64el-linux-gnuabi64 powerpc64-linux-gnu}
+fi
 ran=0
 for target in $targets; do
 	r=$root/$target
