@@ -64,7 +64,8 @@ run_distsec() {
 # cached OUT CMD...: CMD, which compiles a fixture into OUT; with
 # $DISTSEC_FIXTURE_CACHE set (ci/test sets it for all its stages), OUT is
 # copied from there when the same command was run before on the same
-# inputs: the key is the command (OUT left out), the contents of every
+# inputs: the key is the command (OUT left out; a file named by its base
+# name), the contents of every
 # argument naming a file and of the .h files beside it, the calling test
 # script or the file it names in $fixture_key_script (its build recipes)
 # and the installed packages' versions (the
@@ -88,9 +89,13 @@ cached() {
 	fx_key=$(for fx_a in "$@"; do
 		if [ "$fx_a" = "$fx_out" ]; then
 			echo "@OUT@"
+		elif [ -f "$fx_a" ]; then
+			# a file by its name and contents, not its directory: two
+			# checkouts of the tree share a cache
+			printf '%s\n' "${fx_a##*/}"
+			cat "$fx_a" "${fx_a%/*}"/*.h 2>/dev/null || :
 		else
 			printf '%s\n' "$fx_a"
-			[ ! -f "$fx_a" ] || cat "$fx_a" "${fx_a%/*}"/*.h 2>/dev/null || :
 		fi
 	done | { echo "$fixture_env_key"; cat; } | sha256sum | cut -c1-64)
 	fx_c=$DISTSEC_FIXTURE_CACHE/$fx_key
