@@ -26,7 +26,20 @@
  * (wpa_ctrl's "/tmp/wpa_ctrl_%d-%d"; bind fails on an existing name, it
  * follows no link); a literal only passed to those calls, by such
  * functions, is a socket's name too (libferret's unlink("/tmp/mag_client")
- * before its bind) -- details.method "disassembly".
+ * before its bind) -- details.method "disassembly".  Where the function
+ * opens other files too (jserver's main reopens stderr on a log), the
+ * name's own sites are looked at (bound_socket): printed, given to those
+ * calls or copied into a buffer (strcpy, strncpy, memcpy, snprintf's
+ * "%s"...), each in a function that calls socket(AF_UNIX, ...), one of
+ * them there reaching a bind, and no file call but unlink, remove,
+ * chmod or chown reached from any of them unless given another literal:
+ * the name is bound, not opened (jserver's "/tmp/jd_sockV4": unlink,
+ * copied to sun_path, bind, listen, chmod).  Which buffer a call is
+ * given is not followed, so a printed name whose function opens other
+ * printed names after it (likwid-accessD's MSR device files) stays a
+ * warning.  A socket's name is info with details.socket_names: bind
+ * fails on any pre-made name or symlink (EADDRINUSE), so a planted name
+ * only stops the program.
  *
  * Each call a name reaches is classed (use_of): exclusive -- open with a
  * constant flags argument holding O_CREAT|O_EXCL (the machine's values),
@@ -164,6 +177,10 @@ struct cand {
 	unsigned fmt_uses;    /* enum use bits of the file calls a printing reaches */
 	bool fmt_all;         /* too many calls to tell: its function's all count */
 	bool made;            /* passed to a file call other than socket_ok's */
+	bool other;           /* given to a call not classed here, not a copy */
+	bool sock_bad;        /* a use of it not a bound unix socket's (bound_socket) */
+	bool sock;            /* a unix socket's name: bind creates it */
+	uint16_t nsock;       /* its name sites (printings, socket_ok calls, copies) */
 	uint8_t nkept;        /* functions passing it to socket_ok calls (MAX_KEPT+1: more) */
 	uint64_t kept_fn[MAX_KEPT];
 	uint8_t reach;        /* enum reach bits of the functions using it (dead_uses) */
@@ -185,6 +202,7 @@ struct fsite {
 	unsigned uses;
 	size_t cand;
 	struct ds_argsrc name;   /* a file call's path argument, a printing's buffer */
+	bool kept;               /* a file call of socket_ok's; a name site reaching a bind */
 };
 
 struct found {
@@ -213,6 +231,13 @@ struct found {
 	struct fsite files[MAX_SITES], prints[MAX_SITES];
 	size_t nfiles, nprints;
 	bool sites_over;                  /* more than MAX_SITES of either in it */
+	/* where a name is made or handed on in it (bound_socket): printed,
+	 * given to a socket_ok call or copied; kept: a bind follows */
+	struct fsite names[MAX_SITES];
+	size_t nnames;
+	uint64_t binds[MAX_SITES];
+	size_t nbinds;
+	bool unix_socket;                 /* it calls socket(AF_UNIX, ...) */
 };
 
 /* Calls that create their path argument (bit) exclusively: they fail on
@@ -245,6 +270,19 @@ static const char *const tests[] = {
 
 /* File calls a socket's name also gets: a stale one removed, its mode set. */
 static const char *const socket_ok[] = { "unlink", "unlinkat", "remove", "chmod", "chown", "lchown", NULL };
+
+/* Calls copying a name into a buffer (a sockaddr_un's sun_path), as an
+ * argument other than a format: they open nothing. */
+static const char *const copies[] = {
+	"strcpy", "strncpy", "stpcpy", "stpncpy", "memcpy", "memmove", "strlcpy", "g_strlcpy",
+	"__strcpy_chk", "__strncpy_chk", "__stpcpy_chk", "__stpncpy_chk", "__memcpy_chk",
+	"__memmove_chk", "sprintf", "snprintf", "__sprintf_chk", "__snprintf_chk", NULL,
+};
+
+#define NCOPIES (sizeof copies / sizeof copies[0] - 1)
+
+/* AF_UNIX (AF_LOCAL), the same on every Linux machine. */
+#define DS_AF_UNIX 1
 
 static void add_fn(uint64_t *v, size_t *n, uint64_t fn)
 {
@@ -479,6 +517,68 @@ static unsigned use_after(const struct found *fd, const struct ds_site *site,
 	                                                                          : call->uses;
 }
 
+/* A file call reached from a name site that may be given the name: not
+ * one of socket_ok's, nor given a literal (or a global buffer) other
+ * than the site's (use_after's test). */
+static bool may_get(const struct fsite *name, const struct fsite *call)
+{
+	if (call->kept)
+		return false;
+	return call->name.kind != DS_SRC_ADDR ||
+	       (name->name.kind == DS_SRC_ADDR && name->name.value == call->name.value);
+}
+
+/* Where candidate i is made (printed) or handed on (given to a
+ * socket_ok call, copied) in the function, name its buffer or the
+ * literal: a bind before it that it reaches keeps it, a file call that
+ * may get the name and that it reaches spoils it (bound_socket). */
+static void name_site(struct found *fd, const struct ds_site *site, size_t i, struct ds_argsrc name)
+{
+	struct cand *k = &fd->c[i];
+	if (k->nsock < UINT16_MAX)
+		k->nsock++;
+	if (fd->nnames == MAX_SITES || fd->sites_over) {
+		k->sock_bad = true;
+		return;
+	}
+	uint64_t at = ds_site_addr(site);
+	struct fsite *ns = &fd->names[fd->nnames++];
+	*ns = (struct fsite){ at, 0, i, name, false };
+	for (size_t j = 0; j < fd->nbinds && !ns->kept; j++)
+		ns->kept = ds_site_path(site, at, fd->binds[j]);
+	for (size_t j = 0; j < fd->nfiles; j++)
+		if (may_get(ns, &fd->files[j]) && ds_site_path(site, at, fd->files[j].addr))
+			k->sock_bad = true;
+}
+
+/* A bind of the function: the name sites before it that reach it. */
+static void bind_site(struct found *fd, const struct ds_site *site)
+{
+	uint64_t at = ds_site_addr(site);
+	if (fd->nbinds < MAX_SITES)
+		fd->binds[fd->nbinds++] = at;
+	for (size_t j = 0; j < fd->nnames; j++)
+		if (!fd->names[j].kept)
+			fd->names[j].kept = ds_site_path(site, fd->names[j].addr, at);
+}
+
+/* The end of a function's sites: a name handled there is a socket's only
+ * when the function makes an AF_UNIX socket and one of the name's sites
+ * there reaches a bind (a stale socket removed first, its mode set
+ * after). */
+static void names_end(struct found *fd)
+{
+	for (size_t j = 0; j < fd->nnames; j++) {
+		bool bound = false;
+		for (size_t m = 0; m < fd->nnames && !bound; m++)
+			bound = fd->names[m].cand == fd->names[j].cand && fd->names[m].kept;
+		if (!fd->unix_socket || !bound)
+			fd->c[fd->names[j].cand].sock_bad = true;
+	}
+	fd->nnames = fd->nbinds = 0;
+	fd->unix_socket = false;
+}
+
 /* A file call of the function: the printings before it that reach it
  * give it their names. */
 static void file_site(struct found *fd, const struct ds_site *site, unsigned uses, int n)
@@ -488,15 +588,21 @@ static void file_site(struct found *fd, const struct ds_site *site, unsigned use
 		fd->sites_over = true;
 		for (size_t j = 0; j < fd->nprints; j++)
 			fd->c[fd->prints[j].cand].fmt_all = true;
+		for (size_t j = 0; j < fd->nnames; j++)
+			fd->c[fd->names[j].cand].sock_bad = true;
 		return;
 	}
 	struct fsite *fs = &fd->files[fd->nfiles++];
-	*fs = (struct fsite){ at, uses, 0, { .kind = DS_SRC_UNKNOWN } };
+	*fs = (struct fsite){ at, uses, 0, { .kind = DS_SRC_UNKNOWN },
+	                      in_list(socket_ok, ds_site_callee(site)) };
 	if (n >= 0)
 		fs->name = ds_site_arg(site, (unsigned)n);
 	for (size_t j = 0; j < fd->nprints; j++)
 		if (ds_site_path(site, fd->prints[j].addr, at))
 			fd->c[fd->prints[j].cand].fmt_uses |= use_after(fd, site, &fd->prints[j], fs);
+	for (size_t j = 0; j < fd->nnames; j++)
+		if (may_get(&fd->names[j], fs) && ds_site_path(site, fd->names[j].addr, at))
+			fd->c[fd->names[j].cand].sock_bad = true;
 }
 
 /* A printing of candidate i: the file calls before it (in address order)
@@ -509,7 +615,7 @@ static void print_site(struct found *fd, const struct ds_site *site, size_t i)
 		return;
 	}
 	struct fsite *p = &fd->prints[fd->nprints++];
-	*p = (struct fsite){ at, 0, i, { .kind = DS_SRC_UNKNOWN } };
+	*p = (struct fsite){ at, 0, i, { .kind = DS_SRC_UNKNOWN }, false };
 	/* the buffer: the first argument of sprintf and snprintf and their
 	 * _chk twins (asprintf's is a pointer to it) */
 	if (strstr(ds_site_callee(site), "printf") && !strstr(ds_site_callee(site), "asprintf") &&
@@ -578,13 +684,27 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	unsigned tmpl = args_of(callee, template_calls, NTEMPLATE_CALLS);
 	uint64_t fn = ds_site_function(site);
 	if (fn != fd->site_fn) {
+		names_end(fd);
 		fd->site_fn = fn;
 		fd->nfiles = fd->nprints = 0;
 		fd->sites_over = false;
 	}
 	if (strcmp(callee, "bind") == 0) {
 		add_fn(fd->bind_fns, &fd->nbind_fns, fn);
+		bind_site(fd, site);
 		return 0;
+	}
+	if (strcmp(callee, "socket") == 0) {
+		struct ds_argsrc dom = ds_site_arg(site, 0);
+		if (dom.kind == DS_SRC_CONST && dom.value == DS_AF_UNIX)
+			fd->unix_socket = true;
+		return 0;
+	}
+	uint64_t at;
+	for (unsigned n = 0; in_list(copies, callee) && n < 6; n++) {
+		size_t i = fmt & (1u << n) || !literal_arg(site, 0x3f, n, &at) ? fd->nc : named_at(fd, at);
+		if (i < fd->nc)
+			name_site(fd, site, i, ds_site_arg(site, n));
 	}
 	/* an open of what the function's own exclusive creation made */
 	unsigned u0 = args ? use_of(fd, site, callee, -1) : 0;
@@ -614,7 +734,6 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	if (args && !kept)
 		add_fn(fd->make_fns, &fd->nmake_fns, fn);
 	args |= fmt | tmpl;
-	uint64_t at;
 	for (unsigned n = 0; n < 6; n++) {
 		if (!literal_arg(site, args, n, &at))
 			continue;
@@ -624,6 +743,12 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 			if (fmt & (1u << n)) {
 				k->format_fn = fn;
 				print_site(fd, site, i);
+				/* the buffer, as print_site reads it */
+				struct ds_argsrc buf = { .kind = DS_SRC_UNKNOWN };
+				if (strstr(callee, "printf") && !strstr(callee, "asprintf") &&
+				    strcmp(callee, "g_strdup_printf") != 0)
+					buf = ds_site_arg(site, 0);
+				name_site(fd, site, i, buf);
 				continue;
 			}
 			if (tmpl & (1u << n)) {
@@ -633,7 +758,9 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 			k->uses |= own ? USE_EXCL : use_of(fd, site, callee, (int)n);
 			if (!kept)
 				k->made = true;
-			else if (k->nkept <= MAX_KEPT && (!k->nkept || k->kept_fn[k->nkept - 1] != fn)) {
+			else
+				name_site(fd, site, i, ds_site_arg(site, n));
+			if (kept && k->nkept <= MAX_KEPT && (!k->nkept || k->kept_fn[k->nkept - 1] != fn)) {
 				if (k->nkept < MAX_KEPT)
 					k->kept_fn[k->nkept] = fn;
 				k->nkept++;
@@ -660,8 +787,10 @@ static int on_other(struct ds_code *c, const struct ds_site *site, void *ctx)
 		for (size_t i = 0; i < fd->nc; i++) {
 			struct cand *k = &fd->c[i];
 			uint64_t at = (uint64_t)a.value;
-			if (k->uses == USE_GONE && at >= k->addr && at < k->addr + k->len)
+			if (k->uses == USE_GONE && at >= k->addr && at < k->addr + k->len) {
 				k->uses |= USE_OTHER;
+				k->other |= !in_list(copies, callee);
+			}
 		}
 	}
 	return 0;
@@ -704,6 +833,18 @@ static bool socket_name(const struct found *fd, const struct cand *k)
 		if (!socket_fn(fd, k->kept_fn[j]))
 			return false;
 	return true;
+}
+
+/* A name whose sites (name_site) all are in functions making an AF_UNIX
+ * socket, at least one there reaching its bind, with no file call
+ * reached from them that might be given the name but socket_ok's; given
+ * itself to no other file call, nor to a call not classed here but a
+ * copy (into sun_path): a unix socket's name, which bind creates or
+ * fails on (jserver's unlink, bind, chmod of "/tmp/jd_sockV4"; likwid's
+ * snprintf of "/tmp/likwid-%d", strncpy to sun_path, bind, chmod). */
+static bool bound_socket(const struct cand *k)
+{
+	return k->nsock && !k->sock_bad && !k->made && !k->other;
 }
 
 /* A name with a loose use, or read without being created exclusively
@@ -792,7 +933,7 @@ static void dead_uses(struct ds_code *c, const char *const *names, struct found 
 static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *fd,
                   const char **why)
 {
-	const char *names[NPATH_CALLS + NFORMAT_CALLS + NTEMPLATE_CALLS + 2];
+	const char *names[NPATH_CALLS + NFORMAT_CALLS + NTEMPLATE_CALLS + NCOPIES + 3];
 	size_t nn = 0;
 	for (size_t i = 0; i < NPATH_CALLS; i++)
 		if (ds_elf_imports(v, path_calls[i].name))
@@ -805,8 +946,14 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 	for (size_t i = 0; i < NTEMPLATE_CALLS; i++)
 		if (ds_elf_imports(v, template_calls[i].name))
 			names[nn++] = template_calls[i].name;
-	if (ds_elf_imports(v, "bind"))
+	if (ds_elf_imports(v, "bind")) {
 		names[nn++] = "bind";
+		if (ds_elf_imports(v, "socket"))
+			names[nn++] = "socket";
+		for (size_t i = 0; copies[i]; i++)
+			if (!args_of(copies[i], format_calls, NFORMAT_CALLS) && ds_elf_imports(v, copies[i]))
+				names[nn++] = copies[i];
+	}
 	names[nn] = NULL;
 	struct ds_code *c = ds_file_code(f, why);
 	if (!c)
@@ -816,16 +963,23 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 	for (size_t i = 0; i < fd->nc; i++)
 		refs[i] = (struct ds_range){ fd->c[i].addr, fd->c[i].addr + fd->c[i].len };
 	int n = ds_code_each_call_ref(c, names, refs, fd->nc, on_call, fd);
+	names_end(fd);
 	bool capped = ds_code_capped(c) || (n >= 0 && !removed_only(v, c, fd, refs));
 	if (n < 0 || capped) {
 		*why = "code too large, read partly";
 		return false;
 	}
 	for (size_t i = 0; i < fd->nc; i++) {
-		if (socket_name(fd, &fd->c[i]))
-			fd->c[i].uses = 0;
-		uint64_t fn = fd->c[i].format_fn;
-		/* printed into a socket's name: bound, not opened, there */
+		struct cand *k = &fd->c[i];
+		uint64_t fn = k->format_fn;
+		/* printed into a socket's name (bound, not opened, there), or
+		 * a literal only removed or chmod'ed by socket functions */
+		if (socket_name(fd, k) || bound_socket(k) ||
+		    (socket_fn(fd, fn) && !(k->uses & ~(unsigned)USE_TEMPLATE))) {
+			k->uses = 0;
+			k->sock = true;
+			continue;
+		}
 		if (socket_fn(fd, fn) || !has_fn(fd->file_fns, fd->nfile_fns, fn))
 			continue;
 		if (!fd->c[i].fmt_all) {
@@ -854,6 +1008,13 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 	return true;
 }
 
+/* Why a unix socket's name is not a predictable-name race. */
+#define SOCKET_REASON \
+	"bound as a unix socket's address (an AF_UNIX socket, the name copied into sun_path, " \
+	"bind), otherwise only removed or chmod'ed: bind creates the socket exclusively and " \
+	"fails on any pre-made name or symlink (EADDRINUSE), so a planted name can only stop " \
+	"the program, nothing is opened, read or written through it"
+
 static void keep_listed(const char **v, size_t *n, const char *s)
 {
 	if (*n < MAX_LISTED)
@@ -875,6 +1036,8 @@ static struct found *found_new(void)
 	fd->site_fn = 0;
 	fd->nfiles = fd->nprints = 0;
 	fd->sites_over = false;
+	fd->nnames = fd->nbinds = 0;
+	fd->unix_socket = false;
 	return fd;
 }
 
@@ -889,7 +1052,8 @@ static void run(struct ds_file *f, void *state)
 	const char *why = NULL;
 	bool decoded = !fd->nc || trace(f, v, fd, &why);
 	const char *listed[MAX_LISTED], *excl[MAX_LISTED], *gone[MAX_LISTED], *dead[MAX_LISTED];
-	size_t ntmp = 0, nexcl = 0, ngone = 0, ndead = 0;
+	const char *sock[MAX_LISTED];
+	size_t ntmp = 0, nexcl = 0, ngone = 0, ndead = 0, nsock = 0;
 	for (size_t i = 0; i < fd->nc; i++) {
 		unsigned u = fd->c[i].uses & ~(unsigned)USE_TEMPLATE;
 		const char *t = fd->c[i].text;
@@ -897,12 +1061,14 @@ static void run(struct ds_file *f, void *state)
 			keep_listed(dead, &ndead, t);
 		else if (warned(&fd->c[i], decoded))
 			keep_listed(listed, &ntmp, t);
+		else if (fd->c[i].sock)
+			keep_listed(sock, &nsock, t);
 		else if (u & USE_EXCL)
 			keep_listed(excl, &nexcl, t);
 		else if (u == USE_GONE)
 			keep_listed(gone, &ngone, t);
 	}
-	if (ntmp || ndead || nexcl || ngone || fd->nbuild) {
+	if (ntmp || ndead || nsock || nexcl || ngone || fd->nbuild) {
 		struct ds_finding *d;
 		if (ntmp)
 			d = ds_report(f, DS_SEV_WARNING, "uses %zu fixed name%s under /tmp%s: %s",
@@ -911,6 +1077,9 @@ static void run(struct ds_file *f, void *state)
 		else if (ndead)
 			d = ds_report(f, DS_SEV_INFO, "uses %zu fixed name%s under /tmp as file names, but only in code nothing runs: %s",
 			              ndead, ndead > 1 ? "s" : "", dead[0]);
+		else if (nsock)
+			d = ds_report(f, DS_SEV_INFO, "binds %zu fixed name%s under /tmp as unix socket%s, opens none: %s",
+			              nsock, nsock > 1 ? "s" : "", nsock > 1 ? "s" : "", sock[0]);
 		else if (nexcl)
 			d = ds_report(f, DS_SEV_INFO, "creates %zu fixed name%s under /tmp only exclusively: %s",
 			              nexcl, nexcl > 1 ? "s" : "", excl[0]);
@@ -924,6 +1093,8 @@ static void run(struct ds_file *f, void *state)
 			ds_detail_append(d, "tmp_strings", listed[i]);
 		for (size_t i = 0; i < ndead && i < MAX_LISTED; i++)
 			ds_detail_append(d, "dead_names", dead[i]);
+		for (size_t i = 0; i < nsock && i < MAX_LISTED; i++)
+			ds_detail_append(d, "socket_names", sock[i]);
 		for (size_t i = 0; i < nexcl && i < MAX_LISTED; i++)
 			ds_detail_append(d, "exclusive_names", excl[i]);
 		for (size_t i = 0; i < ngone && i < MAX_LISTED; i++)
@@ -932,6 +1103,8 @@ static void run(struct ds_file *f, void *state)
 			ds_detail_append(d, "build_paths", fd->build[i]);
 		if (!ntmp && ndead)
 			ds_detail_str(d, "reason", "uses each fixed name under /tmp " DS_DEAD_CODE_WHERE);
+		if (nsock)
+			ds_detail_str(d, !ntmp && !ndead ? "reason" : "socket_reason", SOCKET_REASON);
 		if (nexcl)
 			ds_detail_str(d, "exclusive_reason",
 			              "created only with open(O_CREAT|O_EXCL), mkdir, mknod, link's new "
@@ -943,7 +1116,7 @@ static void run(struct ds_file *f, void *state)
 			              "removing a pre-made name or symlink writes and reads nothing "
 			              "through it; a planted name can change only what the program "
 			              "decides from its existence");
-		if (ntmp || ndead || nexcl || ngone) {
+		if (ntmp || ndead || nsock || nexcl || ngone) {
 			ds_detail_str(d, "method", decoded ? "disassembly" : "imports");
 			if (why)
 				ds_detail_str(d, "no_disassembly", why);
@@ -968,7 +1141,9 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "family, or an open reached only when such a creation of the name succeeded: "
 		  "mdadm's mknod, then open of the node) is info, and so is a literal only "
 		  "removed (unlink, remove, rmdir, perhaps after stat or access, and given to no other call: nothing is created, read or "
-		  "written through it); a template reaching only the mkstemp "
+		  "written through it), and so is a unix socket's name: made an AF_UNIX socket's address "
+		  "(copied into sun_path, bind) and otherwise only removed, chmod'ed or chown'ed, as "
+		  "bind fails on a pre-made name or symlink; a template reaching only the mkstemp "
 		  "family (mkstemps and mkostemps with a suffix too), "
 		  "the perf JIT map /tmp/perf-<pid>.map and the X lock, names perf and X fix, are "
 		  "not reported. Build-machine paths are listed as info. In a program, a name whose "
@@ -989,11 +1164,14 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "existence) is info; a printed name whose function only removes files is info "
 		  "too, although its buffer may go to a helper that opens it. Dead code is told on "
 		  "x86 and aarch64 only, and a library the program is linked with that calls one "
-		  "of its exports by name is not seen (the function is taken for dead code, info).",
+		  "of its exports by name is not seen (the function is taken for dead code, info). A socket's name is told "
+		  "from the calls around it (socket(AF_UNIX), a bind its use reaches, no other file "
+		  "call reached that might get it), not from the sockaddr bind is given; a printed "
+		  "name whose function opens other buffers after it stays a warning.",
 		.fix = "Use mkstemp(3)/mkdtemp(3), or $XDG_RUNTIME_DIR, instead of a fixed name.",
 	},
 	.least = DS_SEV_INFO,
-	.severity_policy = "warning for fixed /tmp names created or read; info for names created only exclusively or only removed, or used only in dead code, and for build-machine paths",
+	.severity_policy = "warning for fixed /tmp names created or read; info for names created only exclusively, bound as unix sockets or only removed, or used only in dead code, and for build-machine paths",
 	.cwe = 377,
 	.precision = "low",
 	.run = run,

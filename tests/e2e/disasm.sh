@@ -33,6 +33,7 @@ chain_v="CHAIN CALLED CYCLE DROP DROP_CALLED"
 contra_v="CONTRA SETEUID SINGLE"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
 tmpdead_v="DEAD LIVE LOOKUP"
+sock_v="LITERAL PRINTED OPENED"
 
 # defines SET VARIANT: the compiler flags that select one fixture of a
 # source file (most are -DVARIANT)
@@ -94,6 +95,7 @@ for target in $targets; do
 		compile_set chain deadchain.c $chain_v
 		compile_set contra contra.c $contra_v
 		compile_set tmpdead tmpdead.c $tmpdead_v
+		compile_set sock sockname.c $sock_v
 	done
 	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify)
 	gcc_built=
@@ -119,6 +121,7 @@ for f in sorted(d['findings'], key=lambda f: (f['path'], f['check'])):
 PY
 	wrap="passes on a gid its own caller gave it (a wrapper: a language runtime's or binding's setgid): the caller decides, and is not followed"
 	jaildead="chroot() without chdir() only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
+	sock="bound as a unix socket's address (an AF_UNIX socket, the name copied into sun_path, bind), otherwise only removed or chmod'ed: bind creates the socket exclusively and fails on any pre-made name or symlink (EADDRINUSE), so a planted name can only stop the program, nothing is opened, read or written through it"
 	tmpdead="uses each fixed name under /tmp only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
@@ -282,7 +285,7 @@ PY
 			echo "tmp-MKDIR-$opt elf-tmp-name info disassembly /tmp/app-private"
 			echo "tmp-LINK-$opt elf-tmp-name info disassembly /tmp/app.lock"
 			echo "tmp-NOFOLLOW-$opt elf-tmp-name warning disassembly /tmp/.app.u%d"
-			echo "tmp-SOCK-$opt elf-tmp-name info - "
+			echo "tmp-SOCK-$opt elf-tmp-name info disassembly $sock"
 			echo "tmp-REMOVE-$opt elf-tmp-name info disassembly /tmp/app-nodyn"
 			echo "tmp-TEMPLATE-$opt elf-tmp-name info - "
 			echo "tmp-SPAWN-$opt elf-tmp-name warning disassembly /tmp/app-child.out"
@@ -317,6 +320,9 @@ PY
 			esac
 			echo "tmpdead-LIVE-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
 			echo "tmpdead-LOOKUP-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
+			echo "sock-LITERAL-$opt elf-tmp-name info disassembly $sock"
+			echo "sock-PRINTED-$opt elf-tmp-name info disassembly $sock"
+			echo "sock-OPENED-$opt elf-tmp-name warning disassembly /tmp/app-srv0"
 		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"

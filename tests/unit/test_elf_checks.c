@@ -139,8 +139,13 @@ static void test_tmp_name(void **state)
 	d = must("/usr/bin/tmpuser-ok", "elf-tmp-name", DS_SEV_INFO);
 	assert_int_equal(array_len(d, "tmp_strings"), 0);
 	assert_int_equal(array_len(d, "build_paths"), 1);
-	/* a /tmp format printed into a name its function binds: a socket */
-	assert_null(record_of(scan, "/usr/bin/tmpsock", "elf-tmp-name"));
+	/* a /tmp format printed into a name its function binds: a socket's
+	 * name, info (bind creates it exclusively) */
+	d = must("/usr/bin/tmpsock", "elf-tmp-name", DS_SEV_INFO);
+	assert_int_equal(array_len(d, "tmp_strings"), 0);
+	assert_int_equal(array_len(d, "socket_names"), 1);
+	assert_string_equal(array_at(d, "socket_names", 0), "/tmp/fixture_ctrl_%d");
+	assert_non_null(strstr(detail_str(d, "reason"), "bind creates the socket exclusively"));
 	/* ... the same name opened as a file */
 	d = must("/usr/bin/tmpsock-file", "elf-tmp-name", DS_SEV_WARNING);
 	assert_int_equal(array_len(d, "tmp_strings"), 1);
