@@ -97,12 +97,17 @@ for target in $targets; do
 		compile_set tmpdead tmpdead.c $tmpdead_v
 		compile_set sock sockname.c $sock_v
 	done
-	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify)
+	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify);
+	# it splits cold blocks into main.cold, which clang does not
 	gcc_built=
 	if [ "$target" = x86_64-linux-gnu ] && command -v gcc >/dev/null &&
 	   cached "$r/usr/bin/drop-PW_REALONLY-gcc" gcc -O2 -w -DPW -DREALONLY -o "$r/usr/bin/drop-PW_REALONLY-gcc" \
-		"$src/drop.c" 2>"$work/cc.err"; then
+		"$src/drop.c" 2>"$work/cc.err" &&
+	   cached "$r/usr/bin/deadcold-gcc" gcc -O2 -w -o "$r/usr/bin/deadcold-gcc" "$src/deadcold.c" 2>"$work/cc.err"; then
 		gcc_built=1
+		# without the split the fixture would not test what it is for
+		nm "$r/usr/bin/deadcold-gcc" | grep -q ' main\.cold$' ||
+			fail "deadcold-gcc: gcc made no main.cold"
 	fi
 	run_distsec scan --root "$r" --check elf-chroot-chdir,elf-nodrop-groups,elf-tmp-name \
 		--format json -v -q --fail-on never /usr/bin
@@ -326,6 +331,8 @@ PY
 		done
 		[ -z "$gcc_built" ] ||
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
+		[ -z "$gcc_built" ] ||
+			echo "deadcold-gcc elf-nodrop-groups error disassembly "
 	} | sort >"$work/want"
 	sort "$work/got" >"$work/got.sorted"
 	if ! cmp -s "$work/want" "$work/got.sorted"; then
