@@ -77,15 +77,23 @@ unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all)
 	return n;
 }
 
-const char *dis_reach(const struct dis_func *f, size_t from, const char *const *names,
-                      size_t goal, const char *const *barrier, unsigned char *mark)
-{
-	return dis_reach_stop(f, from, names, goal, barrier, NULL, mark);
-}
+/* The one walk over a function's paths (dis_reach, dis_reach_stop,
+ * ds_site_only_after_success): from index from, is a call of names
+ * (goal (size_t)-1; names NULL: none) or the instruction goal reached?
+ * A path ends at a call of barrier, at each i with stop[i], and with
+ * noreturn_ends at a call that does not return; cut[i] leaves out one
+ * edge of the conditional jump at i (1: the branch taken, 2: the
+ * fall-through).  mark as dis_reach's. */
+struct reach {
+	const char *const *names;
+	size_t goal;
+	const char *const *barrier;
+	const unsigned char *stop, *cut;
+	bool noreturn_ends;
+};
 
-const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *const *names,
-                           size_t goal, const char *const *barrier, const unsigned char *stop,
-                           unsigned char *mark)
+static const char *reach(const struct dis_func *f, size_t from, const struct reach *r,
+                         unsigned char *mark)
 {
 	if (from >= f->n)
 		return NULL;
@@ -97,11 +105,13 @@ const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *co
 	while (top && !hit) {
 		size_t i = stack[--top];
 		const struct dis_insn *in = &f->in[i];
-		if (goal != (size_t)-1 ? i == goal : (hit = dis_named(in, names)) != NULL) {
+		if (r->goal != (size_t)-1 ? i == r->goal
+		                          : r->names && (hit = dis_named(in, r->names)) != NULL) {
 			hit = hit ? hit : "";
 			break;
 		}
-		if ((barrier && dis_named(in, barrier)) || (stop && stop[i]))
+		if ((r->barrier && dis_named(in, r->barrier)) || (r->stop && r->stop[i]) ||
+		    (r->noreturn_ends && in->kind == K_CALL && dis_noreturn(in)))
 			continue;
 		size_t next[2];
 		bool all;
@@ -111,16 +121,34 @@ const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *co
 				seen[k] = 1;
 				stack[top++] = k;
 			}
-		for (unsigned k = 0; k < nn; k++)
+		for (unsigned k = 0; k < nn; k++) {
+			/* dis_succ gives a conditional jump's target first */
+			if (r->cut && in->kind == K_CJMP && r->cut[i] == (nn == 2 && k == 0 ? 1 : 2))
+				continue;
 			if (next[k] < f->n && !seen[next[k]]) {
 				seen[next[k]] = 1;
 				stack[top++] = next[k];
 			}
+		}
 	}
 	if (!mark)
 		free(seen);
 	free(stack);
 	return hit;
+}
+
+const char *dis_reach(const struct dis_func *f, size_t from, const char *const *names,
+                      size_t goal, const char *const *barrier, unsigned char *mark)
+{
+	return dis_reach_stop(f, from, names, goal, barrier, NULL, mark);
+}
+
+const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *const *names,
+                           size_t goal, const char *const *barrier, const unsigned char *stop,
+                           unsigned char *mark)
+{
+	struct reach r = { .names = names, .goal = goal, .barrier = barrier, .stop = stop };
+	return reach(f, from, &r, mark);
 }
 
 void dis_name_syscalls(struct ds_code *c, struct dis_func *f)
@@ -514,42 +542,6 @@ static bool cc_holds(uint8_t cc, int64_t v, int64_t k)
 	}
 }
 
-/* Instructions reached from index from, an edge of each conditional jump
- * left out where cut says (1: the branch taken, 2: the fall-through),
- * paths ending at calls that do not return. */
-static void reach_cut(const struct dis_func *f, size_t from, const unsigned char *cut,
-                      unsigned char *seen)
-{
-	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
-	if (from < f->n && !seen[from]) {
-		seen[from] = 1;
-		stack[top++] = from;
-	}
-	while (top) {
-		size_t i = stack[--top], next[2];
-		bool all;
-		if (f->in[i].kind == K_CALL && dis_noreturn(&f->in[i]))
-			continue;
-		unsigned nn = dis_succ(f, i, next, &all);
-		for (size_t k = 0; all && k < f->n; k++)
-			if (!seen[k]) {
-				seen[k] = 1;
-				stack[top++] = k;
-			}
-		for (unsigned k = 0; k < nn; k++) {
-			/* dis_succ gives a conditional jump's target first */
-			bool taken = f->in[i].kind == K_CJMP && nn == 2 ? k == 0 : false;
-			if (f->in[i].kind == K_CJMP && cut && cut[i] == (taken ? 1 : 2))
-				continue;
-			if (next[k] < f->n && !seen[next[k]]) {
-				seen[next[k]] = 1;
-				stack[top++] = next[k];
-			}
-		}
-	}
-	free(stack);
-}
-
 bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint64_t to,
                                 const char *const *names, ds_caller_pred same, void *ctx)
 {
@@ -590,15 +582,18 @@ bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint6
 	}
 	bool only = false;
 	if (any) {
-		reach_cut(f, start, cut, seen);
+		/* the instructions reached without a success edge */
+		struct reach r = { .goal = (size_t)-1, .cut = cut, .noreturn_ends = true };
+		reach(f, start, &r, seen);
 		only = !seen[goal];
 	}
 	if (only) {
 		/* and some success leads there */
+		struct reach r = { .goal = (size_t)-1, .noreturn_ends = true };
 		memset(seen, 0, f->n);
 		for (size_t k = 0; k < f->n; k++)
 			if (cut[k])
-				reach_cut(f, cut[k] == 1 ? dis_index_of(f, f->in[k].target) : k + 1, NULL, seen);
+				reach(f, cut[k] == 1 ? dis_index_of(f, f->in[k].target) : k + 1, &r, seen);
 		only = seen[goal];
 	}
 	free(cut);
