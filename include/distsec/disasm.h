@@ -228,5 +228,17 @@ struct ds_argsrc ds_site_stored(const struct ds_site *site);
  * stack arguments, or memory read through them): the function forwards a
  * decision its caller made -- a wrapper, a language runtime's binding. */
 bool ds_site_arg_from_caller(const struct ds_site *site, unsigned n);
+/* Argument n of the site's call read through a pointer held in a register
+ * the ABI has every call preserve (x86-64 rbx, rbp, r12-r15; aarch64
+ * x19-x28), kept there since the call that returned it, however far
+ * back: DS_SRC_FIELD of that import (.of as ds_site_arg gives it) when
+ * every write of the register with a path to the load, and none on a
+ * path from the function's entry, stores what one and the same call
+ * returned (xonix: pw = getpwuid(getuid()) in r15, setgid(pw->pw_gid)
+ * many blocks and calls later, where ds_site_arg gives up); else
+ * DS_SRC_UNKNOWN.  x86 and aarch64 only, whose lifters give every
+ * register an instruction writes; bounded (a function of up to 20000
+ * instructions, 16 writes of the register). */
+struct ds_argsrc ds_site_arg_held(const struct ds_site *site, unsigned n);
 
 #endif

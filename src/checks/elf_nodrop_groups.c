@@ -29,7 +29,12 @@
  *   another one, or one the layer cannot see (its address taken) counts as
  *   any other gid;
  * - a member of getpwuid(getuid())'s record, directly or kept in a global
- *   (filter's saved gid): the caller's own ids, a drop back;
+ *   (filter's saved gid), or read through the record's pointer kept in a
+ *   callee-saved register however far back, that register written on no
+ *   path to the read but with that call's result (ds_site_arg_held, x86
+ *   and aarch64: xonix keeps it in r15 from its score function's start to
+ *   the forked child's setgid(pw->pw_gid) many blocks and calls on): the
+ *   caller's own ids, a drop back;
  * - 0: becoming root's group -- harmless here; but a constant the value
  *   was tested against on the way (`gid = 0; if (opt) gid = pw->pw_gid;
  *   ... if (gid) setgid(gid)`: minidlnad) is what the test turns away,
@@ -112,7 +117,7 @@ static const char *const group_calls[] = { "initgroups", "setgroups", NULL };
 static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL };
 
 /* Per site, in increasing order of concern. */
-enum verdict { V_DROPBACK, V_SAVED, V_ROOT, V_OWN_UID, V_GROUPED, V_GROUPED_LATE,
+enum verdict { V_DROPBACK, V_SAVED, V_OWN_PW, V_ROOT, V_OWN_UID, V_GROUPED, V_GROUPED_LATE,
                V_GROUPED_CALLED, V_GROUPED_CALLER, V_GROUPED_MAIN, V_TEMP, V_TEMP_UID, V_FORWARD,
                V_DEAD, V_CONTRA_EUID, V_CONTRA_UID, V_BAD, V_NONE };
 
@@ -120,6 +125,8 @@ static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
 	[V_SAVED] = "drops back to its real or saved gid, kept in a global that is only ever "
 	  "assigned from getgid/getegid/getresgid",
+	[V_OWN_PW] = "drops back to its real user's own gid, a member of getpwuid(getuid())'s "
+	  "record",
 	[V_ROOT] = "switches to gid 0",
 	[V_OWN_UID] = "changes its uid next only back to its real uid (getuid()): it becomes no "
 	  "other user, so the groups it keeps are root's as root or its caller's own",
@@ -149,6 +156,21 @@ static const char *const reasons[] = {
 };
 
 enum argv { A_REAL, A_KEEP, A_ZERO, A_OTHER };
+
+/* Where gid argument n comes from.  A member read through a pointer the
+ * walk back loses (xonix: getpwuid(getuid()) kept in r15 across many
+ * blocks and calls, the child's setgid(pw->pw_gid) far on) is asked again
+ * of the writes of the register holding the pointer. */
+static struct ds_argsrc gid_arg(const struct ds_site *site, unsigned n)
+{
+	struct ds_argsrc a = ds_site_arg(site, n);
+	if (a.kind == DS_SRC_LOAD && a.value == 0) {
+		struct ds_argsrc held = ds_site_arg_held(site, n);
+		if (held.kind == DS_SRC_FIELD)
+			return held;
+	}
+	return a;
+}
 
 static bool is_result(struct ds_argsrc a, const char *callee)
 {
@@ -254,15 +276,16 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 {
 	const char *callee = ds_site_callee(site);
 	unsigned nargs = strcmp(callee, "setresgid") == 0 ? 3 : strcmp(callee, "setregid") == 0 ? 2 : 1;
-	unsigned count[4] = { 0 }, forwarded = 0, saved = 0;
+	unsigned count[4] = { 0 }, forwarded = 0, saved = 0, own = 0;
 	s->other = (struct ds_argsrc){ .kind = DS_SRC_UNKNOWN };
 	for (unsigned i = 0; i < nargs; i++) {
-		struct ds_argsrc src = ds_site_arg(site, i);
+		struct ds_argsrc src = gid_arg(site, i);
 		enum argv a = classify(src, egid_moved);
 		if (a == A_OTHER && saved_real(c, s, src, egid_moved)) {
 			a = A_REAL;
 			saved++;
 		}
+		own += own_record(src);
 		count[a]++;
 		if (a == A_OTHER && count[a] == 1)
 			s->other = src;
@@ -270,7 +293,7 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 			forwarded++;
 	}
 	if (!count[A_OTHER])
-		return count[A_ZERO] ? V_ROOT : saved ? V_SAVED : V_DROPBACK;
+		return count[A_ZERO] ? V_ROOT : saved ? V_SAVED : own ? V_OWN_PW : V_DROPBACK;
 	/* a real/effective swap (atd: setregid(getegid(), daemon_gid)) keeps
 	 * its own id in one slot to switch back to; setresgid(g, g,
 	 * getegid()) keeps the current effective gid as the saved one (lpd),
@@ -403,7 +426,7 @@ static bool moves_egid(struct ds_code *c, struct sites *s, const struct ds_site 
 	             strcmp(callee, "setregid") == 0 || strcmp(callee, "setresgid") == 0 ? 1 : 9;
 	if (n == 9)
 		return false;   /* setgid: judged as a site of its own */
-	struct ds_argsrc a = ds_site_arg(site, n);
+	struct ds_argsrc a = gid_arg(site, n);
 	/* a process whose euid is not 0 cannot set a gid not its own (no
 	 * CAP_SETGID) and has no root groups to keep: the arm of a geteuid()
 	 * test without the groups call (hylafax's setupPermissions) moves no
@@ -579,7 +602,9 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "a geteuid() or getuid() test whose other arm calls one is not root's); a gid "
 		  "from getgid/getegid/getresgid or "
 		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
-		  "is a drop back, and so is any gid when the next uid change is back to getuid() "
+		  "or read through that record's pointer kept in a callee-saved register which "
+		  "nothing on any path to the change writes but with that call's result (x86, "
+		  "aarch64), is a drop back, and so is any gid when the next uid change is back to getuid() "
 		  "(a return from main ends a path), "
 		  "and a gid read from a stack slot getresgid() filled (its address the last "
 		  "call was given: getresgid(&r, &e, &s) ... setresgid(r, e, s)); "
@@ -627,6 +652,9 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "The uid changes after a gid change are followed in its own "
 		  "function only: a helper that returns to its caller (on a failure path too) "
 		  "leaves them unknown. "
+		  "A record's pointer kept in a stack slot (-O0 builds) is followed back over a "
+		  "few blocks only, and one kept in a register is taken as its function's: code "
+		  "elsewhere jumping into the function (a split-off cold part) is not seen. "
 		  "Tests of geteuid() or getuid() are read where the branches' conditions are "
 		  "(x86, aarch64); a signal handler changing the id between two tests is not "
 		  "considered.",

@@ -277,7 +277,30 @@ static void a64_test_cc(const cs_insn *ci, struct dis_insn *o)
 		o->cc = ci->id == ARM64_INS_TBNZ ? CC_LT : CC_GE;
 }
 
+static void lift_a64_insn(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
+                          struct dis_insn *o);
+
+/* A pre- or post-indexed access (`ldr w1, [x19], #4`, `str x0, [x20,
+ * #8]!`) writes its base register too, which the cases above do not
+ * list: a value kept in that register (ds_site_arg_held) ends there. */
 static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
+{
+	lift_a64_insn(c, ci, rs, o);
+	const cs_arm64 *a = &ci->detail->arm64;
+	if (!a->writeback)
+		return;
+	for (unsigned k = 0; k < a->op_count; k++) {
+		unsigned b = a->operands[k].type == ARM64_OP_MEM ? a64_family(a->operands[k].mem.base)
+		                                                   : DIS_NOREG;
+		if (b < 31) {
+			o->clobber |= DIS_BIT(b);
+			dis_forget(rs, DIS_BIT(b));
+		}
+	}
+}
+
+static void lift_a64_insn(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
+                          struct dis_insn *o)
 {
 	const cs_arm64 *a = &ci->detail->arm64;
 	const cs_arm64_op *op = a->operands;

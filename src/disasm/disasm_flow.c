@@ -277,6 +277,10 @@ struct walk {
 	 * pointer where the walk is; no such question of its own */
 	bool inner, has_slot;
 	struct dis_loc target;
+	/* the load the walk went on through (deref): its index, and whether
+	 * a join was crossed before it (the load is then one of several) */
+	size_t load_at;
+	bool load_joined;
 };
 
 /* Follows the definition's source; returns true when the walk ends.  A
@@ -318,6 +322,8 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 	case S_LOAD:
 		if (!in->value && in->src_reg < 64 && !w->deref) {
 			w->deref = true;
+			w->load_at = (size_t)(in - w->site->f->in);
+			w->load_joined = w->hops > 0;
 			*want = (struct dis_loc){ L_REG, in->src_reg, 0 };
 			return false;
 		}
@@ -446,6 +452,32 @@ static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc wan
 struct ds_argsrc dis_loc_src(const struct ds_site *at, struct dis_loc loc)
 {
 	return walk_back(at, loc);
+}
+
+bool dis_arg_load(const struct ds_site *site, unsigned n, size_t *at, unsigned *base)
+{
+	const struct dis_arch *a = site->c->arch;
+	if (n >= 6 || (a->nargs && n >= a->nargs))
+		return false;
+	struct walk w = { .site = site, .call = (size_t)-1 };
+	walk_from(&w, site->i, arg_loc(a, n), 0, NULL);
+	if (!w.deref || w.load_joined)
+		return false;
+	*at = w.load_at;
+	*base = site->f->in[w.load_at].src_reg;
+	return true;
+}
+
+struct ds_argsrc dis_result_src(const struct ds_site *at, struct dis_loc loc)
+{
+	struct walk w = { .site = at, .call = (size_t)-1 };
+	struct ds_argsrc r = walk_from(&w, at->i, loc, 0, NULL);
+	if (w.deref || r.kind != DS_SRC_RESULT || !r.callee || w.call == (size_t)-1)
+		return argsrc(DS_SRC_UNKNOWN, 0, NULL);
+	struct ds_site call = { at->c, at->f, w.call };
+	struct ds_argsrc a = ds_site_arg(&call, 0);
+	r.of = a.kind == DS_SRC_RESULT ? a.callee : NULL;
+	return r;
 }
 
 /* Is the stack slot `slot` one the call at index i was given the address

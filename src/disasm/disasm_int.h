@@ -380,6 +380,14 @@ unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all)
 /* Where the value in loc (a register family or a stack slot) before the
  * instruction at->i comes from (the walk of ds_site_arg). */
 struct ds_argsrc dis_loc_src(const struct ds_site *at, struct dis_loc loc);
+/* Is argument n of the site's call read through a pointer (a record's
+ * member), by a load the walk back reaches without crossing a join?  Its
+ * index and base register family. */
+bool dis_arg_load(const struct ds_site *site, unsigned n, size_t *at, unsigned *base);
+/* What a call returned, kept in loc before at->i: DS_SRC_RESULT with .of
+ * (the import whose result that call's first argument was), else
+ * DS_SRC_UNKNOWN. */
+struct ds_argsrc dis_result_src(const struct ds_site *at, struct dis_loc loc);
 /* disasm_deep.c: main's start (what the entry point passes to
  * __libc_start_main), or 0 */
 uint64_t dis_main(struct ds_code *c);

@@ -60,6 +60,12 @@ bool ds_site_arg_from_caller(const struct ds_site *s, unsigned n)
 	return false;
 }
 
+struct ds_argsrc ds_site_arg_held(const struct ds_site *s, unsigned n)
+{
+	(void)s; (void)n;
+	return (struct ds_argsrc){ .kind = DS_SRC_UNKNOWN };
+}
+
 const char *ds_site_calls_before(const struct ds_site *s, const char *const *names)
 {
 	(void)s; (void)names;

@@ -31,6 +31,7 @@ drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API P
         PW_EUID_SETUID CONSTGID"
 chain_v="CHAIN CALLED CYCLE DROP DROP_CALLED"
 contra_v="CONTRA SETEUID SINGLE"
+ownreg_v="OWNREG BYNAME"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
 tmpdead_v="DEAD LIVE LOOKUP"
 sock_v="LITERAL PRINTED OPENED"
@@ -94,6 +95,7 @@ for target in $targets; do
 		compile_set tmp tmpuse.c $tmp_v
 		compile_set chain deadchain.c $chain_v
 		compile_set contra contra.c $contra_v
+		compile_set ownreg ownreg.c $ownreg_v
 		compile_set tmpdead tmpdead.c $tmpdead_v
 		compile_set sock sockname.c $sock_v
 	done
@@ -135,6 +137,7 @@ PY
 	tempuid="changes its uid next, on every path, only as an effective uid (seteuid(uid), setreuid(-1, uid), setresuid(-1, uid, ...)): the real uid stays root's, so the process can become root again at any time (a temporary switch) and the groups it keeps add nothing"
 	contra="runs only on paths where geteuid() returned both 0 and not 0, with no call between the tests that could change the effective uid: never"
 	saved="drops back to its real or saved gid, kept in a global that is only ever assigned from getgid/getegid/getresgid"
+	ownpw="drops back to its real user's own gid, a member of getpwuid(getuid())'s record"
 	{
 		for opt in O0 O2 O2-noplt; do
 			echo "drop-PW-$opt elf-nodrop-groups error disassembly "
@@ -247,6 +250,19 @@ PY
 			*) echo "contra-CONTRA-$opt elf-nodrop-groups info disassembly $contra" ;;
 			esac
 			echo "contra-SETEUID-$opt elf-nodrop-groups error disassembly "
+			# getpwuid(getuid())'s pointer kept in a callee-saved register
+			# far from its setgid: followed on x86 and aarch64, whose
+			# lifters list every register an instruction writes; the
+			# others' do not (update forms, load and store multiple), so
+			# the error stays there; -O0 keeps the pointer in a stack
+			# slot, which only the backward walk follows, and it gives
+			# up over the loop and the tests before the fork
+			case $target-$opt in
+			x86_64*-O2*|i686*-O2*|aarch64*-O2*)
+				echo "ownreg-OWNREG-$opt elf-nodrop-groups pass disassembly $ownpw" ;;
+			*) echo "ownreg-OWNREG-$opt elf-nodrop-groups error disassembly " ;;
+			esac
+			echo "ownreg-BYNAME-$opt elf-nodrop-groups error disassembly "
 			echo "contra-SINGLE-$opt elf-nodrop-groups error disassembly "
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
 			case $target in
