@@ -12,6 +12,10 @@
  * of a "." in the read-only data (or a string's "." tail), or the site is
  * a wrapper's (the argument is its caller's) and every direct caller of
  * the wrapper passes such an address (vsftpd's vsf_sysutil_chroot(".")).
+ * A site whose path is a constant below 4096 (chroot((char *)1): flatpak's
+ * try-syscall probing a seccomp filter) can only fail with EFAULT, the
+ * first page is never mapped: the root never changes, info when no other
+ * site is bare.
  * A site with none of these, in a program, is looked at across functions
  * (the layer's bounded deep walks): a chdir in a function called on a path
  * after it, up to CHDIR_DEPTH levels of direct calls (Rust's
@@ -57,7 +61,8 @@ struct sites {
 	bool no_chdir;            /* neither imported: no deep walk either */
 	size_t called, callers;   /* the chdir is in a called function, in the callers */
 	uint64_t via;             /* the first such function */
-	size_t total, bare, before, dot, dead;
+	size_t total, bare, before, dot, dead, unmapped;
+	int64_t unmapped_at;      /* the first never-mapped path address */
 	uint64_t first_bare, first_bare_fn;
 	const char *followed_by;
 	struct bare_site b[MAX_BARE];
@@ -71,6 +76,25 @@ static bool arg_address(const struct ds_site *site, uint64_t *out)
 	if ((a.kind != DS_SRC_ADDR && a.kind != DS_SRC_CONST) || a.value <= 0)
 		return false;
 	*out = (uint64_t)a.value;
+	return true;
+}
+
+/* The lowest address a pointer can hold: the first page is never mapped
+ * (vm.mmap_min_addr is 4096 at least, 65536 by default), so a path that
+ * is a constant below it makes chroot fail with EFAULT. */
+#define FIRST_MAPPED 4096
+
+/* The path argument is a constant below FIRST_MAPPED (flatpak's
+ * try-syscall probes a seccomp filter with chroot((char *)1)): the call
+ * can only fail, the root never changes.  Not when the constant was
+ * tested on the way (`if (p) chroot(p)`: the path the site is on need
+ * not carry it). */
+static bool never_mapped(const struct ds_site *site, int64_t *at)
+{
+	struct ds_argsrc a = ds_site_arg(site, 0);
+	if (a.kind != DS_SRC_CONST || a.guarded || a.value < 0 || a.value >= FIRST_MAPPED)
+		return false;
+	*at = a.value;
 	return true;
 }
 
@@ -110,12 +134,16 @@ static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 	(void)c;
 	struct sites *s = ctx;
 	const char *cd = ds_site_calls_after(site, chdir_calls);
+	int64_t at;
 	s->total++;
 	if (cd) {
 		s->followed_by = s->followed_by ? s->followed_by : cd;
 	} else if (ds_site_calls_before(site, chdir_calls)) {
 		/* chdir(dir); chroot(dir) or chroot("."): already inside */
 		s->before++;
+	} else if (never_mapped(site, &at)) {
+		/* EFAULT: no chroot happens */
+		s->unmapped_at = s->unmapped++ ? s->unmapped_at : at;
 	} else if (chdir_deep(site, s)) {
 		/* counted in s->called or s->callers */
 	} else if (!s->library && ds_site_unreached(site)) {
@@ -247,6 +275,13 @@ static void run(struct ds_file *f, void *state)
 		ds_detail_str(d, "call_site", at);
 		ds_detail_str(d, "function", fn);
 		ds_detail_bool(d, "library", library);
+	} else if (s.unmapped) {
+		/* dead code besides, if any: info either way */
+		d = ds_report(f, DS_SEV_INFO, "calls chroot() without chdir() or fchdir() after it, but only with a path that can never be valid: the call fails");
+		char why[96];
+		snprintf(why, sizeof why, "the path is the constant address %lld, never mapped: chroot fails with EFAULT",
+		         (long long)s.unmapped_at);
+		ds_detail_str(d, "reason", why);
 	} else if (s.dead) {
 		d = ds_report(f, DS_SEV_INFO, "calls chroot() without chdir() or fchdir() after it, but only in code nothing runs");
 		ds_detail_str(d, "reason", "chroot() without chdir() " DS_DEAD_CODE_WHERE);
@@ -279,6 +314,7 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_int(d, "chdir_in_callers", (long long)s.callers);
 	ds_detail_int(d, "without_chdir", (long long)s.bare);
 	ds_detail_int(d, "dead_code", (long long)s.dead);
+	ds_detail_int(d, "unmapped_path", (long long)s.unmapped);
 }
 
 const struct ds_check ds_check_elf_chroot_chdir = {
@@ -298,7 +334,9 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "takes the address of, or only functions that are dead code themselves do "
 		  "(a chain or cycle of them, followed 4 functions deep), is dead code (info), even when the function is one of "
 		  "the program's dynamic symbols, unless the program loads plugins or looks names "
-		  "up (dlopen, dlsym: they may call its exports).",
+		  "up (dlopen, dlsym: they may call its exports); a chroot whose path is a constant "
+		  "below 4096 (chroot((char *)1), a probe of a seccomp filter) fails with EFAULT, the "
+		  "first page is never mapped: info.",
 		.limits = "Calls through function pointers are not followed; a chdir in another "
 		  "function counts only when that function is called after the chroot (3 levels "
 		  "deep at most) or is a direct caller of the chroot's function (one level); a "

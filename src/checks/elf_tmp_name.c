@@ -62,7 +62,12 @@
  * exclusive), the exclusive creation looked for between the printing and
  * the call (smartlist's unlink, O_CREAT|O_EXCL open exiting on failure,
  * then fopen of other files and a reopen); with more than MAX_SITES of
- * either in the function, all its file calls count.  A name with a loose
+ * either in the function, all its file calls count.  In a function that
+ * binds a unix socket, a printed name reaching an exclusive creation
+ * (mkdir) is a private directory for the socket: the unlink, chmod and
+ * chown the printing reaches are taken for the socket's in it, not the
+ * directory's (sawfish's /tmp/.sawfish-%s: mkdir 0700, on EEXIST an owner
+ * and mode check, then unlink, bind and chmod of <dir>/<host>).  A name with a loose
  * use is a warning, and so is one read
  * without being created exclusively (a planted file is read).  One
  * created only exclusively (and otherwise only read or removed:
@@ -175,6 +180,7 @@ struct cand {
 	unsigned uses;        /* enum use bits of the calls it reaches */
 	uint64_t format_fn;   /* a function printing it into a name, or 0 */
 	unsigned fmt_uses;    /* enum use bits of the file calls a printing reaches */
+	unsigned fmt_sock;    /* the same of its socket_ok calls (a socket's in it?) */
 	bool fmt_all;         /* too many calls to tell: its function's all count */
 	bool made;            /* passed to a file call other than socket_ok's */
 	bool other;           /* given to a call not classed here, not a copy */
@@ -579,6 +585,16 @@ static void names_end(struct found *fd)
 	fd->unix_socket = false;
 }
 
+/* A file call reached from a printing of k: a socket_ok call's use is
+ * kept apart (the socket's in the directory, when the function binds). */
+static void print_use(struct cand *k, const struct fsite *call, unsigned uses)
+{
+	if (call->kept)
+		k->fmt_sock |= uses;
+	else
+		k->fmt_uses |= uses;
+}
+
 /* A file call of the function: the printings before it that reach it
  * give it their names. */
 static void file_site(struct found *fd, const struct ds_site *site, unsigned uses, int n)
@@ -599,7 +615,7 @@ static void file_site(struct found *fd, const struct ds_site *site, unsigned use
 		fs->name = ds_site_arg(site, (unsigned)n);
 	for (size_t j = 0; j < fd->nprints; j++)
 		if (ds_site_path(site, fd->prints[j].addr, at))
-			fd->c[fd->prints[j].cand].fmt_uses |= use_after(fd, site, &fd->prints[j], fs);
+			print_use(&fd->c[fd->prints[j].cand], fs, use_after(fd, site, &fd->prints[j], fs));
 	for (size_t j = 0; j < fd->nnames; j++)
 		if (may_get(&fd->names[j], fs) && ds_site_path(site, fd->names[j].addr, at))
 			fd->c[fd->names[j].cand].sock_bad = true;
@@ -623,7 +639,7 @@ static void print_site(struct found *fd, const struct ds_site *site, size_t i)
 		p->name = ds_site_arg(site, 0);
 	for (size_t j = 0; j < fd->nfiles; j++)
 		if (ds_site_path(site, at, fd->files[j].addr))
-			fd->c[i].fmt_uses |= use_after(fd, site, p, &fd->files[j]);
+			print_use(&fd->c[i], &fd->files[j], use_after(fd, site, p, &fd->files[j]));
 }
 
 /* The candidate naming the string at address at, which starts at "/tmp/"
@@ -984,8 +1000,17 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 			continue;
 		if (!fd->c[i].fmt_all) {
 			/* which buffer each call gets is not followed: the file
-			 * calls a path from the printing reaches count */
-			fd->c[i].uses |= fd->c[i].fmt_uses;
+			 * calls a path from the printing reaches count; but a
+			 * name made with mkdir (or another exclusive creation)
+			 * by a function that binds a unix socket: its unlink,
+			 * chmod and chown are of the socket made in the
+			 * directory (sawfish's /tmp/.sawfish-%s: mkdir 0700, on
+			 * EEXIST an owner and mode check, then unlink, bind and
+			 * chmod of <dir>/<host>) */
+			unsigned u = fd->c[i].fmt_uses, sk = fd->c[i].fmt_sock;
+			if ((u & USE_EXCL) && has_fn(fd->bind_fns, fd->nbind_fns, fn))
+				sk = 0;
+			fd->c[i].uses |= u | sk;
 			continue;
 		}
 		/* too many calls in the function: they all count, a list
@@ -1153,7 +1178,10 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "names up (dlopen, dlsym).",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
 		  "from the printing reaches in its function (but those given another literal), "
-		  "not only the one its buffer reaches; a name stored in a table or "
+		  "not only the one its buffer reaches; in a function binding a unix socket, a printed "
+		  "name made with mkdir is taken for the socket's private directory (the unlink, "
+		  "chmod and chown it reaches are the socket's, even one of the directory itself); "
+		  "a name stored in a table or "
 		  "passed through a helper is not followed. Checks the program makes after an "
 		  "open (O_NOFOLLOW, then fstat of the owner and link count: nstat, exim_lock) "
 		  "are not seen: still a warning. An open reached only after its own exclusive "

@@ -35,6 +35,7 @@ ownreg_v="OWNREG BYNAME"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
 tmpdead_v="DEAD LIVE LOOKUP"
 sock_v="LITERAL PRINTED OPENED"
+badptr_v="BADPTR NULLPTR CONTROL SOCKDIR SOCKDIR_NOBIND"
 
 # defines SET VARIANT: the compiler flags that select one fixture of a
 # source file (most are -DVARIANT)
@@ -98,6 +99,7 @@ for target in $targets; do
 		compile_set ownreg ownreg.c $ownreg_v
 		compile_set tmpdead tmpdead.c $tmpdead_v
 		compile_set sock sockname.c $sock_v
+		compile_set badptr badptr.c $badptr_v
 	done
 	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify);
 	# it splits cold blocks into main.cold, which clang does not
@@ -135,6 +137,7 @@ PY
 	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm of a geteuid() or getuid() test without them is no root's)"
 	temp="switches its effective gid only, keeping a root id to switch back"
 	tempuid="changes its uid next, on every path, only as an effective uid (seteuid(uid), setreuid(-1, uid), setresuid(-1, uid, ...)): the real uid stays root's, so the process can become root again at any time (a temporary switch) and the groups it keeps add nothing"
+	efault="the path is the constant address"
 	contra="runs only on paths where geteuid() returned both 0 and not 0, with no call between the tests that could change the effective uid: never"
 	saved="drops back to its real or saved gid, kept in a global that is only ever assigned from getgid/getegid/getresgid"
 	ownpw="drops back to its real user's own gid, a member of getpwuid(getuid())'s record"
@@ -340,6 +343,14 @@ PY
 				echo "tmpdead-DEAD-$opt elf-tmp-name info disassembly $tmpdead" ;;
 			esac
 			echo "tmpdead-LIVE-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
+			# a chroot path in the first page can only fail (EFAULT)
+			echo "badptr-BADPTR-$opt elf-chroot-chdir info disassembly $efault 1, never mapped: chroot fails with EFAULT"
+			echo "badptr-NULLPTR-$opt elf-chroot-chdir info disassembly $efault 0, never mapped: chroot fails with EFAULT"
+			echo "badptr-CONTROL-$opt elf-chroot-chdir error disassembly "
+			# a directory made by mkdir whose other uses are a unix
+			# socket's in it; without the bind, a warning
+			echo "badptr-SOCKDIR-$opt elf-tmp-name info disassembly /tmp/.app-sock-%s"
+			echo "badptr-SOCKDIR_NOBIND-$opt elf-tmp-name warning disassembly /tmp/.app-sock-%s"
 			echo "tmpdead-LOOKUP-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
 			echo "sock-LITERAL-$opt elf-tmp-name info disassembly $sock"
 			echo "sock-PRINTED-$opt elf-tmp-name info disassembly $sock"
