@@ -17,16 +17,13 @@
  * .eh_frame_hdr) name every function and run none.
  *
  * A function that names it in its code is a caller only when it runs
- * itself, so the question goes on to the callers, level by level: the
- * functions verified to name the function, then those naming them, up
- * to DEAD_DEPTH levels and DEAD_VISITS functions per query, all on the
- * first query's byte and decoding budgets.  Every one of them leads to
- * the function asked about, so one that anything else names (a data
- * word, a relocation, an export, the entry point), or one past a bound,
- * makes the answer "reached"; a function already among them adds
- * nothing (a cycle is reached only through a way in from outside it).
- * A level's functions are looked for together, in one reading of the
- * file.
+ * itself: the same question is asked of it in turn (unreached), up to
+ * DEAD_DEPTH functions deep and DEAD_VISITS functions per query, all on
+ * the first query's byte and decoding budgets.  A function already being
+ * asked about further up is no caller: a cycle is reached only through a
+ * way in from outside it, which the question asked higher up finds.  Data
+ * words, relocations, exports and the entry point always count, and so
+ * does a reference over a bound.
  */
 #include <string.h>
 
@@ -43,67 +40,48 @@
 #define DEAD_DEPTH 4              /* callers asked about in a chain */
 #define DEAD_VISITS 16            /* functions asked about per query */
 
-/* One query: the functions found so far (the first is the one asked
- * about), the level being looked for, the candidates it gave. */
+/* One query, shared by the questions it asks of callers. */
 struct dead_walk {
-	struct ds_code *c;
 	size_t read;               /* bytes read, against DEAD_BYTES */
 	size_t budget;             /* c->deep_decoded not to pass */
-	bool reached;              /* or could not tell */
-	struct dead_fn {
-		uint64_t lo, hi;
-	} fn[DEAD_VISITS];
-	size_t nfn;
-	size_t first, last;        /* the level: fn[first..last), sorted by lo */
-	uint64_t lo, hi;           /* the span of the level's functions */
-	uint64_t cand[DEAD_CANDS]; /* functions with a code pattern naming the level */
-	size_t ncand;
+	unsigned visits;
+	unsigned depth;
+	uint64_t asking[DEAD_DEPTH + 1];  /* starts of the functions being asked about */
 	GElf_Ehdr eh;
 	size_t shstrndx;
 };
 
-/* The function of the level holding address a, or NULL. */
-static const struct dead_fn *level_fn(const struct dead_walk *w, uint64_t a)
+struct dead {
+	struct ds_code *c;
+	struct dead_walk *w;
+	uint64_t lo, hi;          /* the function: [lo, hi) */
+	bool reached;             /* or could not tell */
+	uint64_t cand[DEAD_CANDS];  /* functions with a code pattern naming it */
+	size_t ncand;
+};
+
+static bool in_fn(const struct dead *d, uint64_t a)
 {
-	if (a < w->lo || a >= w->hi)
-		return NULL;
-	size_t lo = w->first, hi = w->last;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (w->fn[mid].lo <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > w->first && a < w->fn[lo - 1].hi ? &w->fn[lo - 1] : NULL;
+	return a >= d->lo && a < d->hi;
 }
 
-static bool in_level(const struct dead_walk *w, uint64_t a)
+/* A code pattern at `at` names the function: its own function is
+ * decoded later (reach_by_code). */
+static void hit(struct dead *d, uint64_t at)
 {
-	return level_fn(w, a) != NULL;
-}
-
-/* A code pattern at `at` names target: when target is in a function of
- * the level other than the one holding `at`, the function holding `at`
- * is decoded later (reach_by_code). */
-static void hit(struct dead_walk *w, uint64_t at, uint64_t target)
-{
-	const struct dead_fn *t = level_fn(w, target);
-	if (!t || (at >= t->lo && at < t->hi))
-		return;
-	size_t fi = dis_func_of(w->c, at);
+	size_t fi = dis_func_of(d->c, at);
 	if (fi == (size_t)-1) {
-		w->reached = true;   /* code before every known function */
+		d->reached = true;   /* code before every known function */
 		return;
 	}
-	uint64_t fn = w->c->starts[fi];
-	for (size_t i = 0; i < w->ncand; i++)
-		if (w->cand[i] == fn)
+	uint64_t fn = d->c->starts[fi];
+	for (size_t i = 0; i < d->ncand; i++)
+		if (d->cand[i] == fn)
 			return;
-	if (w->ncand == DEAD_CANDS)
-		w->reached = true;
+	if (d->ncand == DEAD_CANDS)
+		d->reached = true;
 	else
-		w->cand[w->ncand++] = fn;
+		d->cand[d->ncand++] = fn;
 }
 
 static uint32_t le32(const unsigned char *p)
@@ -116,44 +94,53 @@ static int64_t sext(uint64_t v, unsigned bits)
 	return (int64_t)(v << (64 - bits)) >> (64 - bits);
 }
 
-/* x86 code at addr: a rel32 or rel8 branch, a rip-relative, absolute or
- * GOT-relative displacement naming a function of the level, from
- * outside it. */
-static void code_x86(struct dead_walk *w, const unsigned char *b, size_t len, uint64_t addr)
+/* Can the 4 bytes at b + i be a pc-relative displacement?  Only after
+ * call or jmp (e8, e9), a jcc (0f 80-8f), or, on x86-64, a ModRM byte
+ * addressing off the rip (mod 00, r/m 101); near a chunk's start, where
+ * those bytes are not at hand, any can (a chunk's first bytes were the
+ * previous chunk's last, read with what came before them).  Most guesses
+ * at an address come from bytes of no such shape, and each costs a
+ * function's decoding. */
+static bool rel32_shape(const unsigned char *b, size_t i, bool x64)
 {
-	bool x64 = w->c->arch->machine == EM_X86_64;
-	uint64_t mask = x64 ? UINT64_MAX : 0xffffffffu, got = w->c->gotbase;
-	for (size_t i = 0; i + 4 <= len && !w->reached; i++) {
+	if (i < 2)
+		return true;
+	unsigned char op = b[i - 1];
+	return op == 0xe8 || op == 0xe9 || (b[i - 2] == 0x0f && op >= 0x80 && op <= 0x8f) ||
+	       (x64 && (op & 0xc7) == 0x05);
+}
+
+/* x86 code at addr: a rel32 or rel8 branch, a rip-relative, absolute or
+ * GOT-relative displacement naming the function, from outside it. */
+static void code_x86(struct dead *d, const unsigned char *b, size_t len, uint64_t addr)
+{
+	bool x64 = d->c->arch->machine == EM_X86_64;
+	uint64_t mask = x64 ? UINT64_MAX : 0xffffffffu, got = d->c->gotbase;
+	for (size_t i = 0; i + 4 <= len && !d->reached; i++) {
 		uint64_t at = addr + i;
+		if (in_fn(d, at))
+			continue;
 		uint64_t disp = (uint64_t)(int64_t)(int32_t)le32(b + i);
-		hit(w, at, (at + 4 + disp) & mask);
-		hit(w, at, le32(b + i));
-		if (!x64 && got)
-			hit(w, at, (got + disp) & mask);
-		/* jmp/jcc/loop rel8: the byte after the opcode */
-		if (b[i] == 0xeb || (b[i] >= 0x70 && b[i] <= 0x7f) || (b[i] >= 0xe0 && b[i] <= 0xe3))
-			hit(w, at, (at + 2 + (uint64_t)(int64_t)(int8_t)b[i + 1]) & mask);
+		if ((rel32_shape(b, i, x64) && in_fn(d, (at + 4 + disp) & mask)) || in_fn(d, le32(b + i)) ||
+		    (!x64 && got && in_fn(d, (got + disp) & mask)) ||
+		    /* jmp/jcc/loop rel8: the byte after the opcode */
+		    ((b[i] == 0xeb || (b[i] >= 0x70 && b[i] <= 0x7f) || (b[i] >= 0xe0 && b[i] <= 0xe3)) &&
+		     in_fn(d, (at + 2 + (uint64_t)(int64_t)(int8_t)b[i + 1]) & mask)))
+			hit(d, at);
 	}
 }
 
-/* The function of the level an adrp of page names (one overlapping the
- * page), or 0. */
-static uint64_t level_page(const struct dead_walk *w, uint64_t page)
+/* aarch64 code at addr: b, bl, b.cond, cbz/cbnz, tbz/tbnz, adr into the
+ * function, a word holding an address in it (a literal), an adrp of one
+ * of its pages. */
+static void code_a64(struct dead *d, const unsigned char *b, size_t len, uint64_t addr)
 {
-	for (size_t i = w->first; i < w->last; i++)
-		if (w->fn[i].lo < page + 0x1000 && w->fn[i].hi > page)
-			return w->fn[i].lo;
-	return 0;
-}
-
-/* aarch64 code at addr: b, bl, b.cond, cbz/cbnz, tbz/tbnz, adr into a
- * function of the level, a word holding an address in one (a literal),
- * an adrp of one of their pages. */
-static void code_a64(struct dead_walk *w, const unsigned char *b, size_t len, uint64_t addr)
-{
-	for (size_t i = 0; i + 4 <= len && !w->reached; i += 4) {
+	uint64_t first = d->lo & ~0xfffull, last = (d->hi - 1) & ~0xfffull;
+	for (size_t i = 0; i + 4 <= len && !d->reached; i += 4) {
 		uint32_t x = le32(b + i);
 		uint64_t at = addr + i;
+		if (in_fn(d, at))
+			continue;
 		int64_t off = 0;
 		bool branch = true;
 		if ((x & 0x7c000000) == 0x14000000)
@@ -166,56 +153,51 @@ static void code_a64(struct dead_walk *w, const unsigned char *b, size_t len, ui
 			off = sext((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3), 21);
 		else
 			branch = false;
-		if (branch)
-			hit(w, at, at + (uint64_t)off);
-		hit(w, at, x);
-		if ((x & 0x9f000000) == 0x90000000) {
-			uint64_t page = (at & ~0xfffull) +
-			                ((uint64_t)sext((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3), 21) << 12);
-			uint64_t fn = level_page(w, page);
-			if (fn)
-				hit(w, at, fn);
-		}
+		uint64_t page = (at & ~0xfffull) +
+		                ((uint64_t)sext((((x >> 5) & 0x7ffff) << 2) | ((x >> 29) & 3), 21) << 12);
+		if ((branch && in_fn(d, at + (uint64_t)off)) || in_fn(d, x) ||
+		    ((x & 0x9f000000) == 0x90000000 && page >= first && page <= last))
+			hit(d, at);
 	}
 }
 
 /* Data: every 4-aligned word (8 bytes in an ELFCLASS64 file) naming an
- * address in a function of the level. */
-static void data_words(struct dead_walk *w, const unsigned char *b, size_t len)
+ * address in the function. */
+static void data_words(struct dead *d, const unsigned char *b, size_t len)
 {
-	bool wide = w->c->v->elfclass == ELFCLASS64;
-	for (size_t i = 0; i + (wide ? 8 : 4) <= len && !w->reached; i += 4) {
-		uint64_t word = le32(b + i);
+	bool wide = d->c->v->elfclass == ELFCLASS64;
+	for (size_t i = 0; i + (wide ? 8 : 4) <= len && !d->reached; i += 4) {
+		uint64_t w = le32(b + i);
 		if (wide)
-			word |= (uint64_t)le32(b + i + 4) << 32;
-		w->reached = in_level(w, word);
+			w |= (uint64_t)le32(b + i + 4) << 32;
+		d->reached = in_fn(d, w);
 	}
 }
 
 /* A section's bytes, chunk by chunk (overlapping by 16 so that a pattern
  * cut at a chunk's end is seen whole), through fn. */
-static void each_chunk(struct dead_walk *w, const GElf_Shdr *sh, bool code)
+static void each_chunk(struct dead *d, const GElf_Shdr *sh, bool code)
 {
-	const struct ds_elfview *v = w->c->v;
+	const struct ds_elfview *v = d->c->v;
 	if (sh->sh_offset > v->file_size || sh->sh_size > v->file_size - sh->sh_offset) {
-		w->reached = true;
+		d->reached = true;
 		return;
 	}
 	unsigned char *buf = ds_xmalloc(DEAD_CHUNK + 16);
-	for (uint64_t done = 0; done < sh->sh_size && !w->reached; done += DEAD_CHUNK) {
+	for (uint64_t done = 0; done < sh->sh_size && !d->reached; done += DEAD_CHUNK) {
 		size_t want = sh->sh_size - done < DEAD_CHUNK + 16 ? (size_t)(sh->sh_size - done)
 		                                                  : DEAD_CHUNK + 16;
-		w->read += want;
-		if (w->read > DEAD_BYTES || !dis_read_at(w->c, sh->sh_offset + done, buf, want)) {
-			w->reached = true;
+		d->w->read += want;
+		if (d->w->read > DEAD_BYTES || !dis_read_at(d->c, sh->sh_offset + done, buf, want)) {
+			d->reached = true;
 			break;
 		}
 		if (!code)
-			data_words(w, buf, want);
-		else if (w->c->arch->machine == EM_AARCH64)
-			code_a64(w, buf, want, sh->sh_addr + done);
+			data_words(d, buf, want);
+		else if (d->c->arch->machine == EM_AARCH64)
+			code_a64(d, buf, want, sh->sh_addr + done);
 		else
-			code_x86(w, buf, want, sh->sh_addr + done);
+			code_x86(d, buf, want, sh->sh_addr + done);
 	}
 	free(buf);
 }
@@ -261,139 +243,132 @@ static bool exports_callable(const struct ds_elfview *v)
 	return !program || ds_elf_imports_any(v, lookups) != NULL;
 }
 
-/* A dynamic symbol defined in a function of the level: another object,
- * or dlsym, may call it (when exports_callable). */
-static void exported(struct dead_walk *w, Elf_Scn *scn, const GElf_Shdr *sh)
+/* A dynamic symbol defined in the function: another object, or dlsym,
+ * may call it (when exports_callable). */
+static void exported(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	if (sh->sh_size > TABLE_MAX || !sh->sh_entsize) {
-		w->reached = true;
+		d->reached = true;
 		return;
 	}
 	uint64_t value;
-	for (size_t i = 1; i < sh->sh_size / sh->sh_entsize && !w->reached; i++)
-		w->reached = sym_value(scn, sh, i, &value) && in_level(w, value);
+	for (size_t i = 1; i < sh->sh_size / sh->sh_entsize && !d->reached; i++)
+		d->reached = sym_value(scn, sh, i, &value) && in_fn(d, value);
 }
 
-/* A relocation whose addend, or symbol plus addend, is in a function of
- * the level (a REL entry's addend is the word it relocates: data_words
- * sees it). */
-static void relocs(struct dead_walk *w, Elf_Scn *scn, const GElf_Shdr *sh)
+/* A relocation whose addend, or symbol plus addend, is in the function
+ * (a REL entry's addend is the word it relocates: data_words sees it). */
+static void relocs(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-	Elf *elf = w->c->v->elf;
+	Elf *elf = d->c->v->elf;
 	Elf_Data *data = sh->sh_size <= TABLE_MAX ? elf_getdata(scn, NULL) : NULL;
 	Elf_Scn *symscn = sh->sh_link ? elf_getscn(elf, sh->sh_link) : NULL;
 	GElf_Shdr symsh;
 	if (!data || !sh->sh_entsize) {
-		w->reached = true;
+		d->reached = true;
 		return;
 	}
 	bool syms = symscn && gelf_getshdr(symscn, &symsh);
 	size_t n = sh->sh_size / sh->sh_entsize;
-	for (size_t i = 0; i < n && !w->reached; i++) {
+	for (size_t i = 0; i < n && !d->reached; i++) {
 		GElf_Rela r;
 		uint64_t value;
-		if (!dis_rel_at(w->c, data, sh, i, &r)) {
-			w->reached = true;
+		if (!dis_rel_at(d->c, data, sh, i, &r)) {
+			d->reached = true;
 			break;
 		}
-		size_t sym = w->c->v->elfclass == ELFCLASS64 ? GELF_R_SYM(r.r_info)
+		size_t sym = d->c->v->elfclass == ELFCLASS64 ? GELF_R_SYM(r.r_info)
 		                                             : ELF32_R_SYM(r.r_info);
-		w->reached = in_level(w, (uint64_t)r.r_addend) ||
+		d->reached = in_fn(d, (uint64_t)r.r_addend) ||
 		             (sym && syms && sym_value(symscn, &symsh, sym, &value) &&
-		              in_level(w, value + (uint64_t)r.r_addend));
+		              in_fn(d, value + (uint64_t)r.r_addend));
 	}
 }
 
-/* Everything but code that can name a function of the level, and the
- * code patterns that may (w->cand). */
-static void read_level(struct dead_walk *w)
-{
-	Elf *elf = w->c->v->elf;
-	bool callable = exports_callable(w->c->v);
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	while (!w->reached && (scn = elf_nextscn(elf, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh)) {
-			w->reached = true;
-			break;
-		}
-		const char *name = elf_strptr(elf, w->shstrndx, sh.sh_name);
-		if (sh.sh_type == SHT_DYNSYM && callable)
-			exported(w, scn, &sh);
-		else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
-			relocs(w, scn, &sh);
-		/* a PLT stub jumps through its GOT slot, which the relocations
-		 * and data words name; the symbol values of .dynsym are no
-		 * data words, exported() has judged them */
-		if (w->reached || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS ||
-		    sh.sh_type == SHT_DYNSYM ||
-		    (name && (strncmp(name, ".eh_frame", 9) == 0 || strncmp(name, ".plt", 4) == 0 ||
-		              strcmp(name, ".iplt") == 0)))
-			continue;
-		each_chunk(w, &sh, (sh.sh_flags & SHF_EXECINSTR) != 0);
-	}
-}
+static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi);
 
-static bool known(const struct dead_walk *w, uint64_t fn)
+/* Is the candidate function at fn one being asked about further up? */
+static bool asking(const struct dead_walk *w, uint64_t fn)
 {
-	for (size_t i = 0; i < w->nfn; i++)
-		if (w->fn[i].lo == fn)
+	for (unsigned i = 0; i <= w->depth; i++)
+		if (w->asking[i] == fn)
 			return true;
 	return false;
 }
 
-static int by_lo(const void *a, const void *b)
+/* Does an instruction of a candidate function that may run branch to, or
+ * name, an address in the function?  One that cannot be decoded: yes. */
+static void reach_by_code(struct dead *d)
 {
-	const struct dead_fn *x = a, *y = b;
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* The candidates that really name a function of the level (an
- * instruction branches to, or names, an address in one) are the next
- * level; one that cannot be decoded, or one past the bounds, is a way
- * in.  Candidates already found add nothing. */
-static void next_level(struct dead_walk *w, unsigned depth)
-{
-	for (size_t k = 0; k < w->ncand && !w->reached; k++) {
+	struct ds_code *c = d->c;
+	struct dead_walk *w = d->w;
+	for (size_t k = 0; k < d->ncand && !d->reached; k++) {
 		struct dis_func f;
-		if (known(w, w->cand[k]))
+		if (asking(w, d->cand[k]))
 			continue;
-		if (!dis_decode_deep(w->c, w->cand[k], w->budget, (size_t)-1, &f)) {
-			w->reached = true;
+		if (!dis_decode_deep(c, d->cand[k], w->budget, (size_t)-1, &f)) {
+			d->reached = true;
 			break;
 		}
 		bool names = false;
 		for (size_t i = 0; i < f.n && !names; i++) {
 			const struct dis_insn *in = &f.in[i];
 			bool ref = in->ref_kind == R_READ || in->ref_kind == R_WRITE || in->ref_kind == R_ADDR;
-			names = (in->target && in_level(w, in->target)) || (ref && in_level(w, in->ref)) ||
-			        ((in->src == S_IMM || in->src == S_ADDR) && in_level(w, (uint64_t)in->value));
+			names = (in->target && in_fn(d, in->target)) || (ref && in_fn(d, in->ref)) ||
+			        ((in->src == S_IMM || in->src == S_ADDR) && in_fn(d, (uint64_t)in->value));
 		}
+		uint64_t lo = f.start, hi = f.end;
 		free(f.in);
-		if (!names)
-			continue;
-		if (depth == DEAD_DEPTH || w->nfn == DEAD_VISITS || f.end <= f.start ||
-		    (w->eh.e_entry >= f.start && w->eh.e_entry < f.end))
-			w->reached = true;
-		else
-			w->fn[w->nfn++] = (struct dead_fn){ f.start, f.end };
+		d->reached = names && (w->depth == DEAD_DEPTH || w->visits == DEAD_VISITS ||
+		                       !unreached(w, c, lo, hi));
 	}
-	w->first = w->last;
-	w->last = w->nfn;
-	w->ncand = 0;
-	qsort(w->fn + w->first, w->last - w->first, sizeof *w->fn, by_lo);
-	w->lo = w->first < w->last ? w->fn[w->first].lo : 0;
-	w->hi = 0;
-	for (size_t i = w->first; i < w->last; i++)
-		w->hi = w->fn[i].hi > w->hi ? w->fn[i].hi : w->hi;
+}
+
+/* Can nothing that runs name an address in [lo, hi)? */
+static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi)
+{
+	Elf *elf = c->v->elf;
+	struct dead d = { .c = c, .w = w, .lo = lo, .hi = hi };
+	if (d.hi <= d.lo || in_fn(&d, w->eh.e_entry))
+		return false;
+	bool nested = w->visits++ > 0;
+	if (nested)
+		w->asking[++w->depth] = lo;
+	bool callable = exports_callable(c->v);
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while (!d.reached && (scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh)) {
+			d.reached = true;
+			break;
+		}
+		const char *name = elf_strptr(elf, w->shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_DYNSYM && callable)
+			exported(&d, scn, &sh);
+		else if (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)
+			relocs(&d, scn, &sh);
+		/* a PLT stub jumps through its GOT slot, which the relocations
+		 * and data words name; the symbol values of .dynsym are no
+		 * data words, exported() has judged them */
+		if (d.reached || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS ||
+		    sh.sh_type == SHT_DYNSYM ||
+		    (name && (strncmp(name, ".eh_frame", 9) == 0 || strncmp(name, ".plt", 4) == 0 ||
+		              strcmp(name, ".iplt") == 0)))
+			continue;
+		each_chunk(&d, &sh, (sh.sh_flags & SHF_EXECINSTR) != 0);
+	}
+	if (!d.reached)
+		reach_by_code(&d);
+	if (nested)
+		w->depth--;
+	return !d.reached;
 }
 
 bool ds_site_unreached(const struct ds_site *site)
 {
 	struct ds_code *c = site->c;
 	Elf *elf = c->v->elf;
-	struct dead_walk w = { .c = c,
-	                       .budget = c->deep_decoded + DEAD_QUERY < DEEP_FILE
+	struct dead_walk w = { .budget = c->deep_decoded + DEAD_QUERY < DEEP_FILE
 	                                         ? c->deep_decoded + DEAD_QUERY
 	                                         : DEEP_FILE };
 	/* the byte patterns are x86's and aarch64's: elsewhere, no answer */
@@ -403,17 +378,6 @@ bool ds_site_unreached(const struct ds_site *site)
 	    elf_getshdrstrndx(elf, &w.shstrndx) != 0)
 		return false;
 	c->unreached_queries++;
-	uint64_t lo = site->f->start, hi = site->f->end;
-	if (hi <= lo || (w.eh.e_entry >= lo && w.eh.e_entry < hi))
-		return false;
-	w.fn[w.nfn++] = (struct dead_fn){ lo, hi };
-	w.last = 1;
-	w.lo = lo;
-	w.hi = hi;
-	for (unsigned depth = 0; !w.reached && w.first < w.last; depth++) {
-		read_level(&w);
-		if (!w.reached)
-			next_level(&w, depth);
-	}
-	return !w.reached;
+	w.asking[0] = site->f->start;
+	return unreached(&w, c, site->f->start, site->f->end);
 }
