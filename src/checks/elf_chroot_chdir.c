@@ -334,7 +334,8 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "takes the address of, or only functions that are dead code themselves do "
 		  "(a chain or cycle of them, followed 4 functions deep), is dead code (info), even when the function is one of "
 		  "the program's dynamic symbols, unless the program loads plugins or looks names "
-		  "up (dlopen, dlsym: they may call its exports); a chroot whose path is a constant "
+		  "up (dlopen, dlsym, libglade's or GtkBuilder's signal autoconnection: they may "
+		  "call its exports); a chroot whose path is a constant "
 		  "below 4096 (chroot((char *)1), a probe of a seccomp filter) fails with EFAULT, the "
 		  "first page is never mapped: info.",
 		.limits = "Calls through function pointers are not followed; a chdir in another "

@@ -1175,7 +1175,7 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "every use (file call, printing) is in a function nothing in the program calls, "
 		  "jumps to or takes the address of is dead code (info), even when the function is "
 		  "one of the program's dynamic symbols, unless the program loads plugins or looks "
-		  "names up (dlopen, dlsym).",
+		  "names up (dlopen, dlsym, libglade's or GtkBuilder's signal autoconnection).",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
 		  "from the printing reaches in its function (but those given another literal), "
 		  "not only the one its buffer reaches; in a function binding a unix socket, a printed "

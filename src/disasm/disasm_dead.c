@@ -217,11 +217,14 @@ static bool sym_value(Elf_Scn *scn, const GElf_Shdr *sh, size_t i, uint64_t *val
 /* Run-time symbol look-ups: a plugin these load binds to the program's
  * exports, and a name given to these finds one (dlsym(RTLD_DEFAULT)).
  * GLib's GModule and libltdl are dlopen/dlsym for the programs using
- * them. */
+ * them; libglade's and GTK 3's builder connect a UI file's signal
+ * handlers by looking their names up in the program (tiemu's debugger
+ * key handler). */
 static const char *const lookups[] = {
 	"dlopen", "dlmopen", "dlsym", "dlvsym",
 	"g_module_open", "g_module_symbol",
 	"lt_dlopen", "lt_dlopenext", "lt_dlopenadvise", "lt_dlsym",
+	"glade_xml_signal_autoconnect", "gtk_builder_connect_signals",
 	NULL
 };
 
@@ -232,10 +235,10 @@ static const char *const lookups[] = {
  * starts, not what others link to: only a plugin it loads or a name it
  * looks up calls through its exports, so without a look-up import
  * (lookups) an export names no caller.  A library the program is linked
- * with can still call back into it by name (GtkBuilder's signal handlers,
- * found through GModule inside libgtk; a library built with undefined
- * symbols the program supplies): that is rare, and not seen from the
- * program.  Such a function is then taken for dead code, which turns a
+ * with can still call back into it by name without a call the program
+ * makes (GTK 4's builder, which finds a UI file's handlers through
+ * GModule inside libgtk; a library built with undefined symbols the
+ * program supplies): that is rare, and not seen from the program.  Such a function is then taken for dead code, which turns a
  * finding into info with its reason, never removes it. */
 static bool exports_callable(const struct ds_elfview *v)
 {

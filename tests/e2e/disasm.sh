@@ -33,7 +33,7 @@ chain_v="CHAIN CALLED CYCLE DROP DROP_CALLED"
 contra_v="CONTRA SETEUID SINGLE"
 ownreg_v="OWNREG BYNAME"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
-tmpdead_v="DEAD LIVE LOOKUP"
+tmpdead_v="DEAD LIVE LOOKUP SIGNALS"
 sock_v="LITERAL PRINTED OPENED"
 badptr_v="BADPTR NULLPTR CONTROL SOCKDIR SOCKDIR_NOBIND"
 
@@ -57,6 +57,7 @@ defines() {
 	drop-RESTORE_OVERWRITE) echo "-DRESTORE -DOVERWRITE" ;;
 	chain-DROP_CALLED) echo "-DDROP -DCALLED" ;;
 	tmpdead-LOOKUP) echo "-DLOOKUP -rdynamic" ;;
+	tmpdead-SIGNALS) echo "-DSIGNALS -rdynamic" ;;
 	*) echo "-D$2" ;;
 	esac
 }
@@ -352,6 +353,7 @@ PY
 			echo "badptr-SOCKDIR-$opt elf-tmp-name info disassembly /tmp/.app-sock-%s"
 			echo "badptr-SOCKDIR_NOBIND-$opt elf-tmp-name warning disassembly /tmp/.app-sock-%s"
 			echo "tmpdead-LOOKUP-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
+			echo "tmpdead-SIGNALS-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
 			echo "sock-LITERAL-$opt elf-tmp-name info disassembly $sock"
 			echo "sock-PRINTED-$opt elf-tmp-name info disassembly $sock"
 			echo "sock-OPENED-$opt elf-tmp-name warning disassembly /tmp/app-srv0"
