@@ -9,7 +9,8 @@
 # pass included, must be exactly the expected one, the same on every
 # machine: x32 (ELFCLASS32, EM_X86_64) goes through the x86-64 decoder,
 # each other machine through its own file of the decoder layer
-# (src/disasm/disasm_*.c).  clang ignores -fno-plt on s390x, ppc64, arm and mips.
+# (src/disasm/disasm_*.c).  clang 14 honours -fno-plt on x86 only; where a
+# probe shows the flag changes nothing, the -O2 -fno-plt fixtures are the -O2 builds.
 . "$(dirname "$0")/lib.sh"
 
 src=$SRCDIR/fixtures/disasm
@@ -67,6 +68,10 @@ compile_set() {
 	set_name=$1 set_src=$2
 	shift 2
 	for v in "$@"; do
+		if [ "$opt" = O2-noplt ] && [ -n "$noplt_ignored" ]; then
+			cp "$r/usr/bin/$set_name-$v-O2" "$r/usr/bin/$set_name-$v-$opt"
+			continue
+		fi
 		cached "$r/usr/bin/$set_name-$v-$opt" build "$target" "$r/usr/bin/$set_name-$v-$opt" \
 			$fl $(defines "$set_name" "$v") "$src/$set_src" &
 	done
@@ -89,6 +94,15 @@ for target in $targets; do
 	if ! cached "$r/bin/sh" build "$target" "$r/bin/sh" "$src/jail.c"; then
 		echo "*skipped*: $target (no cross toolchain: $(head -n1 "$work/cc.err"))"
 		continue
+	fi
+	# clang 14 honours -fno-plt on x86 only: where the flag changes nothing
+	# in a probe (jail.c, whose libc calls it would turn into GOT calls),
+	# the O2-noplt fixtures are copies of the O2 builds, not compiled again
+	noplt_ignored=
+	if cached "$work/probe-O2" build "$target" "$work/probe-O2" -O2 "$src/jail.c" &&
+	   cached "$work/probe-noplt" build "$target" "$work/probe-noplt" -O2 -fno-plt "$src/jail.c" &&
+	   cmp -s "$work/probe-O2" "$work/probe-noplt"; then
+		noplt_ignored=1
 	fi
 	for opt in O0 O2 O2-noplt; do
 		case $opt in O2-noplt) fl="-O2 -fno-plt" ;; *) fl="-$opt" ;; esac
