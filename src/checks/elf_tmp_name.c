@@ -145,9 +145,13 @@ static const struct path_call template_calls[] = {
 /* Calls building a name from a format (argument bit): "/tmp/.nstat.u%d"
  * printed into a buffer by a function that also creates a file is a
  * predictable name too (a uid or pid is no secret). */
-static const struct path_call format_calls[] = {
-	{ "sprintf", 2 }, { "snprintf", 4 }, { "asprintf", 2 }, { "__sprintf_chk", 8 },
-	{ "__snprintf_chk", 16 }, { "__asprintf_chk", 4 }, { "g_strdup_printf", 1 },
+static const struct format_call {
+	const char *name;
+	unsigned args; /* the format argument (bit) */
+	int into;      /* the buffer printed into; -1: the text is returned */
+} format_calls[] = {
+	{ "sprintf", 2, 0 }, { "snprintf", 4, 0 }, { "asprintf", 2, -1 }, { "__sprintf_chk", 8, 0 },
+	{ "__snprintf_chk", 16, 0 }, { "__asprintf_chk", 4, -1 }, { "g_strdup_printf", 1, -1 },
 };
 #define NFORMAT_CALLS (sizeof format_calls / sizeof format_calls[0])
 #define MAX_FNS 1024
@@ -408,6 +412,20 @@ static unsigned args_of(const char *callee, const struct path_call *v, size_t n)
 		if (strcmp(callee, v[i].name) == 0)
 			return v[i].args;
 	return 0;
+}
+
+static const struct format_call *format_of(const char *callee)
+{
+	for (size_t i = 0; i < NFORMAT_CALLS; i++)
+		if (strcmp(callee, format_calls[i].name) == 0)
+			return &format_calls[i];
+	return NULL;
+}
+
+static unsigned format_args(const char *callee)
+{
+	const struct format_call *f = format_of(callee);
+	return f ? f->args : 0;
 }
 
 /* open(2)'s O_CREAT, O_EXCL and O_TRUNC on the machines with a decoder:
@@ -696,7 +714,8 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	struct found *fd = ctx;
 	const char *callee = ds_site_callee(site);
 	unsigned args = args_of(callee, path_calls, NPATH_CALLS);
-	unsigned fmt = args_of(callee, format_calls, NFORMAT_CALLS);
+	const struct format_call *printer = format_of(callee);
+	unsigned fmt = printer ? printer->args : 0;
 	unsigned tmpl = args_of(callee, template_calls, NTEMPLATE_CALLS);
 	uint64_t fn = ds_site_function(site);
 	if (fn != fd->site_fn) {
@@ -761,9 +780,8 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 				print_site(fd, site, i);
 				/* the buffer, as print_site reads it */
 				struct ds_argsrc buf = { .kind = DS_SRC_UNKNOWN };
-				if (strstr(callee, "printf") && !strstr(callee, "asprintf") &&
-				    strcmp(callee, "g_strdup_printf") != 0)
-					buf = ds_site_arg(site, 0);
+				if (printer->into >= 0)
+					buf = ds_site_arg(site, (unsigned)printer->into);
 				name_site(fd, site, i, buf);
 				continue;
 			}
@@ -904,7 +922,7 @@ static int on_use(struct ds_code *c, const struct ds_site *site, void *ctx)
 	struct deadpass *p = ctx;
 	const char *callee = ds_site_callee(site);
 	unsigned args = args_of(callee, path_calls, NPATH_CALLS) |
-	                args_of(callee, format_calls, NFORMAT_CALLS) |
+	                format_args(callee) |
 	                args_of(callee, template_calls, NTEMPLATE_CALLS);
 	uint64_t at;
 	for (unsigned n = 0; n < 6; n++) {
@@ -967,7 +985,7 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 		if (ds_elf_imports(v, "socket"))
 			names[nn++] = "socket";
 		for (size_t i = 0; copies[i]; i++)
-			if (!args_of(copies[i], format_calls, NFORMAT_CALLS) && ds_elf_imports(v, copies[i]))
+			if (!format_of(copies[i]) && ds_elf_imports(v, copies[i]))
 				names[nn++] = copies[i];
 	}
 	names[nn] = NULL;

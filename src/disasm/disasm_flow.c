@@ -140,7 +140,8 @@ static const char *reach(const struct dis_func *f, size_t from, const struct rea
 const char *dis_reach(const struct dis_func *f, size_t from, const char *const *names,
                       size_t goal, const char *const *barrier, unsigned char *mark)
 {
-	return dis_reach_stop(f, from, names, goal, barrier, NULL, mark);
+	struct reach r = { .names = names, .goal = goal, .barrier = barrier };
+	return reach(f, from, &r, mark);
 }
 
 const char *dis_reach_stop(const struct dis_func *f, size_t from, const char *const *names,
