@@ -294,6 +294,10 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 	}
 	if (!count[A_OTHER])
 		return count[A_ZERO] ? V_ROOT : saved ? V_SAVED : own ? V_OWN_PW : V_DROPBACK;
+	/* with root's groups already gone, no kind of switch keeps them
+	 * (milter-greylist: initgroups, then setgid and setegid) */
+	if (ds_site_calls_before(site, group_calls))
+		return V_GROUPED;
 	/* a real/effective swap (atd: setregid(getegid(), daemon_gid)) keeps
 	 * its own id in one slot to switch back to; setresgid(g, g,
 	 * getegid()) keeps the current effective gid as the saved one (lpd),
@@ -301,8 +305,6 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 	if (strcmp(callee, "setegid") == 0 || count[A_KEEP] || count[A_ZERO] || count[A_REAL] ||
 	    (nargs == 3 && is_result(ds_site_arg(site, 2), "getegid")))
 		return V_TEMP;
-	if (ds_site_calls_before(site, group_calls))
-		return V_GROUPED;
 	if (ds_site_calls_after_unless(site, group_calls, uid_calls))
 		return V_GROUPED_LATE;
 	/* main's parameters are the command line (minidlnad's -u/-g), not a

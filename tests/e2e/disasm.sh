@@ -193,9 +193,11 @@ PY
 			# setgid(getegid()): the effective gid was moved by a setegid
 			# with no groups call first (the control), not when the
 			# groups were set first or nothing calls the setegid (known
-			# where dead code is: x86, aarch64); the setegid itself reads
-			# as a temporary switch
-			echo "drop-EGID_GROUPED-$opt elf-nodrop-groups info disassembly $temp"
+			# where dead code is: x86, aarch64); a setegid after the
+			# groups call keeps none of root's groups: a pass, not a
+			# temporary switch (EGID_DEAD's setegid, with no groups
+			# call, still reads as one)
+			echo "drop-EGID_GROUPED-$opt elf-nodrop-groups pass disassembly calls initgroups() or setgroups() before changing its gid"
 			echo "drop-EGID_MOVED-$opt elf-nodrop-groups error disassembly "
 			case $target in
 			s390x*|powerpc64*|arm-*|mips64*) echo "drop-EGID_DEAD-$opt elf-nodrop-groups error disassembly " ;;
