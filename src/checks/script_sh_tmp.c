@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * script-sh-tmp (find-sh4tmp): a shell script that writes to a fixed name
- * under /tmp or /var/tmp and never calls mktemp (or tempfile) can be made
- * to clobber or disclose files through a symlink planted there.  A line
- * "writes" when, outside a comment and quoted prose, it redirects (>, >>)
- * to /tmp/... or runs touch, cp, mv, tee, ln, install or mkdir with a
- * /tmp/... argument, or sort -o, dd of=, tar -cf, wget -O, curl -o naming
- * one.  A name must begin a word: build/tmp/x is not under /tmp.  Heuristic, line by line: a name built from a mktemp result in
- * another variable is fine (mktemp is called), and a fixed name the script
- * only reads is not reported.
+ * under /tmp or /var/tmp can be made to clobber or disclose files through
+ * a symlink planted there.  A line "writes" when, outside a comment and
+ * quoted prose, it redirects (>, >>) to /tmp/... or runs touch, cp, mv,
+ * tee, ln, install or mkdir with a /tmp/... argument, or sort -o, dd of=,
+ * tar -cf, wget -O, curl -o naming one.  A name must begin a word:
+ * build/tmp/x is not under /tmp.  Heuristic, line by line, as
+ * find-sh4tmp was: a line calling mktemp (or tempfile) is not a write
+ * (its template), a name built from a mktemp result in another variable
+ * holds no literal /tmp/, and a fixed name the script only reads is not
+ * reported.  A mktemp elsewhere in the script excuses no fixed name: a
+ * script that makes one file safely and another at /tmp/x.$$ is as open
+ * through the second as one without mktemp.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -167,7 +171,6 @@ static void run(struct ds_file *f, void *state)
 		return;
 	unsigned lines[MAX_LINES];
 	size_t nlines = 0;
-	bool mktemp = false;
 	char first[160] = "";
 	unsigned lineno = 0;
 	char buf[4096];
@@ -176,9 +179,7 @@ static void run(struct ds_file *f, void *state)
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		lineno++;
 		strip_comment(p, l, buf, sizeof buf);
-		if (strstr(buf, "mktemp") || strstr(buf, "tempfile"))
-			mktemp = true;
-		if (writes_tmp(buf)) {
+		if (!strstr(buf, "mktemp") && !strstr(buf, "tempfile") && writes_tmp(buf)) {
 			if (nlines < MAX_LINES)
 				lines[nlines] = lineno;
 			if (!nlines++) {
@@ -191,7 +192,7 @@ static void run(struct ds_file *f, void *state)
 		}
 		p += l + 1;
 	}
-	if (mktemp || !nlines)
+	if (!nlines)
 		return;
 	struct ds_finding *d = ds_report(f, DS_SEV_WARNING,
 		"writes to a fixed name under /tmp without mktemp (line %u: %s)", lines[0], first);
@@ -214,8 +215,9 @@ const struct ds_check ds_check_script_sh_tmp = {
 		.what = "A shell script that writes to a fixed name under /tmp or /var/tmp can be made "
 		  "to clobber or disclose files through a symlink another user plants there.",
 		.detect = "Line by line, outside comments: redirections (>, >>) to /tmp/... or touch, cp, "
-		  "mv, tee, ln, install, mkdir with a /tmp/... argument, in a script that never "
-		  "calls mktemp or tempfile.",
+		  "mv, tee, ln, install, mkdir with a /tmp/... argument (sort -o, dd of=, tar -cf, "
+		  "wget -O, curl -o too), on a line that does not call mktemp or tempfile; a "
+		  "mktemp elsewhere in the script excuses no fixed name.",
 		.limits = "A heuristic: a name built from a mktemp result in another variable is fine, "
 		  "and a fixed name the script only reads is not reported.",
 		.fix = "Use \"$(mktemp)\" or \"$(mktemp -d)\" and remove the file with a trap.",

@@ -56,7 +56,9 @@ static int setup(void **state)
 	write_into(root, "usr/bin/tmp-not",
 	           "#!/bin/sh\ncp a build/tmp/x\necho \"then copy it: cp a /tmp/x > /tmp/log\"\n", 0755);
 	write_into(root, "usr/bin/tmp-good",
-	           "#!/bin/sh\nt=$(mktemp)\necho x > /tmp/also-here\nrm -f \"$t\"\n", 0755);
+	           "#!/bin/sh\nt=$(mktemp /tmp/good.XXXXXX) && echo x > \"$t\"\nrm -f \"$t\"\n", 0755);
+	write_into(root, "usr/bin/tmp-mixed",
+	           "#!/bin/sh\nt=$(mktemp)\necho x > /tmp/also-here.$$\nrm -f \"$t\"\n", 0755);
 	write_into(root, "usr/bin/jail.py",
 	           "#!/usr/bin/python3\nimport os\n\nos.chroot('/srv/jail')\n", 0755);
 	write_into(root, "usr/bin/jail-ok.py",
@@ -265,6 +267,12 @@ static void test_sh_tmp(void **state)
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 0)), 4);
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 1)), 5);
 	assert_null(record_of(scan, "/usr/bin/tmp-good", "script-sh-tmp"));
+	/* a mktemp on another line excuses no fixed name (condor's
+	 * kubernetes_submit.sh: mktemp, then cp to /tmp/k8s_sub.$$) */
+	d = must("/usr/bin/tmp-mixed", "script-sh-tmp", DS_SEV_WARNING);
+	lines = json_object_object_get(d->details, "lines");
+	assert_int_equal(json_object_array_length(lines), 1);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 0)), 3);
 	/* sort -o, dd of=, tar -cf write; tar -xf reads */
 	d = must("/usr/bin/tmp-opts", "script-sh-tmp", DS_SEV_WARNING);
 	lines = json_object_object_get(d->details, "lines");
@@ -272,7 +280,7 @@ static void test_sh_tmp(void **state)
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 2)), 4);
 	/* build/tmp/x is not under /tmp; quoted prose is not a command */
 	assert_null(record_of(scan, "/usr/bin/tmp-not", "script-sh-tmp"));
-	assert_int_equal(count_findings(scan, "script-sh-tmp"), 2);
+	assert_int_equal(count_findings(scan, "script-sh-tmp"), 3);
 }
 
 static void test_py_chroot(void **state)
