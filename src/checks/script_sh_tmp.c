@@ -92,6 +92,24 @@ static bool writes_by_option(const char *line, const char *cmd, const char *args
 	return false;
 }
 
+/* Does the command name at p begin a command word of line (after a
+ * blank, ; & | ( ` or $)? */
+static bool command_at(const char *line, const char *p)
+{
+	return p == line || strchr(" \t;&|(`$", p[-1]);
+}
+
+/* Does the line run the command name (a word: "mktemp -d", "$(mktemp)",
+ * `tempfile`), not only mention it (/tmp/tempfile.log)? */
+static bool runs(const char *line, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *p = strstr(line, name); p; p = strstr(p + 1, name))
+		if (command_at(line, p) && (!p[n] || strchr(" \t;&|)`", p[n])))
+			return true;
+	return false;
+}
+
 static const char *const writers[] = {
 	"touch", "cp", "mv", "tee", "ln", "install", "mkdir", "sort", "dd", "wget", "curl", "tar", NULL,
 };
@@ -115,8 +133,7 @@ static bool writes_tmp(const char *line)
 		size_t n = strlen(writers[i]);
 		bool by_option = i >= 7;   /* sort, dd, ...: only their output option counts */
 		for (const char *p = strstr(line, writers[i]); p; p = strstr(p + 1, writers[i])) {
-			bool start = p == line || strchr(" \t;&|(`$", p[-1]);
-			if (!start || (p[n] != ' ' && p[n] != '\t'))
+			if (!command_at(line, p) || (p[n] != ' ' && p[n] != '\t'))
 				continue;
 			if (by_option) {
 				if (writes_by_option(line, writers[i], p + n))
@@ -179,7 +196,7 @@ static void run(struct ds_file *f, void *state)
 		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		lineno++;
 		strip_comment(p, l, buf, sizeof buf);
-		if (!strstr(buf, "mktemp") && !strstr(buf, "tempfile") && writes_tmp(buf)) {
+		if (!runs(buf, "mktemp") && !runs(buf, "tempfile") && writes_tmp(buf)) {
 			if (nlines < MAX_LINES)
 				lines[nlines] = lineno;
 			if (!nlines++) {

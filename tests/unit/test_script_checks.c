@@ -58,7 +58,8 @@ static int setup(void **state)
 	write_into(root, "usr/bin/tmp-good",
 	           "#!/bin/sh\nt=$(mktemp /tmp/good.XXXXXX) && echo x > \"$t\"\nrm -f \"$t\"\n", 0755);
 	write_into(root, "usr/bin/tmp-mixed",
-	           "#!/bin/sh\nt=$(mktemp)\necho x > /tmp/also-here.$$\nrm -f \"$t\"\n", 0755);
+	           "#!/bin/sh\nt=$(mktemp)\necho x > /tmp/also-here.$$\nrm -f \"$t\"\n"
+	           "echo y > /tmp/tempfile.log\nu=`tempfile`; echo z > /tmp/x.$$\n", 0755);
 	write_into(root, "usr/bin/jail.py",
 	           "#!/usr/bin/python3\nimport os\n\nos.chroot('/srv/jail')\n", 0755);
 	write_into(root, "usr/bin/jail-ok.py",
@@ -268,11 +269,13 @@ static void test_sh_tmp(void **state)
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 1)), 5);
 	assert_null(record_of(scan, "/usr/bin/tmp-good", "script-sh-tmp"));
 	/* a mktemp on another line excuses no fixed name (condor's
-	 * kubernetes_submit.sh: mktemp, then cp to /tmp/k8s_sub.$$) */
+	 * kubernetes_submit.sh: mktemp, then cp to /tmp/k8s_sub.$$); a line
+	 * only naming a file "tempfile" runs no tempfile; `tempfile` does */
 	d = must("/usr/bin/tmp-mixed", "script-sh-tmp", DS_SEV_WARNING);
 	lines = json_object_object_get(d->details, "lines");
-	assert_int_equal(json_object_array_length(lines), 1);
+	assert_int_equal(json_object_array_length(lines), 2);
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 0)), 3);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 1)), 5);
 	/* sort -o, dd of=, tar -cf write; tar -xf reads */
 	d = must("/usr/bin/tmp-opts", "script-sh-tmp", DS_SEV_WARNING);
 	lines = json_object_object_get(d->details, "lines");
