@@ -661,7 +661,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "elsewhere jumping into the function (a split-off cold part) is not seen. "
 		  "Tests of geteuid() or getuid() are read where the branches' conditions are "
 		  "(x86, aarch64); a signal handler changing the id between two tests is not "
-		  "considered.",
+		  "considered. A switch behind an option value or a field the program never sets "
+		  "(an embedded web server's run_as_user option no caller passes) is reported: which "
+		  "options a program sets is not evaluated, and on packages the rules were not "
+		  "written for it is the most frequent false error (bench/PRECISION.md).",
 		.fix = "Call setgroups() (or initgroups()) before setgid() and setuid() when dropping "
 		  "from root to a user.",
 	},
