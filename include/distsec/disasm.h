@@ -157,13 +157,14 @@ bool ds_site_in_main(const struct ds_site *site);
  * return (paths ending in exit, abort or a local function that does not
  * return need none) before anything that may call one of changes is such
  * a call (nscd's nscd_init()).  A path is not root's after a test of
- * geteuid()'s or getuid()'s result whose other arm calls one of names
- * (they need root: that arm is root's): see ds_site_not_root. */
+ * geteuid()'s or getuid()'s result: see ds_site_not_root. */
 /* True when every path from the start of the site's function to the site
  * takes the arm of a test of geteuid()'s or getuid()'s result (the call
- * just before the test, or its result kept in a register until it) that
- * calls none of names, where the other arm calls one: names need root
- * (setgroups, initgroups), so the site runs only when the process is not
+ * just before the test, or its result kept in a register until it) that is
+ * not root's: where the id was not 0, when the jump's condition says so
+ * (x86, aarch64: the id just returned, compared with 0); else the arm that
+ * calls none of names where the other calls one (names need root:
+ * setgroups, initgroups).  The site then runs only when the process is not
  * root (hylafax's setupPermissions: initgroups, setegid, seteuid when
  * geteuid() is 0, else setegid alone). */
 bool ds_site_not_root(const struct ds_site *site, const char *const *names);

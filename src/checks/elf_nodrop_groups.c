@@ -64,7 +64,8 @@
  *   such a call on a path to the call in every direct caller of the site's
  *   function (sshd's permanently_set_uid()), or in main on every path it
  *   runs as root before anything that may change a gid (slurmd's
- *   `if (geteuid() == 0) setgroups(0, NULL)`), where a function main
+ *   `if (geteuid() == 0) setgroups(0, NULL)`: the arm where the id was not
+ *   0 is no root's), where a function main
  *   calls that itself calls initgroups/setgroups on every path it returns
  *   by, before any gid change, counts as such a call (a daemon's init
  *   function dropping the groups before its own setgid) -- fine;
@@ -139,7 +140,7 @@ static const char *const reasons[] = {
 	  "setgroups() before calling it",
 	[V_GROUPED_MAIN] = "main calls initgroups() or setgroups() on every path it runs as root, "
 	  "itself or in a function it calls that does so on every path it returns by, before "
-	  "anything that may change a gid (the arm of a geteuid() or getuid() test without them "
+	  "anything that may change a gid (the arm where geteuid() or getuid() returned not 0 "
 	  "is no root's)",
 	[V_DEAD] = "changes its gid " DS_DEAD_CODE_WHERE,
 	[V_CONTRA_EUID] = "runs only on paths where geteuid() returned both 0 and not 0, with no "
@@ -600,8 +601,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "called before it (up to 3 levels of direct calls), or before the call in every "
 		  "direct caller of its function, or in main on every path it runs as root before "
 		  "anything that may change a gid (a function main calls that calls one on every "
-		  "path it returns by, before any gid change, counts as main's call; the arm of "
-		  "a geteuid() or getuid() test whose other arm calls one is not root's); a gid "
+		  "path it returns by, before any gid change, counts as main's call; the arm "
+		  "where geteuid() or getuid(), just called, returned not 0 is not root's -- on "
+		  "x86 and aarch64, whose jump conditions are read; elsewhere the arm of such a "
+		  "test whose other arm calls one); a gid "
 		  "from getgid/getegid/getresgid or "
 		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
 		  "or read through that record's pointer kept in a callee-saved register which "

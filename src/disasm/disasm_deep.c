@@ -319,19 +319,29 @@ static bool tests_id(struct ds_code *c, const struct dis_func *f, size_t i)
 	return false;
 }
 
-/* A conditional jump on what geteuid() or getuid() returned (tests_id),
- * one of whose arms calls one of names and the other not: setgroups() and
- * initgroups() need root, so that arm is root's.  The other arm's first
- * instruction, or (size_t)-1. */
+/* A conditional jump on what geteuid() or getuid() returned (tests_id):
+ * the arm where the id was not 0, when the jump's condition says which
+ * (dis_zero_test: the id just returned, compared with 0); else, when one
+ * arm calls one of names and the other not, the other (setgroups() and
+ * initgroups() need root, so that arm is root's).  That arm's first
+ * instruction, or (size_t)-1.  prayer-accountd's main runs
+ * `if (getuid() == 0) setgroups(0, NULL)` and then a getopt switch from
+ * which every instruction counts as reachable, so only the condition
+ * tells the arms apart. */
 static size_t not_root_edge(struct ds_code *c, const struct dis_func *f, size_t i,
                             const char *const *names)
 {
+	static const char *const ids[] = { "geteuid", "getuid", NULL };
 	const struct dis_insn *in = &f->in[i];
 	if (in->kind != K_CJMP || in->target < f->start || in->target >= f->end)
 		return (size_t)-1;
 	size_t taken = dis_index_of(f, in->target);
 	if (taken >= f->n || i + 1 >= f->n || !tests_id(c, f, i))
 		return (size_t)-1;
+	struct ds_site at = { c, f, i };
+	bool zero_taken;
+	if (dis_zero_test(&at, ids, &zero_taken) >= 0)
+		return zero_taken ? i + 1 : taken;
 	bool t = dis_reach(f, taken, names, (size_t)-1, NULL, NULL) != NULL;
 	bool n = dis_reach(f, i + 1, names, (size_t)-1, NULL, NULL) != NULL;
 	return t == n ? (size_t)-1 : t ? i + 1 : taken;

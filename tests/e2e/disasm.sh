@@ -33,6 +33,7 @@ drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API P
 chain_v="CHAIN CALLED CYCLE DROP DROP_CALLED"
 contra_v="CONTRA SETEUID SINGLE"
 ownreg_v="OWNREG BYNAME"
+rootarm_v="ROOTARM LATE"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
 tmpdead_v="DEAD LIVE LOOKUP SIGNALS"
 sock_v="LITERAL PRINTED OPENED"
@@ -112,6 +113,7 @@ for target in $targets; do
 		compile_set chain deadchain.c $chain_v
 		compile_set contra contra.c $contra_v
 		compile_set ownreg ownreg.c $ownreg_v
+		compile_set rootarm rootarm.c $rootarm_v
 		compile_set tmpdead tmpdead.c $tmpdead_v
 		compile_set sock sockname.c $sock_v
 		compile_set badptr badptr.c $badptr_v
@@ -149,7 +151,7 @@ PY
 	tmpdead="uses each fixed name under /tmp only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
-	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm of a geteuid() or getuid() test without them is no root's)"
+	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm where geteuid() or getuid() returned not 0 is no root's)"
 	temp="switches its effective gid only, keeping a root id to switch back"
 	tempuid="changes its uid next, on every path, only as an effective uid (seteuid(uid), setreuid(-1, uid), setresuid(-1, uid, ...)): the real uid stays root's, so the process can become root again at any time (a temporary switch) and the groups it keeps add nothing"
 	efault="the path is the constant address"
@@ -283,6 +285,16 @@ PY
 			*) echo "ownreg-OWNREG-$opt elf-nodrop-groups error disassembly " ;;
 			esac
 			echo "ownreg-BYNAME-$opt elf-nodrop-groups error disassembly "
+			# groups dropped on main's root arm, a jump table after: the
+			# arm where getuid() was not 0 is told from the jump's
+			# condition, lifted on x86 and aarch64 only; elsewhere the
+			# arms are told apart by which reaches setgroups, and from
+			# the jump table every instruction does
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*) echo "rootarm-ROOTARM-$opt elf-nodrop-groups error disassembly " ;;
+			*) echo "rootarm-ROOTARM-$opt elf-nodrop-groups pass disassembly $mainfirst" ;;
+			esac
+			echo "rootarm-LATE-$opt elf-nodrop-groups error disassembly "
 			echo "contra-SINGLE-$opt elf-nodrop-groups error disassembly "
 			echo "jail-ELSEWHERE-$opt elf-chroot-chdir error disassembly "
 			case $target in
