@@ -287,6 +287,9 @@ bool ds_site_in_main(const struct ds_site *site)
 
 #define EUID_TEST 4   /* instructions between geteuid()'s call and its test's jump */
 
+/* The calls whose result tells whether the process is root. */
+static const char *const id_calls[] = { "geteuid", "getuid", NULL };
+
 /* Is the conditional jump at i a test of what geteuid() or getuid()
  * returned: the call at most EUID_TEST instructions before, nothing
  * between that branches or calls; or a register the jump or the
@@ -295,11 +298,10 @@ bool ds_site_in_main(const struct ds_site *site)
  * calls getpwnam() between)? */
 static bool tests_id(struct ds_code *c, const struct dis_func *f, size_t i)
 {
-	static const char *const ids[] = { "geteuid", "getuid", NULL };
 	size_t k = i;
 	while (k > 0 && i - k < EUID_TEST && f->in[k - 1].kind == K_OTHER)
 		k--;
-	if (k > 0 && f->in[k - 1].kind == K_CALL && dis_named(&f->in[k - 1], ids))
+	if (k > 0 && f->in[k - 1].kind == K_CALL && dis_named(&f->in[k - 1], id_calls))
 		return true;
 	uint64_t regs = f->in[i].uses | (i ? f->in[i - 1].uses : 0);
 	struct ds_site at = { c, f, i };
@@ -312,8 +314,8 @@ static bool tests_id(struct ds_code *c, const struct dis_func *f, size_t i)
 		if (l.kind == L_NONE)
 			continue;
 		struct ds_argsrc a = dis_loc_src(&at, l);
-		for (size_t n = 0; a.kind == DS_SRC_RESULT && a.callee && ids[n]; n++)
-			if (strcmp(a.callee, ids[n]) == 0)
+		for (size_t n = 0; a.kind == DS_SRC_RESULT && a.callee && id_calls[n]; n++)
+			if (strcmp(a.callee, id_calls[n]) == 0)
 				return true;
 	}
 	return false;
@@ -331,7 +333,6 @@ static bool tests_id(struct ds_code *c, const struct dis_func *f, size_t i)
 static size_t not_root_edge(struct ds_code *c, const struct dis_func *f, size_t i,
                             const char *const *names)
 {
-	static const char *const ids[] = { "geteuid", "getuid", NULL };
 	const struct dis_insn *in = &f->in[i];
 	if (in->kind != K_CJMP || in->target < f->start || in->target >= f->end)
 		return (size_t)-1;
@@ -340,7 +341,7 @@ static size_t not_root_edge(struct ds_code *c, const struct dis_func *f, size_t 
 		return (size_t)-1;
 	struct ds_site at = { c, f, i };
 	bool zero_taken;
-	if (dis_zero_test(&at, ids, &zero_taken) >= 0)
+	if (dis_zero_test(&at, id_calls, &zero_taken) >= 0)
 		return zero_taken ? i + 1 : taken;
 	bool t = dis_reach(f, taken, names, (size_t)-1, NULL, NULL) != NULL;
 	bool n = dis_reach(f, i + 1, names, (size_t)-1, NULL, NULL) != NULL;
@@ -384,7 +385,6 @@ bool ds_site_not_root(const struct ds_site *site, const char *const *names)
  * met in at most 16 states. */
 const char *ds_site_contra_id(const struct ds_site *site)
 {
-	static const char *const ids[] = { "geteuid", "getuid", NULL };
 	/* the calls that only read ids; any other call may change one: the
 	 * set*uid() family, syscall(), a library's helper (libcap-ng's
 	 * capng_change_id), a local function, a call through a pointer */
@@ -398,7 +398,7 @@ const char *ds_site_contra_id(const struct ds_site *site)
 	for (size_t i = 0; i < f->n; i++) {
 		struct ds_site at = { site->c, f, i };
 		bool zero;
-		int n = dis_zero_test(&at, ids, &zero);
+		int n = dis_zero_test(&at, id_calls, &zero);
 		if (n >= 0) {
 			arm[i] = (unsigned char)((n + 1) | (zero ? 4 : 0));
 			any = true;
@@ -448,7 +448,7 @@ const char *ds_site_contra_id(const struct ds_site *site)
 	free(stack);
 	if (reached || !pruned)
 		return NULL;
-	return pruned & 1 ? ids[0] : ids[1];
+	return pruned & 1 ? id_calls[0] : id_calls[1];
 }
 
 /* The walk of first_groups from a function's entry. */
