@@ -61,6 +61,20 @@ run_distsec() {
 	[ -z "${DISTSEC_WRAPPER:-}" ] || sed -i '/^--[0-9]*-- /d' "$work/err"
 }
 
+# fixture_file_hash FILE: fx_h, the sha256 of FILE and the .h files beside
+# it, worked out once per test (kept under $work, as fixtures are looked up
+# from parallel subshells: read back with the shell's own read)
+fixture_file_hash() {
+	case $1 in /*) fx_m=$work/fixture-hashes$1 ;; *) fx_m=$work/fixture-hashes$PWD/$1 ;; esac
+	if [ ! -s "$fx_m" ]; then
+		mkdir -p "${fx_m%/*}"
+		fx_t=$(mktemp "$fx_m.XXXXXX")
+		cat "$1" "${1%/*}"/*.h 2>/dev/null | sha256sum >"$fx_t" || :
+		mv -f "$fx_t" "$fx_m"
+	fi
+	read -r fx_h _ <"$fx_m"
+}
+
 # cached OUT CMD...: CMD, which compiles a fixture into OUT; with
 # $DISTSEC_FIXTURE_CACHE set (ci/test sets it for all its stages), OUT is
 # copied from there when the same command was run before on the same
@@ -86,18 +100,23 @@ cached() {
 			done
 		} | sha256sum | cut -c1-64)
 	fi
-	fx_key=$(for fx_a in "$@"; do
+	# built in the shell, one sha256sum per fixture (the disassembly tests
+	# look up some 2,200 of them in each stage of ci/test)
+	fx_parts=$fixture_env_key
+	for fx_a in "$@"; do
 		if [ "$fx_a" = "$fx_out" ]; then
-			echo "@OUT@"
+			fx_a=@OUT@
 		elif [ -f "$fx_a" ]; then
 			# a file by its name and contents, not its directory: two
 			# checkouts of the tree share a cache
-			printf '%s\n' "${fx_a##*/}"
-			cat "$fx_a" "${fx_a%/*}"/*.h 2>/dev/null || :
-		else
-			printf '%s\n' "$fx_a"
+			fixture_file_hash "$fx_a"
+			fx_a="${fx_a##*/} $fx_h"
 		fi
-	done | { echo "$fixture_env_key"; cat; } | sha256sum | cut -c1-64)
+		fx_parts="$fx_parts
+$fx_a"
+	done
+	fx_key=$(printf '%s\n' "$fx_parts" | sha256sum)
+	fx_key=${fx_key%% *}
 	fx_c=$DISTSEC_FIXTURE_CACHE/$fx_key
 	if [ -f "$fx_c" ]; then
 		cp -p "$fx_c" "$fx_out"
