@@ -34,6 +34,7 @@ chain_v="CHAIN CALLED CYCLE DROP DROP_CALLED"
 contra_v="CONTRA SETEUID SINGLE"
 ownreg_v="OWNREG BYNAME"
 rootarm_v="ROOTARM LATE"
+sched_v="SCHED"
 tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
 tmpdead_v="DEAD LIVE LOOKUP SIGNALS"
 sock_v="LITERAL PRINTED OPENED"
@@ -114,6 +115,7 @@ for target in $targets; do
 		compile_set contra contra.c $contra_v
 		compile_set ownreg ownreg.c $ownreg_v
 		compile_set rootarm rootarm.c $rootarm_v
+		compile_set sched tmpsched.c $sched_v
 		compile_set tmpdead tmpdead.c $tmpdead_v
 		compile_set sock sockname.c $sock_v
 		compile_set badptr badptr.c $badptr_v
@@ -342,6 +344,8 @@ PY
 			echo "tmp-REMOVE-$opt elf-tmp-name info disassembly /tmp/app-nodyn"
 			echo "tmp-TEMPLATE-$opt elf-tmp-name info - "
 			echo "tmp-SPAWN-$opt elf-tmp-name warning disassembly /tmp/app-child.out"
+			# on aarch64 the name's adrp and add five instructions apart
+			echo "sched-SCHED-$opt elf-tmp-name warning disassembly /tmp/distsec-sched.pid"
 			# an open reached only when mknod succeeded: the jump's
 			# condition is lifted on x86 and aarch64 only
 			case $target in
