@@ -349,15 +349,18 @@ static int64_t simm16(uint32_t w)
 	return (int16_t)(w & 0xffff);
 }
 
-/* TOC-relative `addis rX, r2, hi` then a `addi`/`ld` off rX within 4
- * instructions: the address they build; *ld whether it is loaded. */
+/* TOC-relative `addis rX, r2, hi` then a `addi`/`ld` off rX within
+ * PAIR_SPAN bytes (compilers schedule other instructions between the two):
+ * the address they build; *ld whether it is loaded.  Only a candidate: the
+ * lifter follows rX itself. */
+#define PAIR_SPAN 64
 static uint64_t toc_pair(const struct ds_code *c, const unsigned char *b, size_t len, size_t i,
                          bool *ld)
 {
 	uint32_t w = word(c, b + i);
 	uint64_t hi = c->toc + (uint64_t)(simm16(w) * 65536);
 	unsigned rx = RT(w);
-	for (size_t j = i + 4; j + 4 <= len && j <= i + 16; j += 4) {
+	for (size_t j = i + 4; j + 4 <= len && j <= i + PAIR_SPAN; j += 4) {
 		uint32_t y = word(c, b + j);
 		if (RA(y) != rx)
 			continue;
