@@ -423,9 +423,35 @@ static void scan_mem(struct ds_code *c, const struct dis_wanted *w, const unsign
 
 /* The TOC pointer, from the GOT's address; ELFv1's function starts, from
  * the descriptors in .opd. */
+/* ELFv2 global entry points: `addis r2, r12, hi; addi r2, r2, lo`, the
+ * TOC set up from the function's own address in r12, which the ABI gives
+ * only on entry.  GCC on ppc64el emits no unwind tables for C unless asked,
+ * so a stripped C program (xringd) has no other function boundaries. */
+static void global_entries(struct ds_code *c, size_t *cap)
+{
+	enum { CHUNK = 64 * 1024 };
+	unsigned char *buf = ds_xmalloc(CHUNK + 4);
+	for (size_t s = 0; s < c->nspans; s++) {
+		const struct dis_span *sp = &c->spans[s];
+		if (sp->plt)
+			continue;
+		for (uint64_t done = 0; done + 8 <= sp->size; done += CHUNK) {
+			size_t n = sp->size - done < CHUNK + 4 ? (size_t)(sp->size - done) : CHUNK + 4;
+			if (!dis_read_at(c, sp->off + done, buf, n))
+				break;
+			for (size_t i = 0; i + 8 <= n && i < CHUNK; i += 4)
+				if ((word(c, buf + i) & 0xffff0000u) == 0x3c4c0000u &&      /* addis r2, r12 */
+				    (word(c, buf + i + 4) & 0xffff0000u) == 0x38420000u)    /* addi r2, r2 */
+					dis_add_start(c, sp->addr + done + i, cap);
+		}
+	}
+	free(buf);
+}
+
 static void toc_of(struct ds_code *c, size_t *cap)
 {
 	c->toc = c->gotbase ? c->gotbase + TOC_BIAS : 0;
+	global_entries(c, cap);
 	size_t shstrndx = 0;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
