@@ -421,8 +421,6 @@ static void scan_mem(struct ds_code *c, const struct dis_wanted *w, const unsign
 	}
 }
 
-/* The TOC pointer, from the GOT's address; ELFv1's function starts, from
- * the descriptors in .opd. */
 /* ELFv2 global entry points: `addis r2, r12, hi; addi r2, r2, lo`, the
  * TOC set up from the function's own address in r12, which the ABI gives
  * only on entry.  GCC on ppc64el emits no unwind tables for C unless asked,
@@ -448,6 +446,8 @@ static void global_entries(struct ds_code *c, size_t *cap)
 	free(buf);
 }
 
+/* The TOC pointer, from the GOT's address; the function starts: ELFv2's
+ * global entry points, ELFv1's descriptors in .opd. */
 static void toc_of(struct ds_code *c, size_t *cap)
 {
 	c->toc = c->gotbase ? c->gotbase + TOC_BIAS : 0;
