@@ -29,7 +29,11 @@
 #define SLOTS_MAX    (1u << 20)    /* named relocations */
 #define STARTS_MAX   (4u << 20)    /* function starts */
 #define CANDS_MAX    4096u         /* candidate functions per query */
-#define CHUNK        (64u << 10)
+#define CHUNK        (64u << 10)   /* code bytes read at a time by dis_each_chunk */
+#define CHUNK_OVERLAP 96u          /* and read again with the next chunk */
+/* a pattern starting in a chunk's last byte ends in its overlap: a paired
+ * address (DIS_PAIR_SPAN and one instruction), an x86 instruction (15) */
+_Static_assert(CHUNK_OVERLAP >= DIS_PAIR_SPAN + 4 + 15, "a pattern cut at a chunk's end");
 #define TABLE_MAX    (64u << 20)   /* a symbol, relocation or string table */
 #define LOCAL_READS  (64u << 10)   /* REL slots read for their local target */
 
@@ -734,37 +738,54 @@ void dis_cand_mem(struct ds_code *c, struct dis_cands *k, uint64_t at, uint64_t 
 		c->capped = true;
 }
 
-static int scan_code(struct ds_code *c, const struct dis_wanted *w, struct dis_cands *k)
+int dis_each_chunk(struct ds_code *c, dis_chunk_fn *fn, void *arg)
 {
-	if (w->mem_hi && !c->arch->scan_mem)
-		return -1;   /* references to an address are not recognised here */
-	unsigned char *buf = ds_xmalloc(CHUNK + 32);
+	unsigned char *buf = ds_xmalloc(CHUNK + CHUNK_OVERLAP);
 	for (size_t s = 0; s < c->nspans; s++) {
 		const struct dis_span *sp = &c->spans[s];
 		if (sp->plt)
 			continue;
-		for (uint64_t done = 0; done < sp->size; ) {
+		for (uint64_t done = 0; done < sp->size; done += CHUNK) {
 			if (c->scanned >= SCAN_MAX) {
 				c->capped = true;
 				free(buf);
 				return 0;
 			}
-			/* chunks overlap so a pattern cut at the end is seen whole */
-			size_t want = sp->size - done < CHUNK + 32 ? (size_t)(sp->size - done) : CHUNK + 32;
+			size_t want = sp->size - done < CHUNK + CHUNK_OVERLAP ? (size_t)(sp->size - done)
+			                                                      : CHUNK + CHUNK_OVERLAP;
 			if (!dis_read_at(c, sp->off + done, buf, want)) {
 				free(buf);
 				return -1;
 			}
 			c->scanned += want;
-			size_t keep = want < CHUNK + 32 ? want : CHUNK;
-			(w->mem_hi ? c->arch->scan_mem : c->arch->scan_calls)(c, w, buf, want,
-			                                                        sp->addr + done, k);
-			/* the overlap is scanned again: drop the duplicate candidate */
-			done += keep;
+			fn(c, buf, want, sp->addr + done, arg);
+			if (want < CHUNK + CHUNK_OVERLAP)
+				break;   /* the span's end */
 		}
 	}
 	free(buf);
 	return 0;
+}
+
+struct scan_query {
+	const struct dis_wanted *w;
+	struct dis_cands *k;
+};
+
+/* the overlap is scanned twice: add_cand drops the duplicate candidate */
+static void scan_chunk(struct ds_code *c, const unsigned char *b, size_t len, uint64_t addr,
+                       void *arg)
+{
+	const struct scan_query *q = arg;
+	(q->w->mem_hi ? c->arch->scan_mem : c->arch->scan_calls)(c, q->w, b, len, addr, q->k);
+}
+
+static int scan_code(struct ds_code *c, const struct dis_wanted *w, struct dis_cands *k)
+{
+	if (w->mem_hi && !c->arch->scan_mem)
+		return -1;   /* references to an address are not recognised here */
+	struct scan_query q = { w, k };
+	return dis_each_chunk(c, scan_chunk, &q);
 }
 
 static int cmp_size(const void *a, const void *b)

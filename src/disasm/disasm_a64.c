@@ -424,11 +424,9 @@ static uint64_t adrp_page(uint32_t x, uint64_t at)
 }
 
 /* aarch64: bl/b to a stub; adrp followed by ldr of a wanted slot or by an
- * add giving a wanted string's address, up to A64_PAIR_SPAN bytes on: GCC
- * schedules other instructions between the two (driftnet's pid file name:
- * five instructions on, another adrp among them).  A candidate only names
- * a function to decode; the lifter follows the register itself. */
-#define A64_PAIR_SPAN 64
+ * add giving a wanted string's address, up to DIS_PAIR_SPAN bytes on.  A
+ * candidate only names a function to decode; the lifter follows the
+ * register itself. */
 static void scan_a64(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
                      size_t len, uint64_t addr, struct dis_cands *k)
 {
@@ -445,7 +443,7 @@ static void scan_a64(struct ds_code *c, const struct dis_wanted *w, const unsign
 			continue;
 		uint64_t page = adrp_page(x, at);
 		unsigned rd = x & 31;
-		for (size_t j = i + 4; j + 4 <= len && j <= i + A64_PAIR_SPAN; j += 4) {
+		for (size_t j = i + 4; j + 4 <= len && j <= i + DIS_PAIR_SPAN; j += 4) {
 			uint32_t y = dis_le32(b + j);
 			if (((y >> 5) & 31) != rd)
 				continue;

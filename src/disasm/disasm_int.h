@@ -319,6 +319,20 @@ void dis_add_start(struct ds_code *c, uint64_t a, size_t *cap);
 void dis_add_stub(struct ds_code *c, uint64_t at, const char *name, size_t *cap);
 /* The index into c->starts of the function holding a, or (size_t)-1. */
 size_t dis_func_of(const struct ds_code *c, uint64_t a);
+/* How far after its first instruction a two-instruction address (aarch64's
+ * adrp and add or ldr, ppc64's addis and addi or ld) is still paired:
+ * compilers schedule other instructions between the two (driftnet's pid
+ * file name on aarch64: five instructions on, another adrp among them). */
+#define DIS_PAIR_SPAN 64
+
+/* The code of every span but the PLT, to fn a chunk at a time (64 KiB and
+ * the next chunk's first 32 bytes, so that a pattern cut at a chunk's end
+ * is seen whole; fn sees those bytes twice).  The bytes count toward the
+ * file's pattern-scan cap, which ends the walk (c->capped).  -1 when a
+ * read fails. */
+typedef void dis_chunk_fn(struct ds_code *c, const unsigned char *b, size_t len, uint64_t addr,
+                          void *arg);
+int dis_each_chunk(struct ds_code *c, dis_chunk_fn *fn, void *arg);
 bool dis_read_at(const struct ds_code *c, uint64_t off, void *buf, size_t len);
 /* Each executable section, for an architecture's own passes. */
 const struct dis_span *dis_span_of(const struct ds_code *c, uint64_t addr);

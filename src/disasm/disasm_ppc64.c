@@ -350,17 +350,15 @@ static int64_t simm16(uint32_t w)
 }
 
 /* TOC-relative `addis rX, r2, hi` then a `addi`/`ld` off rX within
- * PAIR_SPAN bytes (compilers schedule other instructions between the two):
- * the address they build; *ld whether it is loaded.  Only a candidate: the
- * lifter follows rX itself. */
-#define PAIR_SPAN 64
+ * DIS_PAIR_SPAN bytes: the address they build; *ld whether it is loaded.
+ * Only a candidate: the lifter follows rX itself. */
 static uint64_t toc_pair(const struct ds_code *c, const unsigned char *b, size_t len, size_t i,
                          bool *ld)
 {
 	uint32_t w = word(c, b + i);
 	uint64_t hi = c->toc + (uint64_t)(simm16(w) * 65536);
 	unsigned rx = RT(w);
-	for (size_t j = i + 4; j + 4 <= len && j <= i + PAIR_SPAN; j += 4) {
+	for (size_t j = i + 4; j + 4 <= len && j <= i + DIS_PAIR_SPAN; j += 4) {
 		uint32_t y = word(c, b + j);
 		if (RA(y) != rx)
 			continue;
@@ -425,25 +423,18 @@ static void scan_mem(struct ds_code *c, const struct dis_wanted *w, const unsign
  * TOC set up from the function's own address in r12, which the ABI gives
  * only on entry.  GCC on ppc64el emits no unwind tables for C unless asked,
  * so a stripped C program (xringd) has no other function boundaries. */
+static void entries_in(struct ds_code *c, const unsigned char *b, size_t len, uint64_t addr,
+                       void *cap)
+{
+	for (size_t i = 0; i + 8 <= len; i += 4)
+		if ((word(c, b + i) & 0xffff0000u) == 0x3c4c0000u &&      /* addis r2, r12 */
+		    (word(c, b + i + 4) & 0xffff0000u) == 0x38420000u)    /* addi r2, r2 */
+			dis_add_start(c, addr + i, cap);   /* twice in an overlap: made unique */
+}
+
 static void global_entries(struct ds_code *c, size_t *cap)
 {
-	enum { CHUNK = 64 * 1024 };
-	unsigned char *buf = ds_xmalloc(CHUNK + 4);
-	for (size_t s = 0; s < c->nspans; s++) {
-		const struct dis_span *sp = &c->spans[s];
-		if (sp->plt)
-			continue;
-		for (uint64_t done = 0; done + 8 <= sp->size; done += CHUNK) {
-			size_t n = sp->size - done < CHUNK + 4 ? (size_t)(sp->size - done) : CHUNK + 4;
-			if (!dis_read_at(c, sp->off + done, buf, n))
-				break;
-			for (size_t i = 0; i + 8 <= n && i < CHUNK; i += 4)
-				if ((word(c, buf + i) & 0xffff0000u) == 0x3c4c0000u &&      /* addis r2, r12 */
-				    (word(c, buf + i + 4) & 0xffff0000u) == 0x38420000u)    /* addi r2, r2 */
-					dis_add_start(c, sp->addr + done + i, cap);
-		}
-	}
-	free(buf);
+	(void)dis_each_chunk(c, entries_in, cap);   /* a failed read: the starts found so far */
 }
 
 /* The TOC pointer, from the GOT's address; the function starts: ELFv2's
