@@ -38,7 +38,8 @@
  * - 0: becoming root's group -- harmless here; but a constant the value
  *   was tested against on the way (`gid = 0; if (opt) gid = pw->pw_gid;
  *   ... if (gid) setgid(gid)`: minidlnad) is what the test turns away,
- *   and counts as any other gid;
+ *   and counts as any other gid; the value a test leaves on the only way
+ *   to the call is the gid (`cmp r4, #0; bne` then setgid(r4): captest);
  * - only the effective id changes (setegid, or -1/0 or its own id from
  *   getgid/getegid left in another slot, or setresgid's saved gid from
  *   getegid(): lpd's setresgid(g, g, getegid())): a temporary switch that
@@ -82,8 +83,8 @@
  *   an arm of a test of geteuid()'s (or getuid()'s) result where it was 0
  *   and one where it was not 0, with no call between the two tests that
  *   could change the id (ds_site_contra_id: any call but geteuid, getuid,
- *   getegid and getgid counts as one; x86 and aarch64, whose conditions
- *   are lifted): clamscan's scan loop, where checkaccess()'s `if
+ *   getegid and getgid counts as one; x86, aarch64, 32-bit ARM and
+ *   mips64, whose conditions are lifted): clamscan's scan loop, where checkaccess()'s `if
  *   (!geteuid())` getpwnam/setgid/setuid is inlined on the arm where
  *   geteuid() was not 0 -- it never runs, info with the reason;
  * - anything else, with the next uid change on every path changing only
@@ -603,7 +604,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "anything that may change a gid (a function main calls that calls one on every "
 		  "path it returns by, before any gid change, counts as main's call; the arm "
 		  "where geteuid() or getuid(), just called, returned not 0 is not root's -- on "
-		  "x86 and aarch64, whose jump conditions are read; elsewhere the arm of such a "
+		  "x86, aarch64, 32-bit ARM and mips64, whose jump conditions are read; elsewhere "
+		  "the arm of such a "
 		  "test whose other arm calls one); a gid "
 		  "from getgid/getegid/getresgid or "
 		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
@@ -620,7 +622,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "not root's (setegid(user's gid), later setgid(getegid())); "
 		  "syscall(SYS_setgroups, ...) with the machine's number counts as setgroups(); "
 		  "a constant the gid was tested against on the way (if (gid) setgid(gid)) is not "
-		  "taken as the gid; setresgid() "
+		  "taken as the gid, but the value a test leaves on the only way to the call is "
+		  "(if (gid == 0) setgid(gid): gid 0; where jump conditions are read); setresgid() "
 		  "keeping getegid() as the saved gid is a temporary switch, and so is any gid "
 		  "when the next uid change on every path changes only the effective uid "
 		  "(seteuid(x), setreuid(-1, x), setresuid(-1, x, y): the real uid stays root's); "
@@ -640,7 +643,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "caller is not followed), so a program's own drop_privileges(uid, gid) helper is "
 		  "not an error; "
 		  "a program exporting 200+ functions (an interpreter or plugin host) is judged "
-		  "like a library, info at most, even where the call is its own; groups dropped in "
+		  "like a library, info at most, even where the call is its own (on mips, whose "
+		  "linker exports every global function of a program, any program of 200+); groups dropped in "
 		  "a function neither called before the change nor a direct caller's (named's "
 		  "named_os_inituserinfo()) are not seen. "
 		  "A gid kept in a global is followed to the global's stores, one level: a gid "
@@ -663,7 +667,7 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "few blocks only, and one kept in a register is taken as its function's: code "
 		  "elsewhere jumping into the function (a split-off cold part) is not seen. "
 		  "Tests of geteuid() or getuid() are read where the branches' conditions are "
-		  "(x86, aarch64); a signal handler changing the id between two tests is not "
+		  "(x86, aarch64, 32-bit ARM, mips64); a signal handler changing the id between two tests is not "
 		  "considered. A switch behind an option value or a field the program never sets "
 		  "(an embedded web server's run_as_user option no caller passes) is reported: which "
 		  "options a program sets is not evaluated, and on packages the rules were not "

@@ -506,6 +506,48 @@ static bool is_branch(const cs_insn *ci)
 	return false;
 }
 
+/* Delay slots: the register state a forward conditional branch carries
+ * to its target (GCC fills the slot from the target: `bnez $s4, L; ld
+ * $t9, %call16(setgroups)($gp)` ... L: `jalr $t9`). */
+#define PENDING_MAX 4096
+struct pending {
+	uint64_t at;
+	struct dis_regs rs;
+};
+
+/* What the branches recorded give the instruction at a, reached from
+ * nothing before it (an unconditional jump or return precedes it): the
+ * registers all of them agree on.  Entries for a (or passed by) go. */
+static bool take_pending(struct pending *v, size_t *n, uint64_t a, struct dis_regs *rs)
+{
+	bool got = false;
+	size_t w = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (v[i].at > a) {
+			v[w++] = v[i];
+			continue;
+		}
+		if (v[i].at < a)
+			continue;
+		const struct dis_regs *o = &v[i].rs;
+		if (!got) {
+			*rs = *o;
+			got = true;
+			continue;
+		}
+		uint64_t keep = rs->known & o->known & ~(rs->loaded ^ o->loaded);
+		for (unsigned r = 0; r < DIS_REGS; r++)
+			if ((keep & DIS_BIT(r)) && (rs->val[r] != o->val[r] || rs->origin[r] != o->origin[r]))
+				keep &= ~DIS_BIT(r);
+		rs->known = keep;
+		rs->loaded &= keep;
+		rs->call_next = 0;
+		rs->flag_ok = false;
+	}
+	*n = w;
+	return got;
+}
+
 /* Decodes [start, end) into f (bounded); false when nothing could be. */
 static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_func *f)
 {
@@ -534,7 +576,28 @@ static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_f
 	uint64_t addr = start;
 	struct dis_regs rs;
 	dis_regs_reset(&rs);
+	struct pending *pend = NULL;
+	size_t npend = 0, pcap = 0;
+	uint64_t pmin = UINT64_MAX;   /* the nearest target pending */
+	bool falls = true;            /* control may come from the one before */
 	while (left) {
+		if (addr >= pmin) {
+			struct dis_regs t;
+			bool got = take_pending(pend, &npend, addr, &t);
+			if (got && !falls) {
+				rs = t;
+			} else if (got && (t.known & t.loaded & ~rs.known)) {
+				/* joined by a fall-through that lost them (a call
+				 * clobbers $t9): the GOT slots every branch agrees on */
+				uint64_t add = t.known & t.loaded & ~rs.known;
+				for (unsigned r = 0; r < DIS_REGS; r++)
+					if (add & DIS_BIT(r))
+						dis_set_known(&rs, r, t.val[r], t.origin[r], true);
+			}
+			pmin = UINT64_MAX;
+			for (size_t i = 0; i < npend; i++)
+				pmin = pend[i].at < pmin ? pend[i].at : pmin;
+		}
 		if (f->n == cap) {
 			if (cap >= FUNC_INSNS) {
 				c->capped = true;
@@ -550,6 +613,7 @@ static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_f
 			left -= skip;
 			addr += skip;
 			dis_regs_reset(&rs);
+			falls = false;
 			continue;
 		}
 		const uint8_t *q = p;
@@ -564,14 +628,30 @@ static bool decode(struct ds_code *c, uint64_t start, uint64_t end, struct dis_f
 			f->in[f->n].addr = c->ci->address;
 			dis_lift(c, c->ci, &rs, &f->in[f->n + 1]);
 			f->in[f->n + 1].addr = c->ci2->address;
+			/* a condition tests the value from before the delay slot */
+			f->in[f->n + 1].cc_flags = f->in[f->n + 1].cc != CC_NONE;
+			const struct dis_insn *b = &f->in[f->n + 1];
+			if (b->kind == K_CJMP && b->target > qaddr && b->target < end &&
+			    npend < PENDING_MAX) {
+				ds_push(pend, npend, pcap, ((struct pending){ b->target, rs }));
+				pmin = b->target < pmin ? b->target : pmin;
+			}
+			falls = b->kind != K_JMP && b->kind != K_IJMP && b->kind != K_RET;
 			f->n += 2;
 			p = q;
 			left = qleft;
 			addr = qaddr;
 			continue;
 		}
+		const struct dis_insn *o = &f->in[f->n];
 		dis_lift(c, c->ci, &rs, &f->in[f->n++]);
+		/* a nop (padding after a return) leaves the next unreached */
+		bool nop = o->kind == K_OTHER && o->dst.kind == L_NONE && !o->uses && !o->clobber &&
+		           o->ref_kind == R_NONE && !o->sp_adj && !o->sp_lost;
+		if (!nop)
+			falls = o->kind != K_JMP && o->kind != K_IJMP && o->kind != K_RET;
 	}
+	free(pend);
 	free(buf);
 	if (!sp->plt)
 		dis_name_syscalls(c, f);

@@ -28,6 +28,7 @@
 #define CALL_CLOBBER (DIS_BIT(0) | DIS_BIT(1) | DIS_BIT(2) | DIS_BIT(3) | DIS_BIT(R_IP) | \
                       DIS_BIT(R_LR))
 #define EXIDX_MAX (1u << 20)   /* .ARM.exidx entries read */
+#define CALL_STARTS_MAX (1u << 20)   /* bl targets looked at */
 
 static unsigned fam(unsigned r)
 {
@@ -75,8 +76,39 @@ static bool writes_pc(const cs_arm *a)
 	return false;
 }
 
+/* A b<cc> after `cmp rN, #imm`: its relation, as aarch64's a64_cc. */
+static uint8_t arm_rel(arm_cc cc, int64_t imm)
+{
+	switch (cc) {
+	case ARM_CC_EQ: return CC_EQ;
+	case ARM_CC_NE: return CC_NE;
+	case ARM_CC_LT: return CC_LT;
+	case ARM_CC_GE: return CC_GE;
+	case ARM_CC_GT: return CC_GT;
+	case ARM_CC_LE: return CC_LE;
+	case ARM_CC_MI: return imm ? CC_NONE : CC_LT;
+	case ARM_CC_PL: return imm ? CC_NONE : CC_GE;
+	default: return CC_NONE;
+	}
+}
+
+/* `cmp rN, #imm` (cmn: -imm): what the conditional branch after it tests. */
+static bool lift_compare(const cs_insn *ci, struct dis_regs *rs)
+{
+	const cs_arm *a = &ci->detail->arm;
+	const cs_arm_op *op = a->operands;
+	if ((ci->id != ARM_INS_CMP && ci->id != ARM_INS_CMN) || a->op_count != 2 ||
+	    op[0].type != ARM_OP_REG || op[1].type != ARM_OP_IMM || fam(op[0].reg) >= 13 ||
+	    op[0].shift.value || (a->cc != ARM_CC_AL && a->cc != ARM_CC_INVALID))
+		return false;
+	rs->flag_ok = true;
+	rs->flag_loc = (struct dis_loc){ L_REG, (uint8_t)fam(op[0].reg), 0 };
+	rs->flag_imm = ci->id == ARM_INS_CMP ? (int32_t)op[1].imm : -(int64_t)(int32_t)op[1].imm;
+	return true;
+}
+
 static bool lift_branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
-                        struct dis_insn *o)
+                        struct dis_insn *o, bool flags)
 {
 	const cs_arm *a = &ci->detail->arm;
 	const cs_arm_op *op = a->operands;
@@ -97,14 +129,20 @@ static bool lift_branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		if (!a->op_count || op[0].type != ARM_OP_IMM)
 			return false;
 		branch_to(c, (uint64_t)op[0].imm & 0xffffffffu, o, cond ? K_CJMP : K_JMP);
-		if (cond)
+		if (cond) {
 			o->callee = NULL;
-		else
+			dis_cond_from_flags(rs, flags, arm_rel(a->cc, rs->flag_imm), o);
+		} else
 			dis_regs_reset(rs);
 		return true;
 	case ARM_INS_CBZ: case ARM_INS_CBNZ:
 		o->kind = K_CJMP;
 		o->target = a->op_count > 1 && op[1].type == ARM_OP_IMM ? (uint64_t)op[1].imm : 0;
+		if (r < 13) {
+			o->cc = ci->id == ARM_INS_CBZ ? CC_EQ : CC_NE;
+			o->cc_loc = (struct dis_loc){ L_REG, (uint8_t)r, 0 };
+			o->value = 0;
+		}
 		return true;
 	case ARM_INS_BX:
 		if (r == R_LR)
@@ -154,11 +192,59 @@ static unsigned store_size(unsigned id)
 	return id == ARM_INS_STRB ? 1 : id == ARM_INS_STRH ? 2 : id == ARM_INS_STR ? 4 : 0;
 }
 
+/* `ldrd r0, r1, [r3]`, `ldm r3, {r0, r1, r2}`: several registers loaded
+ * through one base (cgo's setregid and setresgid read their arguments so):
+ * dst is the first, `also` the others.  Through the stack, the pc, a known
+ * address, with write-back, or into sp, lr, pc or the frame pointer: not
+ * modelled. */
+static bool lift_multi(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
+                       struct dis_insn *o)
+{
+	const cs_arm *a = &ci->detail->arm;
+	const cs_arm_op *op = a->operands;
+	unsigned b, first;
+	if (a->writeback)
+		return false;
+	if (ci->id == ARM_INS_LDRD && a->op_count == 3 && op[0].type == ARM_OP_REG &&
+	    op[2].type == ARM_OP_MEM && op[2].mem.index == ARM_REG_INVALID) {
+		b = fam(op[2].mem.base);
+		first = 0;
+	} else if ((ci->id == ARM_INS_LDM || ci->id == ARM_INS_LDMIB || ci->id == ARM_INS_LDMDA ||
+	            ci->id == ARM_INS_LDMDB) && a->op_count >= 2 && op[0].type == ARM_OP_REG &&
+	           op[1].type == ARM_OP_REG) {
+		b = fam(op[0].reg);
+		first = 1;
+	} else {
+		return false;
+	}
+	if (b >= 16 || b == R_PC || stack_base(c, b) || known_const(rs, b))
+		return false;
+	uint64_t regs = 0;
+	for (unsigned k = first; k < a->op_count; k++) {
+		if (op[k].type != ARM_OP_REG)
+			continue;
+		unsigned r = fam(op[k].reg);
+		if (r >= R_SP || stack_base(c, r))
+			return false;
+		regs |= DIS_BIT(r);
+	}
+	unsigned d = fam(op[first].reg);
+	o->dst = (struct dis_loc){ L_REG, (uint8_t)d, 0 };
+	o->src = S_LOAD;
+	o->src_reg = (uint8_t)b;
+	o->also = regs & ~DIS_BIT(d);
+	o->clobber = o->also;
+	dis_forget(rs, regs);
+	return true;
+}
+
 static bool lift_memory(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
                         struct dis_insn *o)
 {
 	const cs_arm *a = &ci->detail->arm;
 	const cs_arm_op *op = a->operands;
+	if (lift_multi(c, ci, rs, o))
+		return true;
 	if (a->op_count != 2 || op[0].type != ARM_OP_REG || op[1].type != ARM_OP_MEM || a->writeback)
 		return false;
 	unsigned s = fam(op[0].reg), b = fam(op[1].mem.base), x = fam(op[1].mem.index);
@@ -370,7 +456,11 @@ static void lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, stru
 			o->uses |= x < 16 ? DIS_BIT(x) : 0;
 		}
 	}
-	if (lift_branch(c, ci, rs, o))
+	bool flags = rs->flag_ok;
+	rs->flag_ok = false;
+	if (lift_compare(ci, rs))
+		return;   /* flags only */
+	if (lift_branch(c, ci, rs, o, flags))
 		return;
 	/* a conditional instruction still names what it names (`addne r1, pc,
 	 * r1; strne r0, [r1]` stores to a global), but the value it defines
@@ -537,6 +627,67 @@ static void exidx_starts(struct ds_code *c, size_t *cap)
 	}
 }
 
+/* Does the code at a start save lr first (a function that calls others):
+ * ARM `push {.., lr}` (the word e92d4xxx), Thumb `push {.., lr}` (b5xx)
+ * or push.w (the halfwords e92d 4xxx)? */
+static bool saves_lr(const struct ds_code *c, uint64_t start)
+{
+	unsigned char b[4];
+	if (!dis_read_vaddr(c, start, b, 4))
+		return false;
+	return (b[3] == 0xe9 && b[2] == 0x2d && (b[1] & 0x40)) || b[1] == 0xb5 ||
+	       (b[1] == 0xe9 && b[0] == 0x2d && (b[3] & 0x40));
+}
+
+struct call_targets {
+	uint64_t *t;
+	size_t n, cap;
+};
+
+static void call_targets_in(struct ds_code *c, const unsigned char *b, size_t len, uint64_t addr,
+                            void *arg)
+{
+	struct call_targets *ct = arg;
+	for (size_t i = 0; i + 4 <= len && ct->n < CALL_STARTS_MAX; i += 2) {
+		uint64_t at = addr + i, t = 0;
+		unsigned h2 = (unsigned)b[i + 2] | (unsigned)b[i + 3] << 8;
+		if ((h2 & 0xc000) == 0xc000)   /* Thumb bl, blx; not b.w */
+			t = thumb_branch(b + i, at);
+		if (!t && !(at & 3)) {
+			uint32_t x = dis_le32(b + i);
+			if ((x & 0xff000000) == 0xeb000000)   /* ARM bl */
+				t = (at + 8 + (uint64_t)sext(x & 0xffffff, 24) * 4) & 0xffffffffu;
+		}
+		const struct dis_span *sp = t ? dis_span_of(c, t) : NULL;
+		if (sp && !sp->plt)
+			ds_push(ct->t, ct->n, ct->cap, t);
+	}
+}
+
+/* Function starts from the calls: the target of every bl whose code saves
+ * lr.  GCC gives C functions that cannot throw no .ARM.exidx entry, so a
+ * stripped armhf program's table may name crt1's _start alone (putty's
+ * plink: five starts for 330 KB of code), and without starts its code
+ * reads as one function past every cap.  Data in the literal pools can
+ * look like a bl; the prologue its target must have keeps those out. */
+static void call_starts(struct ds_code *c, size_t *cap)
+{
+	struct call_targets ct = { NULL, 0, 0 };
+	(void)dis_each_chunk(c, call_targets_in, &ct);   /* a failed read: what was found */
+	if (ct.n)
+		qsort(ct.t, ct.n, sizeof *ct.t, cmp_u64);
+	for (size_t i = 0; i < ct.n; i++)
+		if ((i == 0 || ct.t[i] != ct.t[i - 1]) && saves_lr(c, ct.t[i]))
+			dis_add_start(c, ct.t[i], cap);
+	free(ct.t);
+}
+
+static void arm_starts(struct ds_code *c, size_t *cap)
+{
+	exidx_starts(c, cap);
+	call_starts(c, cap);
+}
+
 /* A start no symbol names (a stripped file's .ARM.exidx): its prologue
  * tells, an ARM `push {.., lr}` (e92d4xxx, a little-endian word) or a
  * Thumb one (b5xx; push.w: the halfwords e92d 4xxx); else the entry
@@ -596,5 +747,5 @@ const struct dis_arch dis_arm = {
 	.rel_pointer = { R_ARM_ABS32, R_ARM_GLOB_DAT, R_ARM_RELATIVE },
 	.mode_bit = true, .warm = warm, .nwarm = sizeof warm, .syscalls = syscalls,
 	.lift = lift, .scan_calls = scan_calls, .scan_mem = scan_mem,
-	.starts = exidx_starts, .stubs = plt_stubs, .enter = enter,
+	.starts = arm_starts, .stubs = plt_stubs, .enter = enter,
 };

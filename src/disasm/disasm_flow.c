@@ -497,6 +497,78 @@ static bool slot_arg(const struct walk *w, size_t i, struct dis_loc slot)
 	return false;
 }
 
+/* The jump at index j goes to the next instruction (clang -O0's `b .+4`
+ * after a cbnz): a fall-through. */
+static bool jumps_next(const struct dis_func *f, size_t j)
+{
+	const struct dis_insn *in = &f->in[j];
+	return in->kind == K_JMP && !in->callee && j + 1 < f->n && in->target == f->in[j + 1].addr;
+}
+
+/* Is an instruction after index from, up to index to, the target of a
+ * jump (or maybe of an indirect one)?  Then it is reached other ways too. */
+static bool entered_between(const struct dis_func *f, size_t from, size_t to)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t m = from + 1; m <= to; m++) {
+		lo = f->in[m].addr < lo ? f->in[m].addr : lo;
+		hi = f->in[m].addr > hi ? f->in[m].addr : hi;
+	}
+	for (size_t j = 0; j < f->n; j++) {
+		const struct dis_insn *in = &f->in[j];
+		if (in->kind == K_IJMP)
+			return true;
+		if ((in->kind != K_CJMP && (in->kind != K_JMP || in->callee)) || in->target < lo ||
+		    in->target > hi || (jumps_next(f, j) && j >= from))
+			continue;
+		for (size_t m = from + 1; m <= to; m++)
+			if (f->in[m].addr == in->target)
+				return true;
+	}
+	return false;
+}
+
+/* Was the register reg, as the jump at index j tests it, loaded from the
+ * stack slot a just before, the slot then unchanged (-O0: `ldr w8, [sp,
+ * #12]; cbnz w8`, then `ldr w0, [sp, #12]` for the call)? */
+static bool loaded_from(const struct dis_func *f, size_t j, struct dis_loc reg, struct dis_loc a)
+{
+	if (reg.kind != L_REG || a.kind != L_STACK || (f->in[j].cc_flags && !j))
+		return false;
+	size_t from = f->in[j].cc_flags ? j - 1 : j;   /* the value before the flags' setter */
+	for (size_t m = from; m-- > 0 && m + 4 >= from; ) {
+		const struct dis_insn *d = &f->in[m];
+		if (d->sp_adj || d->sp_lost || d->kind != K_OTHER ||
+		    (d->dst.kind != L_NONE && same_loc(&d->dst, &a)))
+			return false;
+		if (d->dst.kind != L_NONE && same_loc(&d->dst, &reg))
+			return d->src == S_STACK && d->src_reg == a.reg && d->src_disp == a.disp;
+	}
+	return false;
+}
+
+/* The conditional jump at index j, not taken, leaves want equal to a
+ * constant (`cmp r4, #0; bne` then `setgid(r4)`: gid 0), *k: the code
+ * after it up to the site (index to) is reached only through it. */
+static bool fallthrough_const(const struct dis_func *f, size_t j, size_t to, struct dis_loc want,
+                              int64_t *k)
+{
+	const struct dis_insn *in = &f->in[j];
+	if (in->kind != K_CJMP || in->cc != CC_NE ||
+	    !(same_loc(&in->cc_loc, &want) || loaded_from(f, j, in->cc_loc, want)))
+		return false;
+	/* the value tested is the one before the flags' setter (or the delay
+	 * slot), which must then leave it as it was */
+	if (in->cc_flags && (!j || same_loc(&f->in[j - 1].dst, &want) ||
+	                     (want.kind == L_REG && want.reg < 64 &&
+	                      (f->in[j - 1].clobber & DIS_BIT(want.reg)))))
+		return false;
+	if (entered_between(f, j, to))
+		return false;
+	*k = in->value;
+	return true;
+}
+
 /* pushes: i386 pushes met; crossed: a call a stack slot was live across */
 static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want, unsigned pushes,
                                   const char *crossed)
@@ -509,6 +581,9 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 		/* where the slot asked about is before this instruction */
 		if (w->inner && arch->sp_tracked && w->target.reg == arch->sp)
 			w->target.disp += in->sp_adj;
+		size_t only;
+		if (jumps_next(f, i) && jumps_to(f, f->in[i + 1].addr, &only, 1) == 1)
+			continue;   /* no other way in: a fall-through */
 		if (in->kind == K_JMP || in->kind == K_IJMP || in->kind == K_RET ||
 		    (in->kind == K_CALL && dis_noreturn(in)))
 			return from_jumps(w, i + 1, want, pushes, crossed);
@@ -540,6 +615,14 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 			if (def && follow(w, in, &want, &out))
 				return out;
 			continue;
+		}
+		/* the value the jump's condition gives on the way to the site,
+		 * the straight way from it (a walk's first stretch) */
+		int64_t k;
+		if (in->kind == K_CJMP && !w->hops && !w->inner &&
+		    fallthrough_const(f, i, w->site->i, want, &k)) {
+			w->tested = false;   /* this constant is the path's */
+			return argsrc(DS_SRC_CONST, k, NULL);
 		}
 		/* a test of the value on the way (`if (gid) setgid(gid)`): the
 		 * jump itself (cbz) or the instruction setting its condition */

@@ -57,6 +57,9 @@ struct dis_insn {
 	uint64_t clobber;      /* register families written besides dst */
 	int64_t value;         /* S_IMM, S_ADDR, S_LOAD: the constant/address */
 	struct dis_loc dst;    /* the one definition modelled, L_NONE if none */
+	uint64_t also;         /* L_REG: register families the same load defines
+	                          besides dst, from the same source (arm's ldrd,
+	                          ldm); in clobber too for those that do not ask */
 	uint8_t kind, src, src_reg;   /* S_LOAD: src_reg is the base register, if any */
 	bool keeps;            /* dst is computed from its own old value and
 	                          constants (`sar $1, %rdi`, `sxtw x0, w0`) */

@@ -133,6 +133,35 @@ static void via_reg(struct ds_code *c, const struct dis_regs *rs, unsigned r, st
 	}
 }
 
+/* A branch comparing one register with 0 (beqz, bnez, beq/bne with $zero,
+ * bgez, bltz, bgtz, blez): its relation.  Not the branch-likely forms,
+ * whose delay slot runs on the taken path only. */
+static void zero_test(const cs_mips *p, const char *m, unsigned last, struct dis_insn *o)
+{
+	static const struct { const char *m; uint8_t cc; } rel[] = {
+		{ "beqz", CC_EQ }, { "bnez", CC_NE }, { "beq", CC_EQ }, { "bne", CC_NE },
+		{ "bgez", CC_GE }, { "bltz", CC_LT }, { "bgtz", CC_GT }, { "blez", CC_LE },
+	};
+	unsigned r = DIS_NOREG, nregs = 0;
+	for (unsigned k = 0; k < last; k++) {
+		if (p->operands[k].type != MIPS_OP_REG)
+			return;
+		unsigned f = fam(p->operands[k].reg);
+		nregs++;
+		if (f != DIS_ZR)
+			r = r == DIS_NOREG ? f : 64;   /* two registers: not against 0 */
+	}
+	if (r >= 32 || !nregs)
+		return;
+	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++)
+		if (strcmp(m, rel[i].m) == 0) {
+			o->cc = rel[i].cc;
+			o->cc_loc = (struct dis_loc){ L_REG, (uint8_t)r, 0 };
+			o->value = 0;
+			return;
+		}
+}
+
 static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
 	const cs_mips *p = &ci->detail->mips;
@@ -178,6 +207,7 @@ static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, st
 			if (f < 64 && f != DIS_ZR)
 				o->uses |= DIS_BIT(f);
 		}
+		zero_test(p, m, last, o);
 		return true;
 	} else {
 		return false;
@@ -354,6 +384,12 @@ static bool define(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, st
 		o->src = S_IMM;
 		o->value = v;
 		dis_set_known(rs, d, (uint64_t)v, 0, false);
+		return true;
+	}
+	if (s == DIS_ZR && strcmp(m, "move") == 0) {   /* move $a0, $zero: GCC's 0 */
+		o->src = S_IMM;
+		o->value = 0;
+		dis_set_known(rs, d, 0, 0, false);
 		return true;
 	}
 	/* move; sll rd, rs, 0 and dext rd, rs, 0, 32 (the 32-bit sign and
@@ -617,6 +653,51 @@ static void read_got(struct ds_code *c, size_t *cap)
 		qsort(c->locals, c->nlocals, sizeof *c->locals, cmp_local);
 }
 
+#define W_JR_RA 0x03e00008u   /* jr $ra */
+
+/* A return or an unconditional branch (`b`: beq $zero, $zero), after which
+ * nothing falls through but the delay slot. */
+static bool ends_flow(uint32_t w)
+{
+	return w == W_JR_RA || (w & 0xffff0000u) == 0x10000000u;
+}
+
+/* `lui rX, hi; daddu rY, rX, $t9`: $gp made from the function's own
+ * address, which the n64 PIC ABI passes in $t9 on entry. */
+static bool gp_setup(uint32_t a, uint32_t b)
+{
+	unsigned rx = (a >> 16) & 31;
+	return (a & 0xffe00000u) == 0x3c000000u &&                     /* lui rx (rs 0) */
+	       (b & 0xfc0007ffu) == 0x0000002du && ((b >> 21) & 31) == rx &&  /* daddu rd, rx, */
+	       ((b >> 16) & 31) == 25;                                  /* $t9 */
+}
+
+/* Function starts where $gp is set up right after the delay slot of a
+ * return or branch (nops of padding between): the functions that no symbol or unwind entry
+ * names (crtstuff's, whose `jr $t9` tail call otherwise ends the function
+ * before them with an unknown jump).  The setup alone is no start:
+ * shrink-wrapped code does it after a first test. */
+static void prologues_in(struct ds_code *c, const unsigned char *b, size_t len, uint64_t addr,
+                         void *cap)
+{
+	for (size_t i = 8; i + 8 <= len; i += 4) {
+		if (!gp_setup(dis_le32(b + i), dis_le32(b + i + 4)))
+			continue;
+		size_t k = i - 4;
+		while (k >= 4 && k + 16 >= i && dis_le32(b + k) == 0)
+			k -= 4;   /* back over padding, to a delay slot or its jr */
+		if (ends_flow(dis_le32(b + k)) || (k >= 4 && ends_flow(dis_le32(b + k - 4))))
+			dis_add_start(c, addr + i, cap);
+	}
+}
+
+static void mips_starts(struct ds_code *c, size_t *cap)
+{
+	read_got(c, cap);
+	(void)dis_each_chunk(c, prologues_in, cap);   /* a failed read: what was found */
+}
+
+
 /* R_MIPS_REL32 and R_MIPS_64 in one relocation (binutils' dynamic
  * relocations: a slot the loader adds the load bias to, or a symbol's
  * address) */
@@ -651,5 +732,5 @@ const struct dis_arch dis_mips64el = {
 	.delay_slot = true, .rel_info = rel_info,
 	.warm = warm, .nwarm = sizeof warm, .syscalls = syscalls,
 	.lift = lift, .scan_calls = scan_calls, .scan_mem = scan_mem,
-	.starts = read_got, .enter = enter,
+	.starts = mips_starts, .enter = enter,
 };

@@ -139,6 +139,9 @@ static void step(struct taint *t, const struct dis_insn *in)
 	bool on = in->keeps ? reg_tainted(t, in->dst.reg) : src_tainted(t, in);
 	uint64_t clobber = in->clobber;
 	if (in->dst.kind == L_REG) {
+		/* ldrd, ldm: the other registers loaded the same way */
+		clobber &= ~in->also;
+		t->regs = on ? t->regs | in->also : t->regs & ~in->also;
 		clobber &= ~(1ull << in->dst.reg);
 		if (in->dst.reg == t->fp && in->src == S_REG && in->src_reg == t->sp)
 			t->fp_depth = t->depth;   /* mov %rsp, %rbp */

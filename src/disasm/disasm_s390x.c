@@ -335,7 +335,13 @@ static void lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, stru
 	if (branch(c, ci, rs, o))
 		return;
 	if (define(ci, rs, o)) {
-		if (o->dst.kind == L_REG && o->dst.reg == R_SP)
+		/* lay %r15, -160(%r15): a move by a constant */
+		const cs_sysz_op *op = z->operands;
+		if (o->dst.kind == L_REG && o->dst.reg == R_SP && (strcmp(m, "la") == 0 ||
+		    strcmp(m, "lay") == 0) && op[1].type == SYSZ_OP_MEM &&
+		    fam(op[1].mem.base) == R_SP && !op[1].mem.index)
+			o->sp_adj = (int32_t)op[1].mem.disp;
+		else if (o->dst.kind == L_REG && o->dst.reg == R_SP)
 			o->sp_lost = true;
 		return;
 	}
@@ -355,11 +361,12 @@ static void lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, stru
 			o->clobber |= DIS_BIT(d + 1);
 	}
 	if (o->clobber & DIS_BIT(R_SP)) {
-		/* aghi %r15, -160 */
+		/* aghi %r15, -160; lmg %r6, %r15, 208(%r15) reloads it */
 		o->clobber &= ~DIS_BIT(R_SP);
-		if (strcmp(m, "aghi") == 0 && z->operands[1].type == SYSZ_OP_IMM)
+		if ((strcmp(m, "aghi") == 0 || strcmp(m, "agfi") == 0) &&
+		    z->operands[1].type == SYSZ_OP_IMM)
 			o->sp_adj = (int32_t)z->operands[1].imm;
-		else if (!starts(m, "lm"))
+		else
 			o->sp_lost = true;
 	}
 	dis_forget(rs, o->clobber);
@@ -419,7 +426,7 @@ const struct dis_arch dis_s390x = {
 	.name = "s390x", .machine = EM_S390, .elfclass = ELFCLASS64, .data = ELFDATA2MSB,
 	.cs = CS_ARCH_SYSZ, .mode = CS_MODE_BIG_ENDIAN, .unit = 2, .word = 8,
 	.sp = R_SP, .fp = R_FP, .ret = 2, .nargs = 5, .args = { 2, 3, 4, 5, 6 },
-	.stack_args = 160, .sp_tracked = false,
+	.stack_args = 160, .sp_tracked = true,
 	.caller_saved = CALL_CLOBBER,
 	.rel_relative = R_390_RELATIVE,
 	.rel_pointer = { R_390_64, R_390_GLOB_DAT, R_390_RELATIVE },
