@@ -83,8 +83,8 @@
  *   an arm of a test of geteuid()'s (or getuid()'s) result where it was 0
  *   and one where it was not 0, with no call between the two tests that
  *   could change the id (ds_site_contra_id: any call but geteuid, getuid,
- *   getegid and getgid counts as one; x86, aarch64, 32-bit ARM and
- *   mips64, whose conditions are lifted): clamscan's scan loop, where checkaccess()'s `if
+ *   getegid and getgid counts as one; read from the jumps' conditions,
+ *   which every decoder lifts): clamscan's scan loop, where checkaccess()'s `if
  *   (!geteuid())` getpwnam/setgid/setuid is inlined on the arm where
  *   geteuid() was not 0 -- it never runs, info with the reason;
  * - anything else, with the next uid change on every path changing only
@@ -604,9 +604,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "anything that may change a gid (a function main calls that calls one on every "
 		  "path it returns by, before any gid change, counts as main's call; the arm "
 		  "where geteuid() or getuid(), just called, returned not 0 is not root's -- on "
-		  "x86, aarch64, 32-bit ARM and mips64, whose jump conditions are read; elsewhere "
-		  "the arm of such a "
-		  "test whose other arm calls one); a gid "
+		  "from the jump's condition; where it is not read, the arm of such a test whose "
+		  "other arm calls one); a gid "
 		  "from getgid/getegid/getresgid or "
 		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
 		  "or read through that record's pointer kept in a callee-saved register which "
@@ -623,7 +622,7 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "syscall(SYS_setgroups, ...) with the machine's number counts as setgroups(); "
 		  "a constant the gid was tested against on the way (if (gid) setgid(gid)) is not "
 		  "taken as the gid, but the value a test leaves on the only way to the call is "
-		  "(if (gid == 0) setgid(gid): gid 0; where jump conditions are read); setresgid() "
+		  "(if (gid == 0) setgid(gid): gid 0); setresgid() "
 		  "keeping getegid() as the saved gid is a temporary switch, and so is any gid "
 		  "when the next uid change on every path changes only the effective uid "
 		  "(seteuid(x), setreuid(-1, x), setresuid(-1, x, y): the real uid stays root's); "
@@ -667,7 +666,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "few blocks only, and one kept in a register is taken as its function's: code "
 		  "elsewhere jumping into the function (a split-off cold part) is not seen. "
 		  "Tests of geteuid() or getuid() are read where the branches' conditions are "
-		  "(x86, aarch64, 32-bit ARM, mips64); a signal handler changing the id between two tests is not "
+		  "(a compare and a conditional jump or compare-and-branch on every machine, not a "
+		  "Thumb-2 IT block's conditional return); a signal handler changing the id between two tests is not "
 		  "considered. A switch behind an option value or a field the program never sets "
 		  "(an embedded web server's run_as_user option no caller passes) is reported: which "
 		  "options a program sets is not evaluated, and on packages the rules were not "

@@ -1204,7 +1204,7 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "open (O_NOFOLLOW, then fstat of the owner and link count: nstat, exim_lock) "
 		  "are not seen: still a warning. An open reached only after its own exclusive "
 		  "creation succeeded (mdadm's mknod) is seen where the branch's condition is "
-		  "read (x86, aarch64, 32-bit ARM, mips64); elsewhere it is still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
+		  "read (a compare and a conditional jump); elsewhere it is still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
 		  "still makes an exclusive creation fail (info: a denial of service at most). A name "
 		  "tested and then only removed (a debugging switch turned on by the file's "
 		  "existence) is info; a printed name whose function only removes files is info "

@@ -126,10 +126,13 @@ struct dis_regs {
 	uint64_t call_next;    /* after a local call: its return address (i386 thunks) */
 	/* the last instruction set the flags by comparing flag_loc with
 	 * flag_imm (x86 test/cmp, aarch64 cmp/cmn): what the next conditional
-	 * jump tests */
+	 * jump tests; flag_unit: the condition register field it set (ppc64's
+	 * CR field, 0 elsewhere), flag_unsigned: an unsigned compare */
 	bool flag_ok;
 	struct dis_loc flag_loc;
 	int64_t flag_imm;
+	uint8_t flag_unit;
+	bool flag_unsigned;
 };
 
 #define DEEP_FILE (4u << 20)      /* bytes decoded by all deep walks of a file */

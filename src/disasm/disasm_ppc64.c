@@ -102,7 +102,54 @@ static uint64_t local_start(const struct ds_code *c, uint64_t t)
 	return fi != (size_t)-1 && c->starts[fi] != t && c->starts[fi] == t - 8 ? t - 8 : t;
 }
 
-static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
+/* The CR field an operand names (cr7), 0 for cr0, or -1. */
+static int cr_field(const cs_ppc_op *op)
+{
+	if (op->type != PPC_OP_REG || op->reg < PPC_REG_CR0 || op->reg > PPC_REG_CR7)
+		return -1;
+	return op->reg - PPC_REG_CR0;
+}
+
+/* `cmpwi cr7, r9, 0` (cmpdi; cmplwi and cmpldi unsigned; cr0 when not
+ * named): what a conditional branch right after it on that field tests. */
+static void note_compare(const cs_insn *ci, struct dis_regs *rs)
+{
+	const cs_ppc *p = &ci->detail->ppc;
+	const char *m = ci->mnemonic;
+	bool logical = strcmp(m, "cmplwi") == 0 || strcmp(m, "cmpldi") == 0;
+	if (!logical && strcmp(m, "cmpwi") != 0 && strcmp(m, "cmpdi") != 0)
+		return;
+	unsigned k = p->op_count == 3 ? 1 : 0;
+	int cr = k ? cr_field(&p->operands[0]) : 0;
+	if (cr < 0 || p->op_count != k + 2 || p->operands[k].type != PPC_OP_REG ||
+	    p->operands[k + 1].type != PPC_OP_IMM || fam(p->operands[k].reg) >= 32)
+		return;
+	rs->flag_ok = true;
+	rs->flag_loc = (struct dis_loc){ L_REG, (uint8_t)fam(p->operands[k].reg), 0 };
+	rs->flag_imm = p->operands[k + 1].imm;
+	rs->flag_unit = (uint8_t)cr;
+	rs->flag_unsigned = logical;
+}
+
+/* A conditional branch's relation on the field the compare before it set. */
+static uint8_t branch_rel(const cs_ppc *p, const struct dis_regs *rs)
+{
+	int cr = p->op_count == 2 ? cr_field(&p->operands[0]) : p->op_count == 1 ? 0 : -1;
+	if (cr < 0 || (unsigned)cr != rs->flag_unit)
+		return CC_NONE;
+	switch (p->bc) {
+	case PPC_BC_EQ: return CC_EQ;
+	case PPC_BC_NE: return CC_NE;
+	case PPC_BC_LT: return rs->flag_unsigned ? CC_NONE : CC_LT;
+	case PPC_BC_GE: return rs->flag_unsigned ? CC_NONE : CC_GE;
+	case PPC_BC_GT: return rs->flag_unsigned ? CC_NONE : CC_GT;
+	case PPC_BC_LE: return rs->flag_unsigned ? CC_NONE : CC_LE;
+	default: return CC_NONE;
+	}
+}
+
+static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o,
+                   bool flags)
 {
 	const cs_ppc *p = &ci->detail->ppc;
 	const char *m = ci->mnemonic;
@@ -149,6 +196,8 @@ static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, st
 		o->target = t;
 		if (starts(m, "bd"))
 			o->clobber = DIS_BIT(R_CTR);
+		else
+			dis_cond_from_flags(rs, flags, branch_rel(p, rs), o);
 		return true;
 	} else {
 		/* beqlr: a conditional return; beqctr: a conditional jump anywhere */
@@ -312,8 +361,11 @@ static void lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, stru
 	/* r2 holds the TOC pointer wherever code of this file runs */
 	if (c->toc)
 		dis_set_known(rs, R_TOC, c->toc, 1, false);
-	if (branch(c, ci, rs, o) || move_to_special(ci, rs, o) || store(ci, rs, o))
+	bool flags = rs->flag_ok;
+	rs->flag_ok = false;
+	if (branch(c, ci, rs, o, flags) || move_to_special(ci, rs, o) || store(ci, rs, o))
 		return;
+	note_compare(ci, rs);
 	if (define(ci, rs, o)) {
 		if (o->dst.reg == R_SP)
 			dis_def_sp(o, strcmp(m, "addi") == 0 && p->op_count == 3 &&

@@ -105,8 +105,61 @@ static void note_uses(const cs_sysz *z, const struct dis_regs *rs, bool first_wr
 	}
 }
 
+/* A branch's condition suffix as a compare leaves it (CC 0 equal, 1 low,
+ * 2 high; ltr's zero, minus, plus alike): its relation, CC_NONE if none. */
+static uint8_t rel_of(const char *sfx)
+{
+	static const struct { const char *s; uint8_t cc; } rel[] = {
+		{ "e", CC_EQ }, { "ne", CC_NE }, { "lh", CC_NE }, { "l", CC_LT }, { "h", CC_GT },
+		{ "le", CC_LE }, { "nh", CC_LE }, { "he", CC_GE }, { "nl", CC_GE },
+	};
+	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++)
+		if (strcmp(sfx, rel[i].s) == 0)
+			return rel[i].cc;
+	return CC_NONE;
+}
+
+/* `chi %r2, 0`, `cghi`, `cfi`, `cgfi`; `ltr %r1, %r2` (ltgr, ltgfr): the
+ * value the next conditional jump tests (ltr's source, which it copies). */
+static void note_compare(const cs_sysz *z, const char *m, struct dis_regs *rs)
+{
+	const cs_sysz_op *op = z->operands;
+	if (z->op_count != 2 || op[0].type != SYSZ_OP_REG)
+		return;
+	bool cmp = strcmp(m, "chi") == 0 || strcmp(m, "cghi") == 0 || strcmp(m, "cfi") == 0 ||
+	           strcmp(m, "cgfi") == 0;
+	bool lt = strcmp(m, "ltr") == 0 || strcmp(m, "ltgr") == 0 || strcmp(m, "ltgfr") == 0;
+	unsigned r = fam(cmp ? op[0].reg : op[1].reg);
+	if ((cmp && op[1].type != SYSZ_OP_IMM) || (lt && op[1].type != SYSZ_OP_REG) ||
+	    (!cmp && !lt) || r >= 16)
+		return;
+	rs->flag_ok = true;
+	rs->flag_loc = (struct dis_loc){ L_REG, (uint8_t)r, 0 };
+	rs->flag_imm = cmp ? op[1].imm : 0;
+}
+
+/* A conditional jump's condition: j<cc>/jg<cc> after a compare, or a
+ * compare-and-branch with an immediate (cij<cc>, cgij<cc>: signed). */
+static void jump_cond(const cs_sysz *z, const char *m, struct dis_regs *rs, bool flags,
+                      struct dis_insn *o)
+{
+	const cs_sysz_op *op = z->operands;
+	if (starts(m, "cij") || starts(m, "cgij")) {
+		uint8_t cc = rel_of(m + (m[1] == 'g' ? 4 : 3));
+		if (cc == CC_NONE || z->op_count != 3 || op[0].type != SYSZ_OP_REG ||
+		    op[1].type != SYSZ_OP_IMM || fam(op[0].reg) >= 16)
+			return;
+		o->cc = cc;
+		o->cc_loc = (struct dis_loc){ L_REG, (uint8_t)fam(op[0].reg), 0 };
+		o->value = op[1].imm;
+	} else if (m[0] == 'j') {
+		dis_cond_from_flags(rs, flags, rel_of(m + (m[1] == 'g' ? 2 : 1)), o);
+	}
+}
+
 /* Branches: true when the instruction is one (o->kind set). */
-static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
+static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o,
+                   bool flags)
 {
 	const cs_sysz *z = &ci->detail->sysz;
 	const cs_sysz_op *op = z->operands;
@@ -143,6 +196,7 @@ static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, st
 		/* jne, jgh, brct(g), brxh, cij/cgrj/clgij...: conditional */
 		o->kind = K_CJMP;
 		o->target = imm_target ? (uint64_t)op[last].imm : 0;
+		jump_cond(z, m, rs, flags, o);
 		if (starts(m, "brct") || starts(m, "brx"))
 			o->clobber |= op[0].type == SYSZ_OP_REG && fam(op[0].reg) < 16
 			              ? DIS_BIT(fam(op[0].reg)) : 0;
@@ -332,8 +386,11 @@ static void lift(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, stru
 	const char *m = ci->mnemonic;
 	bool first = z->op_count && z->operands[0].type == SYSZ_OP_REG && writes_first(m);
 	note_uses(z, rs, first, o);
-	if (branch(c, ci, rs, o))
+	bool flags = rs->flag_ok;
+	rs->flag_ok = false;
+	if (branch(c, ci, rs, o, flags))
 		return;
+	note_compare(z, m, rs);
 	if (define(ci, rs, o)) {
 		/* lay %r15, -160(%r15): a move by a constant */
 		const cs_sysz_op *op = z->operands;
