@@ -627,16 +627,38 @@ static void exidx_starts(struct ds_code *c, size_t *cap)
 	}
 }
 
-/* Does the code at a start save lr first (a function that calls others):
- * ARM `push {.., lr}` (the word e92d4xxx), Thumb `push {.., lr}` (b5xx)
- * or push.w (the halfwords e92d 4xxx)? */
+/* Does the code at p save lr first (a function that calls others): ARM
+ * `push {.., lr}` (the word e92d4xxx), Thumb `push {.., lr}` (b5xx) or
+ * push.w (the halfwords e92d 4xxx)? */
+static bool push_lr(const unsigned char *p)
+{
+	return (p[3] == 0xe9 && p[2] == 0x2d && (p[1] & 0x40)) || p[1] == 0xb5 ||
+	       (p[1] == 0xe9 && p[0] == 0x2d && (p[3] & 0x40));
+}
+
+/* The bytes a first instruction some prologues put before the push of lr
+ * takes: the stack-clash probe's `mov ip, #4096` (Alpine's
+ * -fstack-clash-protection: ARM e3a0cxxx, Thumb mov.w f04f/f44f 0cxx/5cxx)
+ * or a variadic function's push of its argument registers (Thumb b40f,
+ * ARM e92d000f); 0 for none. */
+static unsigned prologue_prefix(const unsigned char *p)
+{
+	if ((p[3] == 0xe3 && p[2] == 0xa0 && (p[1] & 0xf0) == 0xc0) ||
+	    (p[3] == 0xe9 && p[2] == 0x2d && !(p[1] & 0xc0)))
+		return 4;
+	if ((p[1] & 0xfb) == 0xf0 && (p[0] & 0xef) == 0x4f && (p[3] & 0x0f) == 0x0c)
+		return 4;
+	return p[1] == 0xb4 ? 2 : 0;
+}
+
+/* A function's start that saves lr, at once or after such a prefix. */
 static bool saves_lr(const struct ds_code *c, uint64_t start)
 {
-	unsigned char b[4];
-	if (!dis_read_vaddr(c, start, b, 4))
+	unsigned char b[8];
+	if (!dis_read_vaddr(c, start, b, 8))
 		return false;
-	return (b[3] == 0xe9 && b[2] == 0x2d && (b[1] & 0x40)) || b[1] == 0xb5 ||
-	       (b[1] == 0xe9 && b[0] == 0x2d && (b[3] & 0x40));
+	unsigned skip = push_lr(b) ? 0 : prologue_prefix(b);
+	return push_lr(b + skip);
 }
 
 struct call_targets {

@@ -64,27 +64,34 @@ static bool first_visit(struct deep *d, uint64_t fn)
 }
 
 /* A small local function with no return, no tail call and no switch: every
- * path ends in a call that does not return (or a trap). */
+ * path ends in a call that does not return (or a trap).  -1: not decoded
+ * (too large, or over budget). */
+static int func_never_returns(struct ds_code *c, uint64_t fn, size_t budget)
+{
+	struct dis_func f;
+	if (!dis_decode_deep(c, fn, budget, NORET_LEN, &f))
+		return -1;
+	bool nr = true;
+	for (size_t i = 0; i < f.n && nr; i++) {
+		const struct dis_insn *in = &f.in[i];
+		if (in->kind == K_RET || in->kind == K_IJMP ||
+		    (in->kind == K_JMP && (in->callee ? !dis_noreturn(in)
+		                                      : in->target < f.start || in->target >= f.end)))
+			nr = false;
+	}
+	free(f.in);
+	return nr;
+}
+
 static bool never_returns(struct deep *d, uint64_t fn)
 {
 	for (size_t i = 0; i < d->nmemo; i++)
 		if (d->memo_fn[i] == fn)
 			return d->memo_nr[i];
-	struct dis_func f;
-	bool nr = false;
-	if (dis_decode_deep(d->c, fn, d->budget, NORET_LEN, &f)) {
-		nr = true;
-		for (size_t i = 0; i < f.n && nr; i++) {
-			const struct dis_insn *in = &f.in[i];
-			if (in->kind == K_RET || in->kind == K_IJMP ||
-			    (in->kind == K_JMP && (in->callee ? !dis_noreturn(in)
-			                                      : in->target < f.start || in->target >= f.end)))
-				nr = false;
-		}
-		free(f.in);
-	} else if (d->c->deep_decoded + NORET_LEN > d->budget) {
+	int r = func_never_returns(d->c, fn, d->budget);
+	bool nr = r == 1;
+	if (r < 0 && d->c->deep_decoded + NORET_LEN > d->budget)
 		d->cut = true;   /* not looked at for want of budget */
-	}
 	if (d->nmemo < NORET_MEMO) {
 		d->memo_fn[d->nmemo] = fn;
 		d->memo_nr[d->nmemo++] = nr;
@@ -234,6 +241,22 @@ const char *ds_site_calls_before_deep(const struct ds_site *site, const char *co
                                       unsigned depth, uint64_t *via)
 {
 	return deep_query(site, names, depth, via, walk_before);
+}
+
+bool dis_local_noreturn(struct ds_code *c, uint64_t fn)
+{
+	if (!dis_is_local_code(c, fn))
+		return false;
+	for (size_t i = 0; i < c->nnoret; i++)
+		if (c->noret_fn[i] == fn)
+			return c->noret[i];
+	size_t budget = c->deep_decoded + NORET_LEN < DEEP_FILE ? c->deep_decoded + NORET_LEN : DEEP_FILE;
+	bool nr = func_never_returns(c, fn, budget) == 1;
+	if (c->nnoret < NORET_FILE_MEMO) {
+		c->noret_fn[c->nnoret] = fn;
+		c->noret[c->nnoret++] = nr;
+	}
+	return nr;
 }
 
 uint64_t dis_main(struct ds_code *c)

@@ -585,7 +585,9 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 		if (jumps_next(f, i) && jumps_to(f, f->in[i + 1].addr, &only, 1) == 1)
 			continue;   /* no other way in: a fall-through */
 		if (in->kind == K_JMP || in->kind == K_IJMP || in->kind == K_RET ||
-		    (in->kind == K_CALL && dis_noreturn(in)))
+		    (in->kind == K_CALL && (dis_noreturn(in) ||
+		                            (!in->callee && in->target &&
+		                             dis_local_noreturn(w->site->c, in->target)))))
 			return from_jumps(w, i + 1, want, pushes, crossed);
 		if (in->kind == K_CALL || in->kind == K_ICALL) {
 			if (want.kind == L_PUSH)

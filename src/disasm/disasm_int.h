@@ -136,6 +136,7 @@ struct dis_regs {
 };
 
 #define DEEP_FILE (4u << 20)      /* bytes decoded by all deep walks of a file */
+#define NORET_FILE_MEMO 64        /* local functions judged for dis_local_noreturn */
 #define DEEP_CALLERS 8            /* ds_site_callers_all queries per file */
 
 struct dis_local {         /* a GOT slot the loader fills with a local address */
@@ -248,6 +249,10 @@ struct ds_code {
 	unsigned unreached_queries;      /* ds_site_unreached queries made */
 	uint64_t main;                   /* dis_main, once main_done */
 	bool main_done;
+	/* local functions asked about by dis_local_noreturn, and the answers */
+	uint64_t noret_fn[NORET_FILE_MEMO];
+	bool noret[NORET_FILE_MEMO];
+	size_t nnoret;
 	/* ds_code_rewind: the counters as ds_code_open left them, and what
 	 * find_stubs added to them, replayed when a later user needs the
 	 * stubs found by an earlier one */
@@ -349,6 +354,10 @@ uint64_t dis_local_target(const struct ds_code *c, uint64_t slot);
 /* Decodes the function starting exactly at start for a deep walk, within
  * budget bytes of c->deep_decoded and max_len bytes; false (c->capped
  * untouched) when it is not a function start, not code, or over a cap. */
+/* Does the local function at fn never return (every path ends in a call
+ * that does not return: busybox's bb_error_msg_and_die)?  Small functions
+ * only, within the file's deep budget; answers kept per file. */
+bool dis_local_noreturn(struct ds_code *c, uint64_t fn);
 bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t max_len,
                      struct dis_func *f);
 /* Is addr in a code section that is not a PLT? */
