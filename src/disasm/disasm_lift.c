@@ -15,6 +15,8 @@ void dis_regs_reset(struct dis_regs *rs)
 	rs->known = rs->loaded = 0;
 	rs->call_next = 0;
 	rs->flag_ok = false;
+	rs->flag_unit = 0;
+	rs->flag_unsigned = false;
 }
 
 void dis_cond_from_flags(struct dis_regs *rs, bool flags, uint8_t cc, struct dis_insn *o)

@@ -197,7 +197,7 @@ static bool branch(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, st
 		if (starts(m, "bd"))
 			o->clobber = DIS_BIT(R_CTR);
 		else
-			dis_cond_from_flags(rs, flags, branch_rel(p, rs), o);
+			dis_cond_from_flags(rs, flags, flags ? branch_rel(p, rs) : CC_NONE, o);
 		return true;
 	} else {
 		/* beqlr: a conditional return; beqctr: a conditional jump anywhere */
