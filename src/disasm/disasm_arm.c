@@ -511,6 +511,14 @@ static uint64_t thumb_branch(const unsigned char *p, uint64_t at)
 	return (base + (uint64_t)sext(imm, 25)) & 0xffffffffu;
 }
 
+/* The target of the ARM b, bl or blx (immediate) word x at: blx's H bit
+ * adds a halfword. */
+static uint64_t arm_branch(uint32_t x, uint64_t at)
+{
+	uint64_t off = (uint64_t)sext(x & 0xffffff, 24) * 4;
+	return (at + 8 + off + ((x >> 28) == 0xf ? ((x >> 23) & 2) : 0)) & 0xffffffffu;
+}
+
 /* bl/blx/b (ARM, every fourth byte) and Thumb-2 BL/BLX/B.W (every
  * second) to a stub.  PIC code names its strings through literal-pool
  * offsets no byte pattern finds: a function with a wanted call is also
@@ -523,8 +531,7 @@ static void scan_calls(struct ds_code *c, const struct dis_wanted *w, const unsi
 		if (!(at & 3)) {
 			uint32_t x = dis_le32(b + i);
 			if ((x & 0x0e000000) == 0x0a000000) {   /* b, bl, blx */
-				uint64_t off = (uint64_t)sext(x & 0xffffff, 24) * 4;
-				t = (at + 8 + off + ((x >> 28) == 0xf ? ((x >> 23) & 2) : 0)) & 0xffffffffu;
+				t = arm_branch(x, at);
 				if (dis_in_list(w->stubs, w->nstubs, t))
 					goto hit;
 			}
@@ -678,7 +685,7 @@ static void call_targets_in(struct ds_code *c, const unsigned char *b, size_t le
 		if (!t && !(at & 3)) {
 			uint32_t x = dis_le32(b + i);
 			if ((x & 0xff000000) == 0xeb000000)   /* ARM bl */
-				t = (at + 8 + (uint64_t)sext(x & 0xffffff, 24) * 4) & 0xffffffffu;
+				t = arm_branch(x, at);
 		}
 		const struct dis_span *sp = t ? dis_span_of(c, t) : NULL;
 		if (sp && !sp->plt)
