@@ -25,69 +25,6 @@ command -v "$strip" >/dev/null || { echo "SKIP: no llvm-strip beside $CLANG"; ex
 fixture_key_script=$src/build.sh
 . "$fixture_key_script"
 
-jail_v="SAME FCHDIR ELSEWHERE DOT DOTWRAP CALLEE WRAPCD DEAD DEAD_EXPORTED"
-drop_v="REAL PW PW_INIT PW_ELSEWHERE PW_LATE PW_TOOLATE PW_WRAP PW_SWAP PW_API PW_REALONLY
-        PW_CALLED SIBLING SIBLING_AFTER SAVED SAVED_OTHER SAVED_MEMBER SAVED_PTR REAL_TAIL PW_COMMIT
-        DEAD DEAD_TAKEN PW_RESKEEP SAVED_PW SAVED_PW_BYNAME PW_OWNUID PW_MAINARG MAINFIRST
-        MAINFIRST_LATE GUARD PW_SYSGROUPS PW_SYSOTHER RESTORE RESTORE_OVERWRITE
-        EGID_GROUPED EGID_MOVED EGID_DEAD EGID_NONROOT EGID_ROOTARM PW_SWITCH PW_SWITCH_ONEPATH
-        MAINCALLED MAINCALLED_ONEARM DEAD_EXPORTED DEAD_LOOKUP PW_EUID PW_EUID_REUID
-        PW_EUID_SETUID CONSTGID"
-chain_v="CHAIN CALLED CYCLE DROP DROP_CALLED"
-contra_v="CONTRA SETEUID SINGLE"
-ownreg_v="OWNREG BYNAME"
-rootarm_v="ROOTARM LATE"
-sched_v="SCHED"
-zerogid_v="BRANCH MOVE"
-# drop.c built without unwind tables, then stripped: no function symbols,
-# no .eh_frame entries (GCC's C on ppc64el, xringd)
-bare_v="REAL PW"
-tmp_v="PLAIN MKSTEMP PERF EXCL MKDIR LINK NOFOLLOW SOCK REMOVE TEMPLATE SPAWN MKNOD MKNOD_ANYWAY CHOP CHOP_LOOSE"
-tmpdead_v="DEAD LIVE LOOKUP SIGNALS"
-sock_v="LITERAL PRINTED OPENED"
-badptr_v="BADPTR NULLPTR CONTROL SOCKDIR SOCKDIR_NOBIND"
-
-# defines SET VARIANT: the compiler flags that select one fixture of a
-# source file (most are -DVARIANT)
-defines() {
-	case $1-$2 in
-	jail-DEAD_EXPORTED) echo "-DDEAD -rdynamic" ;;
-	drop-PW_SWITCH_ONEPATH) echo "-DPW -DSWITCH -DONEPATH" ;;
-	drop-PW_EUID_REUID) echo "-DPW -DEUID -DREUID" ;;
-	drop-PW_EUID_SETUID) echo "-DPW -DEUID -DSETUID" ;;
-	drop-PW_API) echo "-DPW -DAPI -rdynamic" ;;
-	drop-PW_*) echo "-DPW -D${2#PW_}" ;;
-	drop-SIBLING_AFTER) echo "-DSIBLING -DAFTER" ;;
-	drop-DEAD_TAKEN) echo "-DDEAD -DTAKEN" ;;
-	drop-DEAD_EXPORTED) echo "-DDEAD -DEXPORTED -rdynamic" ;;
-	drop-DEAD_LOOKUP) echo "-DDEAD -DEXPORTED -DLOOKUP -rdynamic" ;;
-	drop-SAVED_PW_BYNAME) echo "-DSAVED_PW -DBYNAME" ;;
-	drop-MAINFIRST_LATE) echo "-DMAINFIRST -DLATEGROUPS" ;;
-	drop-MAINCALLED_ONEARM) echo "-DMAINCALLED -DONEARM" ;;
-	drop-RESTORE_OVERWRITE) echo "-DRESTORE -DOVERWRITE" ;;
-	chain-DROP_CALLED) echo "-DDROP -DCALLED" ;;
-	tmpdead-LOOKUP) echo "-DLOOKUP -rdynamic" ;;
-	tmpdead-SIGNALS) echo "-DSIGNALS -rdynamic" ;;
-	bare-*) echo "-D$2 -fno-asynchronous-unwind-tables -fno-unwind-tables" ;;
-	*) echo "-D$2" ;;
-	esac
-}
-
-# compile_set SET SOURCE VARIANT...: SET-VARIANT-$opt of each, in parallel
-compile_set() {
-	set_name=$1 set_src=$2
-	shift 2
-	for v in "$@"; do
-		if [ "$opt" = O2-noplt ] && [ -n "$noplt_ignored" ]; then
-			cp "$r/usr/bin/$set_name-$v-O2" "$r/usr/bin/$set_name-$v-$opt"
-			continue
-		fi
-		cached "$r/usr/bin/$set_name-$v-$opt" build "$target" "$r/usr/bin/$set_name-$v-$opt" \
-			$fl $(defines "$set_name" "$v") "$src/$set_src" &
-	done
-	wait
-}
-
 # disasm.sh [TARGET...]: these clang targets (tests/meson.build runs three
 # groups); with none, $DISASM_TARGETS (while working on one decoder) or all
 if [ $# -gt 0 ]; then
@@ -100,51 +37,13 @@ fi
 ran=0
 for target in $targets; do
 	r=$root/$target
-	mkdir -p "$r/usr/bin" "$r/bin"
-	if ! cached "$r/bin/sh" build "$target" "$r/bin/sh" "$src/jail.c"; then
+	mkdir -p "$r"
+	if ! cached_tree "$r" build_set "$target" "$r" "$src"; then
 		echo "*skipped*: $target (no cross toolchain: $(head -n1 "$work/cc.err"))"
 		continue
 	fi
-	# clang 14 honours -fno-plt on x86 only: where the flag changes nothing
-	# in a probe (jail.c, whose libc calls it would turn into GOT calls),
-	# the O2-noplt fixtures are copies of the O2 builds, not compiled again
-	noplt_ignored=
-	if cached "$work/probe-O2" build "$target" "$work/probe-O2" -O2 "$src/jail.c" &&
-	   cached "$work/probe-noplt" build "$target" "$work/probe-noplt" -O2 -fno-plt "$src/jail.c" &&
-	   cmp -s "$work/probe-O2" "$work/probe-noplt"; then
-		noplt_ignored=1
-	fi
-	for opt in O0 O2 O2-noplt; do
-		case $opt in O2-noplt) fl="-O2 -fno-plt" ;; *) fl="-$opt" ;; esac
-		compile_set jail jail.c $jail_v
-		compile_set drop drop.c $drop_v
-		compile_set tmp tmpuse.c $tmp_v
-		compile_set chain deadchain.c $chain_v
-		compile_set contra contra.c $contra_v
-		compile_set ownreg ownreg.c $ownreg_v
-		compile_set rootarm rootarm.c $rootarm_v
-		compile_set sched tmpsched.c $sched_v
-		compile_set zerogid zerogid.c $zerogid_v
-		compile_set tmpdead tmpdead.c $tmpdead_v
-		compile_set sock sockname.c $sock_v
-		compile_set badptr badptr.c $badptr_v
-		compile_set bare drop.c $bare_v
-	done
-	for f in "$r"/usr/bin/bare-*; do
-		"$strip" "$f" || fail "$strip $f"
-	done
-	# gcc -O2 spells the -1 of setregid(gid, -1) `or $-1, %esi` (systemd-notify);
-	# it splits cold blocks into main.cold, which clang does not
 	gcc_built=
-	if [ "$target" = x86_64-linux-gnu ] && command -v gcc >/dev/null &&
-	   cached "$r/usr/bin/drop-PW_REALONLY-gcc" gcc -O2 -w -DPW -DREALONLY -o "$r/usr/bin/drop-PW_REALONLY-gcc" \
-		"$src/drop.c" 2>"$work/cc.err" &&
-	   cached "$r/usr/bin/deadcold-gcc" gcc -O2 -w -o "$r/usr/bin/deadcold-gcc" "$src/deadcold.c" 2>"$work/cc.err"; then
-		gcc_built=1
-		# without the split the fixture would not test what it is for
-		nm "$r/usr/bin/deadcold-gcc" | grep -q ' main\.cold$' ||
-			fail "deadcold-gcc: gcc made no main.cold"
-	fi
+	[ ! -e "$r/usr/bin/deadcold-gcc" ] || gcc_built=1
 	run_distsec scan --root "$r" --check elf-chroot-chdir,elf-nodrop-groups,elf-tmp-name \
 		--format json -v -q --fail-on never /usr/bin
 	expect_rc 0

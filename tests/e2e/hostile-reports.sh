@@ -158,16 +158,16 @@ mkreport="$SRCDIR/e2e/mkreport.py"
 cpu_under() {
 	[ -z "$cpu_ms" ] || [ "$cpu_ms" -lt $(($2 * cpu_scale)) ] || fail "$1: ${cpu_ms} ms of CPU"
 }
-# large_reports N [bulk]: a diff of 2N one-file packages, N of them
+# large_reports N: a diff of 2N one-file packages, N of them
 # renamed; a merge of 10N distinct warnings; a report of 8N findings of 2N
 # packages merged (text and JSON), diffed and used as a --baseline; each
-# run measured, through bulk when given.  N=10000 is the bound asserted
-# (under a wrapper, bulk runs it without: N=10 runs the same code there)
+# run measured.  N=10000 is the bound asserted (bulk_runs: not under a
+# wrapper; N=10 runs the same code there)
 large_reports() {
 	n=$1
 	python3 "$mkreport" old "$work/old.json" $((2 * n))
 	python3 "$mkreport" new "$work/new.json" $((2 * n))
-	${2:-} measured "diff of $((2 * n)) one-file packages, $n renamed" "$DISTSEC" diff "$work/old.json" "$work/new.json"
+	measured "diff of $((2 * n)) one-file packages, $n renamed" "$DISTSEC" diff "$work/old.json" "$work/new.json"
 	expect_rc 0
 	expect_line "$((2 * n)) packages compared ($n renamed), 0 added, 0 removed: 0 regressions, 0 new findings, 0 fixed"
 	grep -q "^o1 " "$work/out" && fail "an unchanged package got a header"
@@ -175,7 +175,7 @@ large_reports() {
 	cpu_under "$desc" 5000
 
 	python3 "$mkreport" warnings "$work/warnings.json" $((10 * n))
-	${2:-} measured "merge of $((10 * n)) distinct warnings" "$DISTSEC" merge -q --format json "$work/warnings.json"
+	measured "merge of $((10 * n)) distinct warnings" "$DISTSEC" merge -q --format json "$work/warnings.json"
 	expect_rc 0
 	python3 -c 'import json, sys
 assert len(json.load(open(sys.argv[1]))["summary"]["warnings"]) == int(sys.argv[2])' "$work/out" $((10 * n)) ||
@@ -186,18 +186,18 @@ assert len(json.load(open(sys.argv[1]))["summary"]["warnings"]) == int(sys.argv[
 	echo "a report of $(wc -c <"$work/big.json") bytes, $((8 * n)) findings:"
 	# measured fails over 256 MiB of peak RSS; read whole by json-c, the
 	# report took 37 times its size; written as one json-c tree, 5.7 times
-	${2:-} measured "merge" "$DISTSEC" merge -q --fail-on never "$work/big.json"
+	measured "merge" "$DISTSEC" merge -q --fail-on never "$work/big.json"
 	expect_line "$((8 * n)) files ($((8 * n)) ELF, 0 scripts), $((2 * n)) packages, backend dpkg, profile debian: 0 errors, 0 warnings, 0 info"
-	${2:-} measured "merge, JSON" "$DISTSEC" merge -q -v --fail-on never --format json -o "$work/merged.json" "$work/big.json"
+	measured "merge, JSON" "$DISTSEC" merge -q -v --fail-on never --format json -o "$work/merged.json" "$work/big.json"
 	python3 -c 'import json, sys
 a, b = (json.load(open(f))["findings"] for f in sys.argv[1:])
 key = lambda f: (f["path"], f["check"])
 assert sorted(a, key=key) == b' "$work/big.json" "$work/merged.json" || fail "$desc: not the report's findings"
-	${2:-} measured "diff" "$DISTSEC" diff -q "$work/big.json" "$work/big.json"
+	measured "diff" "$DISTSEC" diff -q "$work/big.json" "$work/big.json"
 	expect_line "$((2 * n)) packages compared (0 renamed), 0 added, 0 removed: 0 regressions, 0 new findings, 0 fixed"
-	${2:-} measured "--baseline" "$DISTSEC" scan -q --fail-on never --baseline "$work/big.json" --package-file "$work/p.deb"
+	measured "--baseline" "$DISTSEC" scan -q --fail-on never --baseline "$work/big.json" --package-file "$work/p.deb"
 	expect_line "1 files (1 ELF, 0 scripts), 1 packages, backend none, profile debian: 1 errors, 0 warnings, 2 info; against the baseline 3 new, 0 unchanged, $((6 * n)) absent"
-	${2:-} measured "--baseline, JSON" "$DISTSEC" scan -q --fail-on never --format json --baseline "$work/big.json" \
+	measured "--baseline, JSON" "$DISTSEC" scan -q --fail-on never --format json --baseline "$work/big.json" \
 		--package-file "$work/p.deb"
 	python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
@@ -205,9 +205,12 @@ assert len(r["absent"]) == int(sys.argv[2]) and r["absent"][0]["baseline"] == "a
 		fail "$desc: not $((6 * n)) absent records"
 }
 large_reports 10
-large_reports 10000 bulk
+if bulk_runs "reports of 2*10^4 to 10^5 records"; then
+large_reports 10000
+fi
 
 # ---- item 16: a long waivers file is matched through an index ----
+if bulk_runs "300,001 waivers over 1,000 programs"; then
 desc="300001 waivers, 1000 programs"
 i=0
 while [ $i -lt 1000 ]; do
@@ -225,12 +228,12 @@ with open(sys.argv[1], "w") as w:
     w.write("elf-relro /usr/bin/f7 # later: not the one\n")
     w.write("elf-pie /usr/bin/f99[0-9] # a glob at the end\n")' "$work/waivers"
 # the same scan without waivers: what the waivers may add to its CPU time.
-# Both through bulk: upload.sh runs waivers files of exact paths and globs,
-# matched and unused, under the wrapper
-bulk measured "the same scan without waivers" "$DISTSEC" scan -q -v --root "$root" --backend none \
+# Both bulk: upload.sh runs waivers files of exact paths and globs, matched
+# and unused, under the wrapper
+measured "the same scan without waivers" "$DISTSEC" scan -q -v --root "$root" --backend none \
 	--check elf-relro,elf-pie /usr/bin
 base_ms=$cpu_ms
-bulk measured "300001 waivers, 1000 programs" "$DISTSEC" scan -q -v --root "$root" --backend none --check elf-relro,elf-pie \
+measured "300001 waivers, 1000 programs" "$DISTSEC" scan -q -v --root "$root" --backend none --check elf-relro,elf-pie \
 	--waivers "$work/waivers" /usr/bin
 # a fnmatch per waiver and finding: 600 million, 7 s
 [ -z "$cpu_ms" ] || [ "$cpu_ms" -lt $(((base_ms * 3 / 2 + 2000) * cpu_scale)) ] ||
@@ -248,4 +251,5 @@ waived "elf-pie                   /usr/bin/f995" "a glob at the end"
 	fail "$desc: /usr/bin/f2 waived"
 # elf-relro: f1, f10..f19, f100..f199, f1000.. (111 + 1: f7); elf-pie: f7, f990..f999
 expect_line "1000 files (1000 ELF, 0 scripts), 0 packages, backend none, profile stig: 888 errors, 0 warnings, 989 info, 123 waived, 299998 unused waivers"
+fi
 echo "large reports and waivers files: bounded"
