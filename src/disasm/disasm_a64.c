@@ -457,6 +457,24 @@ static void scan_a64(struct ds_code *c, const struct dis_wanted *w, const unsign
 	}
 }
 
+/* bl at b: its target, or 0 */
+static uint64_t bl_at(const unsigned char *b, size_t avail, uint64_t at)
+{
+	uint32_t x = avail >= 4 ? dis_le32(b) : 0;
+	if ((x & 0xfc000000u) != 0x94000000u)
+		return 0;
+	return at + (uint64_t)((int64_t)((int32_t)(x << 6) >> 6) * 4);
+}
+
+/* With too few starts from the symbols and unwind tables (a stripped musl
+ * program built without them), the targets of bl: each named by two call
+ * sites, since a data word in the code may read as a bl. */
+static void a64_starts(struct ds_code *c, size_t *cap)
+{
+	if (c->nstarts < DIS_FEW_STARTS)
+		dis_starts_from_calls(c, cap, bl_at, 4, 2, NULL);
+}
+
 /* aarch64: an adrp of a page an access to [mem_lo, mem_hi) may start from
  * (the page itself, or up to 16 KiB below it: GCC's section anchors). */
 static void scan_a64_mem(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b,
@@ -491,5 +509,5 @@ const struct dis_arch dis_aarch64 = {
 	.rel_relative = R_AARCH64_RELATIVE,
 	.rel_pointer = { R_AARCH64_ABS64, R_AARCH64_GLOB_DAT, R_AARCH64_RELATIVE },
 	.warm = warm, .nwarm = sizeof warm, .syscalls = syscalls,
-	.lift = lift_a64, .scan_calls = scan_a64, .scan_mem = scan_a64_mem,
+	.lift = lift_a64, .scan_calls = scan_a64, .scan_mem = scan_a64_mem, .starts = a64_starts,
 };

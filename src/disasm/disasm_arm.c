@@ -28,7 +28,6 @@
 #define CALL_CLOBBER (DIS_BIT(0) | DIS_BIT(1) | DIS_BIT(2) | DIS_BIT(3) | DIS_BIT(R_IP) | \
                       DIS_BIT(R_LR))
 #define EXIDX_MAX (1u << 20)   /* .ARM.exidx entries read */
-#define CALL_STARTS_MAX (1u << 20)   /* bl targets looked at */
 
 static unsigned fam(unsigned r)
 {
@@ -668,53 +667,33 @@ static bool saves_lr(const struct ds_code *c, uint64_t start)
 	return push_lr(b + skip);
 }
 
-struct call_targets {
-	uint64_t *t;
-	size_t n, cap;
-};
-
-static void call_targets_in(struct ds_code *c, const unsigned char *b, size_t len, uint64_t addr,
-                            void *arg)
+/* A bl or blx at b: its target (Thumb's from any halfword, ARM's from a
+ * word), or 0. */
+static uint64_t bl_at(const unsigned char *b, size_t avail, uint64_t at)
 {
-	struct call_targets *ct = arg;
-	for (size_t i = 0; i + 4 <= len && ct->n < CALL_STARTS_MAX; i += 2) {
-		uint64_t at = addr + i, t = 0;
-		unsigned h2 = (unsigned)b[i + 2] | (unsigned)b[i + 3] << 8;
-		if ((h2 & 0xc000) == 0xc000)   /* Thumb bl, blx; not b.w */
-			t = thumb_branch(b + i, at);
-		if (!t && !(at & 3)) {
-			uint32_t x = dis_le32(b + i);
-			if ((x & 0xff000000) == 0xeb000000)   /* ARM bl */
-				t = arm_branch(x, at);
-		}
-		const struct dis_span *sp = t ? dis_span_of(c, t) : NULL;
-		if (sp && !sp->plt)
-			ds_push(ct->t, ct->n, ct->cap, t);
+	if (avail < 4)
+		return 0;
+	uint64_t t = 0;
+	unsigned h2 = (unsigned)b[2] | (unsigned)b[3] << 8;
+	if ((h2 & 0xc000) == 0xc000)   /* Thumb bl, blx; not b.w */
+		t = thumb_branch(b, at);
+	if (!t && !(at & 3)) {
+		uint32_t x = dis_le32(b);
+		if ((x & 0xff000000) == 0xeb000000)   /* ARM bl */
+			t = arm_branch(x, at);
 	}
+	return t;
 }
 
-/* Function starts from the calls: the target of every bl whose code saves
- * lr.  GCC gives C functions that cannot throw no .ARM.exidx entry, so a
- * stripped armhf program's table may name crt1's _start alone (putty's
- * plink: five starts for 330 KB of code), and without starts its code
- * reads as one function past every cap.  Data in the literal pools can
- * look like a bl; the prologue its target must have keeps those out. */
-static void call_starts(struct ds_code *c, size_t *cap)
-{
-	struct call_targets ct = { NULL, 0, 0 };
-	(void)dis_each_chunk(c, call_targets_in, &ct);   /* a failed read: what was found */
-	if (ct.n)
-		qsort(ct.t, ct.n, sizeof *ct.t, cmp_u64);
-	for (size_t i = 0; i < ct.n; i++)
-		if ((i == 0 || ct.t[i] != ct.t[i - 1]) && saves_lr(c, ct.t[i]))
-			dis_add_start(c, ct.t[i], cap);
-	free(ct.t);
-}
-
+/* .ARM.exidx, then the target of every bl whose code saves lr.  GCC gives
+ * C functions that cannot throw no .ARM.exidx entry, so a stripped armhf
+ * program's table may name crt1's _start alone (putty's plink: five starts
+ * for 330 KB of code).  Data in the literal pools can look like a bl; the
+ * prologue its target must have keeps those out. */
 static void arm_starts(struct ds_code *c, size_t *cap)
 {
 	exidx_starts(c, cap);
-	call_starts(c, cap);
+	dis_starts_from_calls(c, cap, bl_at, 2, 1, saves_lr);
 }
 
 /* A start no symbol names (a stripped file's .ARM.exidx): its prologue

@@ -345,6 +345,17 @@ typedef void dis_chunk_fn(struct ds_code *c, const unsigned char *b, size_t len,
                           void *arg);
 int dis_each_chunk(struct ds_code *c, dis_chunk_fn *fn, void *arg);
 bool dis_read_at(const struct ds_code *c, uint64_t off, void *buf, size_t len);
+/* disasm_callstarts.c: function starts from direct calls.  at gives the
+ * target of a call whose encoding starts at b (avail bytes there) at
+ * address at, or 0; the code is read every step bytes.  A target becomes a
+ * start when at least min_sites distinct sites call it and keep (when
+ * given) accepts it. */
+typedef uint64_t dis_call_at_fn(const unsigned char *b, size_t avail, uint64_t at);
+void dis_starts_from_calls(struct ds_code *c, size_t *cap, dis_call_at_fn *at, unsigned step,
+                           unsigned min_sites, bool (*keep)(const struct ds_code *, uint64_t));
+/* Fewer starts than this from the symbols and unwind tables: the file's
+ * function boundaries come from its calls too (dis_arch.starts) */
+#define DIS_FEW_STARTS 16
 /* Each executable section, for an architecture's own passes. */
 const struct dis_span *dis_span_of(const struct ds_code *c, uint64_t addr);
 /* disasm.c */

@@ -306,6 +306,21 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		if (o->dst.kind == L_REG)
 			dis_forget(rs, DIS_BIT(o->dst.reg));
 		return;
+	case X86_INS_XCHG: {
+		/* GCC at -Os moves a call's result on with the one-byte
+		 * `xchg %eax, %edi` (busybox's setgid(getgid())): the other
+		 * register is modelled as the move's destination, %eax as only
+		 * written (between two other registers: the first operand) */
+		if (x->op_count != 2 || op[0].type != X86_OP_REG || op[1].type != X86_OP_REG)
+			break;
+		unsigned d = x86_family(op[0].reg) == 0 ? 1 : 0;
+		x86_dst(&op[d], o);
+		x86_src(c, rs, ci, &op[1 - d], o);
+		if (x86_family(op[1 - d].reg) < 16)
+			o->clobber |= DIS_BIT(x86_family(op[1 - d].reg));
+		dis_forget(rs, o->clobber | (o->dst.kind == L_REG ? DIS_BIT(o->dst.reg) : 0));
+		return;
+	}
 	case X86_INS_LEA:
 		if (x->op_count != 2 || op[1].type != X86_OP_MEM)
 			break;
@@ -534,6 +549,30 @@ static void scan_x86_mem(struct ds_code *c, const struct dis_wanted *w, const un
 }
 
 
+/* call rel32 at b: its target (i386's in 32 bits), or 0 */
+static uint64_t call_at(const unsigned char *b, size_t avail, uint64_t at)
+{
+	if (avail < 5 || b[0] != 0xe8)
+		return 0;
+	return at + 5 + (uint64_t)(int64_t)(int32_t)dis_le32(b + 1);
+}
+
+static uint64_t call_at32(const unsigned char *b, size_t avail, uint64_t at)
+{
+	return call_at(b, avail, at) & 0xffffffffu;
+}
+
+/* With too few starts from the symbols and unwind tables (a stripped musl
+ * program built without them: Alpine's busybox), the targets of calls.
+ * Read at every byte, an e8 may be inside another instruction: a target
+ * is a start only when two call sites name it, which a misread displacement
+ * does by chance once in billions. */
+static void x86_starts(struct ds_code *c, size_t *cap)
+{
+	if (c->nstarts < DIS_FEW_STARTS)
+		dis_starts_from_calls(c, cap, is32(c) ? call_at32 : call_at, 1, 2, NULL);
+}
+
 /* add eax, 1; in al, dx; nop; call .+5: capstone's x86 printer builds its
  * tables on first use */
 static const uint8_t warm[] = { 0x05, 1, 0, 0, 0, 0xec, 0x90, 0xe8, 0, 0, 0, 0 };
@@ -596,6 +635,7 @@ const struct dis_arch dis_x86_64 = {
 	                 R_X86_64_32S },
 	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm, .syscalls = syscalls_64,
 	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem, .plt_scan = plt_x86,
+	.starts = x86_starts,
 };
 
 /* cdecl: every argument on the stack */
@@ -609,4 +649,5 @@ const struct dis_arch dis_i386 = {
 	.rel_pointer = { R_386_32, R_386_GLOB_DAT, R_386_RELATIVE },
 	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm, .syscalls = syscalls_32,
 	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem, .plt_scan = plt_x86,
+	.starts = x86_starts,
 };

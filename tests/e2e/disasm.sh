@@ -307,6 +307,8 @@ PY
 			echo "drop-PW_REALONLY-gcc elf-nodrop-groups info disassembly switches its effective gid only, keeping a root id to switch back"
 		[ -z "$gcc_built" ] ||
 			echo "deadcold-gcc elf-nodrop-groups error disassembly "
+		[ -z "$gcc_built" ] ||
+			echo "drop-REAL_XCHG-gcc elf-nodrop-groups pass disassembly drops back to its real or saved gid (from getgid/getegid/getresgid)"
 	} | sort >"$work/want"
 	sort "$work/got" >"$work/got.sorted"
 	if ! cmp -s "$work/want" "$work/got.sorted"; then
