@@ -20,8 +20,9 @@ command -v "$CLANG" >/dev/null || { echo "SKIP: no clang"; exit 77; }
 strip=$("$CLANG" -print-prog-name=llvm-strip)
 command -v "$strip" >/dev/null || { echo "SKIP: no llvm-strip beside $CLANG"; exit 77; }
 
-# the compiler invocation lives apart: the fixture cache is keyed on it
-# (and the sources and flags), not on the expectations below
+# the compiler invocation and the fixture sets (build_set) live apart: a
+# target's cached set is keyed on them and the sources, not on the
+# expectations below
 fixture_key_script=$src/build.sh
 . "$fixture_key_script"
 
