@@ -423,6 +423,12 @@ static uint64_t adrp_page(uint32_t x, uint64_t at)
 	return (at & ~0xfffull) + (imm << 12);
 }
 
+/* The target of the b or bl word x at at (imm26, in words). */
+static uint64_t a64_branch(uint32_t x, uint64_t at)
+{
+	return at + (uint64_t)((int64_t)((int32_t)(x << 6) >> 6) * 4);
+}
+
 /* aarch64: bl/b to a stub; adrp followed by ldr of a wanted slot or by an
  * add giving a wanted string's address, up to DIS_PAIR_SPAN bytes on.  A
  * candidate only names a function to decode; the lifter follows the
@@ -434,8 +440,7 @@ static void scan_a64(struct ds_code *c, const struct dis_wanted *w, const unsign
 		uint32_t x = dis_le32(b + i);
 		uint64_t at = addr + i;
 		if ((x & 0x7c000000) == 0x14000000) {           /* b, bl */
-			int64_t off = (int64_t)((int32_t)(x << 6) >> 6) * 4;
-			if (dis_in_list(w->stubs, w->nstubs, at + (uint64_t)off))
+			if (dis_in_list(w->stubs, w->nstubs, a64_branch(x, at)))
 				dis_cand_call(c, k, at);
 			continue;
 		}
@@ -461,9 +466,7 @@ static void scan_a64(struct ds_code *c, const struct dis_wanted *w, const unsign
 static uint64_t bl_at(const unsigned char *b, size_t avail, uint64_t at)
 {
 	uint32_t x = avail >= 4 ? dis_le32(b) : 0;
-	if ((x & 0xfc000000u) != 0x94000000u)
-		return 0;
-	return at + (uint64_t)((int64_t)((int32_t)(x << 6) >> 6) * 4);
+	return (x & 0xfc000000u) == 0x94000000u ? a64_branch(x, at) : 0;
 }
 
 /* With too few starts from the symbols and unwind tables (a stripped musl

@@ -80,45 +80,45 @@ fixture_file_hash() {
 # copied from there when the same command was run before on the same
 # inputs (fixture_key).  A failed command stores nothing.
 cached() {
-	fx_out=$1
-	shift
+	fixture_cached file "$@"
+}
+
+# cached_tree DIR CMD...: CMD, which fills the directory DIR with a set of
+# fixtures, or DIR's contents unpacked from the cache as cached does for one
+# file: one lookup for a whole set (the disassembly tests' ten targets of
+# some 220 fixtures each)
+cached_tree() {
+	fixture_cached tree "$@"
+}
+
+# fixture_cached file|tree OUT CMD...: cached and cached_tree, OUT a file
+# copied or a directory kept as a tar
+fixture_cached() {
+	fx_kind=$1 fx_out=$2
+	shift 2
 	if [ -z "${DISTSEC_FIXTURE_CACHE:-}" ]; then
 		"$@"
 		return
 	fi
 	fixture_key "$@"
 	fx_c=$DISTSEC_FIXTURE_CACHE/$fx_key
+	[ "$fx_kind" = file ] || fx_c=$fx_c.tar
 	if [ -f "$fx_c" ]; then
-		cp -p "$fx_c" "$fx_out"
+		case $fx_kind in
+		file) cp -p "$fx_c" "$fx_out" ;;
+		tree) tar -xpf "$fx_c" -C "$fx_out" ;;
+		esac
 		return
 	fi
 	"$@" || return
 	mkdir -p "$DISTSEC_FIXTURE_CACHE"
-	# written aside (its mode kept), then renamed: tests of two stages may
-	# share the cache
-	fx_t=$(mktemp "$fx_c.XXXXXX") && cp -p "$fx_out" "$fx_t" && mv -f "$fx_t" "$fx_c"
-}
-
-# cached_tree DIR CMD...: CMD, which fills the directory DIR with a set of
-# fixtures, or DIR's contents unpacked from $DISTSEC_FIXTURE_CACHE as
-# cached does for one file: one lookup for a whole set (the disassembly
-# tests' ten targets of some 220 fixtures each)
-cached_tree() {
-	fx_out=$1
-	shift
-	if [ -z "${DISTSEC_FIXTURE_CACHE:-}" ]; then
-		"$@"
-		return
-	fi
-	fixture_key "$@"
-	fx_c=$DISTSEC_FIXTURE_CACHE/$fx_key.tar
-	if [ -f "$fx_c" ]; then
-		tar -xpf "$fx_c" -C "$fx_out"
-		return
-	fi
-	"$@" || return
-	mkdir -p "$DISTSEC_FIXTURE_CACHE"
-	fx_t=$(mktemp "$fx_c.XXXXXX") && tar -cf "$fx_t" -C "$fx_out" . && mv -f "$fx_t" "$fx_c"
+	# written aside (a file's mode kept), then renamed: tests of two stages
+	# may share the cache
+	fx_t=$(mktemp "$fx_c.XXXXXX") || return
+	case $fx_kind in
+	file) cp -p "$fx_out" "$fx_t" ;;
+	tree) tar -cf "$fx_t" -C "$fx_out" . ;;
+	esac && mv -f "$fx_t" "$fx_c"
 }
 
 # fixture_key CMD...: fx_key, the cache key of CMD run for $fx_out: the
