@@ -191,6 +191,15 @@ bool ds_site_main_first(const struct ds_site *site, const char *const *names,
  * doubt (a read error, a cap, past 8 queries per file; a machine other
  * than x86 and aarch64, whose byte patterns it does not know). */
 bool ds_site_unreached(const struct ds_site *site);
+/* Is the function holding the site reached only through entries of a
+ * binding's table, { "setgid", its_setgid, ... }: every data word or
+ * relocated word naming it follows a pointer to a string that is one of
+ * names (or ends in "." or ":" and one: "os.setgid"), and no code, export
+ * or entry point names it?  A language runtime built into the program
+ * (CPython's os module in its PyMethodDef table, Lua's luaL_Reg) offers
+ * the call to the scripts it runs, which choose the ids.  False on any
+ * doubt, as ds_site_unreached, whose query budget it shares. */
+bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names);
 /* The words a check's details.reason ends with when ds_site_unreached
  * turned its finding into info: one sentence for every check. */
 #define DS_DEAD_CODE_WHERE \

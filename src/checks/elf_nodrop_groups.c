@@ -121,7 +121,7 @@ static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL }
 /* Per site, in increasing order of concern. */
 enum verdict { V_DROPBACK, V_SAVED, V_OWN_PW, V_ROOT, V_OWN_UID, V_GROUPED, V_GROUPED_LATE,
                V_GROUPED_CALLED, V_GROUPED_CALLER, V_GROUPED_MAIN, V_TEMP, V_TEMP_UID, V_FORWARD,
-               V_DEAD, V_CONTRA_EUID, V_CONTRA_UID, V_BAD, V_NONE };
+               V_BOUND, V_DEAD, V_CONTRA_EUID, V_CONTRA_UID, V_BAD, V_NONE };
 
 static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
@@ -143,6 +143,9 @@ static const char *const reasons[] = {
 	  "itself or in a function it calls that does so on every path it returns by, before "
 	  "anything that may change a gid (the arm where geteuid() or getuid() returned not 0 "
 	  "is no root's)",
+	[V_BOUND] = "changes its gid only in a function reached through a table entry naming "
+	  "the call (a binding, such as a built-in interpreter's os.setgid): the script it "
+	  "runs passes the gid, and is not followed",
 	[V_DEAD] = "changes its gid " DS_DEAD_CODE_WHERE,
 	[V_CONTRA_EUID] = "runs only on paths where geteuid() returned both 0 and not 0, with no "
 	  "call between the tests that could change the effective uid: never",
@@ -406,6 +409,8 @@ static enum verdict judge_deep(const struct ds_site *site)
 		return V_TEMP_UID;
 	if (ds_site_unreached(site))
 		return V_DEAD;
+	if (ds_site_bound_by_name(site, gid_calls))
+		return V_BOUND;
 	/* clamscan's checkaccess(), inlined where geteuid() was not 0, runs
 	 * its getpwnam/setgid/setuid only when geteuid() is 0 */
 	const char *id = ds_site_contra_id(site);
@@ -442,7 +447,7 @@ static bool moves_egid(struct ds_code *c, struct sites *s, const struct ds_site 
 		return true;
 	/* judge_deep's answer, made already */
 	if (deep == V_GROUPED_CALLED || deep == V_GROUPED_CALLER || deep == V_GROUPED_MAIN ||
-	    deep == V_DEAD || deep == V_CONTRA_EUID || deep == V_CONTRA_UID)
+	    deep == V_BOUND || deep == V_DEAD || deep == V_CONTRA_EUID || deep == V_CONTRA_UID)
 		return false;
 	if (deep == V_TEMP_UID)
 		return !ds_site_unreached(site);
@@ -575,9 +580,9 @@ static void run(struct ds_file *f, void *state)
 	} else if (t->worst == V_TEMP || t->worst == V_TEMP_UID) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid without dropping supplementary groups, but only as a temporary switch that keeps a root id");
 		ds_detail_str(d, "reason", reasons[t->worst]);
-	} else if (t->worst == V_FORWARD) {
+	} else if (t->worst == V_FORWARD || t->worst == V_BOUND) {
 		d = ds_report(f, DS_SEV_INFO, "changes its gid only in a wrapper that passes on its caller's gid");
-		ds_detail_str(d, "reason", reasons[V_FORWARD]);
+		ds_detail_str(d, "reason", reasons[t->worst]);
 	} else {
 		d = ds_report(f, DS_SEV_PASS, "does not keep root's supplementary groups: %s", reasons[t->worst]);
 		ds_detail_str(d, "reason", reasons[t->worst]);

@@ -4,7 +4,7 @@
  * interpreter with -n (parse, never run), fed on stdin, with a clean
  * environment, a new session (no terminal), output captured and a 5 s
  * limit.  The script itself is never executed.  A launcher is parsed up to
- * its unconditional top-level exec (sh/Python and sh/Tcl polyglots), a bash script
+ * its unconditional top-level exec or exit (sh/Python and sh/Tcl polyglots), a bash script
  * that turns on extglob with -O extglob, and a file without "#!" by the
  * shell its name or content names, or not at all (sh_text.c).  A script busybox runs
  * ("#!/bin/busybox sh", or a #! path the scanned root links to its busybox)
@@ -423,7 +423,8 @@ static void run(struct ds_file *f, void *state)
 	char errbuf[2048];
 	size_t parsed = len;
 	int rc = run_parser(shell, busybox, extglob, data, len, errbuf, sizeof errbuf);
-	size_t cut = rc > 0 && rc < DS_SH_CRASHED ? ds_sh_launcher_end((const char *)data, len) : len;
+	enum ds_sh_stop how = DS_SH_STOP_EXEC;
+	size_t cut = rc > 0 && rc < DS_SH_CRASHED ? ds_sh_launcher_end((const char *)data, len, &how) : len;
 	if (cut < len) {
 		char cutbuf[2048];
 		if (run_parser(shell, busybox, extglob, data, cut, cutbuf, sizeof cutbuf) == 0) {
@@ -457,10 +458,13 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_str(d, "interpreter", shell);
 	if (extglob)
 		ds_detail_bool(d, "extglob", true);
-	if (parsed < len) { /* a launcher: what follows its exec is another language */
+	if (parsed < len) { /* a launcher: what follows its exec or exit is another language */
 		ds_detail_int(d, "parsed_bytes", (long long)parsed);
-		ds_detail_str(d, "reason", "a launcher: its top-level exec hands the file to another "
-		              "interpreter (Python, Tcl), the rest is not shell and is not parsed");
+		ds_detail_str(d, "reason", how == DS_SH_STOP_EXEC ?
+		              "a launcher: its top-level exec hands the file to another "
+		              "interpreter (Python, Tcl), the rest is not shell and is not parsed" :
+		              "a launcher: the shell stops at its top-level exit, the rest is "
+		              "another language (Python, Tcl) and is not parsed");
 	}
 }
 

@@ -10,7 +10,9 @@
  * find-sh4tmp was: a line calling mktemp (or tempfile) is not a write
  * (its template), a name built from a mktemp result in another variable
  * holds no literal /tmp/, and a fixed name the script only reads is not
- * reported.  A mktemp elsewhere in the script excuses no fixed name: a
+ * reported.  A here-document's body is text (a file's content, a
+ * program's input) and is skipped, unless a shell, su, ssh or chroot reads
+ * it as commands.  A mktemp elsewhere in the script excuses no fixed name: a
  * script that makes one file safely and another at /tmp/x.$$ is as open
  * through the second as one without mktemp.
  */
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "distsec/check.h"
+#include "sh_syntax.h"
 
 #define MAX_LINES 10
 
@@ -179,6 +182,28 @@ static void strip_comment(const char *line, size_t len, char *out, size_t cap)
 	out[n] = '\0';
 }
 
+/* Does a here-document opened on this line feed a shell, whose commands
+ * its body then are ("sh <<EOF", "su - u <<EOF", "ssh host <<EOF",
+ * "... | bash <<EOF"), rather than text for a file or a program? */
+static bool feeds_shell(const char *line)
+{
+	static const char *const shells[] = { "sh", "bash", "dash", "ksh", "zsh", "ash", "busybox",
+	                                      "su", "sudo", "runuser", "ssh", "chroot", "eval",
+	                                      "exec", "command", "env", "nohup", NULL };
+	for (const char *w = line; w && *w;) {
+		w += strspn(w, " \t|&;(");
+		size_t n = strcspn(w, " \t|&;()<>");
+		const char *slash = memrchr(w, '/', n);
+		const char *base = slash ? slash + 1 : w;
+		size_t bn = n - (size_t)(base - w);
+		for (size_t i = 0; shells[i]; i++)
+			if (strlen(shells[i]) == bn && !memcmp(base, shells[i], bn))
+				return true;
+		w = strpbrk(w + n, "|;&");   /* the next command of the line */
+	}
+	return false;
+}
+
 static void run(struct ds_file *f, void *state)
 {
 	(void)state;
@@ -207,6 +232,15 @@ static void run(struct ds_file *f, void *state)
 				snprintf(first, sizeof first, "%.*s", w, t);
 			}
 		}
+		/* a here-document's body is text (a file's content, a
+		 * program's input), unless a shell reads it as commands */
+		const char *body_end = feeds_shell(buf) ? NULL : ds_sh_heredoc_skip(p, p + l, end);
+		if (body_end) {
+			for (const char *q = p + l; q < body_end; q++)
+				lineno += *q == '\n' && q + 1 < body_end;
+			p = body_end;
+			continue;
+		}
 		p += l + 1;
 	}
 	if (!nlines)
@@ -233,7 +267,8 @@ const struct ds_check ds_check_script_sh_tmp = {
 		  "to clobber or disclose files through a symlink another user plants there.",
 		.detect = "Line by line, outside comments: redirections (>, >>) to /tmp/... or touch, cp, "
 		  "mv, tee, ln, install, mkdir with a /tmp/... argument (sort -o, dd of=, tar -cf, "
-		  "wget -O, curl -o too), on a line that does not call mktemp or tempfile; a "
+		  "wget -O, curl -o too), on a line that does not call mktemp or tempfile, and not in "
+		  "the body of a here-document that no shell reads; a "
 		  "mktemp elsewhere in the script excuses no fixed name.",
 		.limits = "A heuristic: a name built from a mktemp result in another variable is fine, "
 		  "and a fixed name the script only reads is not reported.",

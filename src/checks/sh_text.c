@@ -53,6 +53,68 @@ static bool exec_runs_command(const char *p, const char *end)
 	return false;
 }
 
+/* After "exit": only a status, a comment or ";" (no "&&", "||", "|" or
+ * "&" that makes it part of a list or a background job)? */
+static bool exit_is_plain(const char *p, const char *end)
+{
+	for (; p < end && *p != '#'; p++)
+		if (*p == '&' || *p == '|')
+			return false;
+	return true;
+}
+
+/* The delimiter of a here-document the line [p, end) opens ("<<EOF",
+ * "<<-'EOF'"; not the here-string "<<<") into out, and its length; 0 if
+ * none.  *strip: the body's leading tabs go ("<<-"). */
+static size_t heredoc_word(const char *p, const char *end, char *out, size_t cap, bool *strip)
+{
+	for (; p + 1 < end && *p != '#'; p++) {
+		if (p[0] != '<' || p[1] != '<')
+			continue;
+		if (p + 2 < end && p[2] == '<') {
+			p += 2;
+			continue;
+		}
+		p += 2;
+		*strip = p < end && *p == '-';
+		p = trim(p + *strip, end);
+		size_t n = 0;
+		for (; p < end && !strchr(" \t;&|<>()", *p) && n < cap - 1; p++)
+			if (*p != '\'' && *p != '"' && *p != '\\')
+				out[n++] = *p;
+		out[n] = '\0';
+		return n;
+	}
+	return 0;
+}
+
+/* The line after the body of a here-document delimited by word. */
+static const char *after_heredoc(const char *l, const char *end, const char *word, bool strip)
+{
+	size_t wn = strlen(word);
+	while (l < end) {
+		const char *nl = memchr(l, '\n', (size_t)(end - l));
+		const char *le = nl ? nl : end, *t = l;
+		while (strip && t < le && *t == '\t')
+			t++;
+		if (le > t && le[-1] == '\r')
+			le--;
+		l = nl ? nl + 1 : end;
+		if ((size_t)(le - t) == wn && memcmp(t, word, wn) == 0)
+			break;
+	}
+	return l;
+}
+
+const char *ds_sh_heredoc_skip(const char *l, const char *le, const char *end)
+{
+	char delim[64];
+	bool strip;
+	if (!heredoc_word(trim(l, le), le, delim, sizeof delim, &strip))
+		return NULL;
+	return after_heredoc(le < end ? le + 1 : end, end, delim, strip);
+}
+
 /* Does the previous non-blank line leave the next one inside a compound
  * command or continue it (\, &&, ||, |, then, do, else, {, ( )? */
 static bool continues(const char *prev, const char *prev_end)
@@ -68,7 +130,7 @@ static bool continues(const char *prev, const char *prev_end)
 	return false;
 }
 
-size_t ds_sh_launcher_end(const char *data, size_t len)
+size_t ds_sh_launcher_end(const char *data, size_t len, enum ds_sh_stop *how)
 {
 	const char *end = data + len, *prev = NULL, *prev_end = NULL;
 	bool first = true;
@@ -82,21 +144,30 @@ size_t ds_sh_launcher_end(const char *data, size_t len)
 		 * inside something */
 		const char *w = prev ? l : trim(l, le);
 		if (!first && w < le && *w != ' ' && *w != '\t' &&
-		    unquoted_word(w, le, word, sizeof word) && strcmp(word, "exec") == 0 &&
+		    unquoted_word(w, le, word, sizeof word) &&
+		    (!strcmp(word, "exec") || !strcmp(word, "exit")) &&
 		    !(prev && continues(prev, prev_end))) {
 			const char *after = w;
 			while (after < le && *after != ' ' && *after != '\t')
 				after++;
-			if (exec_runs_command(after, le))
+			bool is_exec = word[2] == 'e';
+			if (is_exec ? exec_runs_command(after, le) : exit_is_plain(after, le)) {
+				if (how)
+					*how = is_exec ? DS_SH_STOP_EXEC : DS_SH_STOP_EXIT;
 				return (size_t)(le - data) + (nl ? 1 : 0);
+			}
 		}
 		const char *t = trim(l, le);
+		l = nl ? nl + 1 : end;
 		if (t < le && *t != '#') {
 			prev = t;
 			prev_end = le;
+			/* a here-document's body is text, not commands */
+			const char *body_end = ds_sh_heredoc_skip(t, le, end);
+			if (body_end)
+				l = body_end;
 		}
 		first = false;
-		l = nl ? nl + 1 : end;
 	}
 	return len;
 }

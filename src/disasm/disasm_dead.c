@@ -32,13 +32,14 @@
 #include "distsec/util.h"
 
 #define DIS_UNREACHED_QUERIES 8
-#define DEAD_BYTES (64u << 20)    /* bytes read per query: over it, reached */
+#define DEAD_BYTES (128u << 20)   /* bytes read per query: over it, reached */
 #define DEAD_CHUNK (64u << 10)
 #define TABLE_MAX  (64u << 20)
 #define DEAD_CANDS 64             /* functions decoded per query */
 #define DEAD_QUERY (1u << 20)     /* bytes they may decode */
 #define DEAD_DEPTH 4              /* callers asked about in a chain */
 #define DEAD_VISITS 16            /* functions asked about per query */
+#define BOUND_MAX 8               /* binding table entries judged per query */
 
 /* One query, shared by the questions it asks of callers. */
 struct dead_walk {
@@ -58,7 +59,29 @@ struct dead {
 	bool reached;             /* or could not tell */
 	uint64_t cand[DEAD_CANDS];  /* functions with a code pattern naming it */
 	size_t ncand;
+	/* ds_site_bound_by_name: a data word or relocated word naming the
+	 * function is kept here to be judged, not taken for a caller */
+	const char *const *bind;
+	uint64_t bound[BOUND_MAX];  /* where those words are */
+	size_t nbound;
 };
+
+/* A word naming the function at addr: a caller, or in a query for a
+ * binding, an entry to judge (bound_by_name) when there is room. */
+static void named_at(struct dead *d, uint64_t addr)
+{
+	if (!d->bind) {
+		d->reached = true;
+		return;
+	}
+	for (size_t i = 0; i < d->nbound; i++)
+		if (d->bound[i] == addr)
+			return;
+	if (d->nbound == BOUND_MAX)
+		d->reached = true;
+	else
+		d->bound[d->nbound++] = addr;
+}
 
 static bool in_fn(const struct dead *d, uint64_t a)
 {
@@ -161,16 +184,17 @@ static void code_a64(struct dead *d, const unsigned char *b, size_t len, uint64_
 	}
 }
 
-/* Data: every 4-aligned word (8 bytes in an ELFCLASS64 file) naming an
- * address in the function. */
-static void data_words(struct dead *d, const unsigned char *b, size_t len)
+/* Data at addr: every 4-aligned word (8 bytes in an ELFCLASS64 file)
+ * naming an address in the function. */
+static void data_words(struct dead *d, const unsigned char *b, size_t len, uint64_t addr)
 {
 	bool wide = d->c->v->elfclass == ELFCLASS64;
 	for (size_t i = 0; i + (wide ? 8 : 4) <= len && !d->reached; i += 4) {
 		uint64_t w = le32(b + i);
 		if (wide)
 			w |= (uint64_t)le32(b + i + 4) << 32;
-		d->reached = in_fn(d, w);
+		if (in_fn(d, w))
+			named_at(d, addr + i);
 	}
 }
 
@@ -193,7 +217,7 @@ static void each_chunk(struct dead *d, const GElf_Shdr *sh, bool code)
 			break;
 		}
 		if (!code)
-			data_words(d, buf, want);
+			data_words(d, buf, want, sh->sh_addr + done);
 		else if (d->c->arch->machine == EM_AARCH64)
 			code_a64(d, buf, want, sh->sh_addr + done);
 		else
@@ -282,13 +306,15 @@ static void relocs(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 		}
 		size_t sym = d->c->v->elfclass == ELFCLASS64 ? GELF_R_SYM(r.r_info)
 		                                             : ELF32_R_SYM(r.r_info);
-		d->reached = in_fn(d, (uint64_t)r.r_addend) ||
-		             (sym && syms && sym_value(symscn, &symsh, sym, &value) &&
-		              in_fn(d, value + (uint64_t)r.r_addend));
+		if (in_fn(d, (uint64_t)r.r_addend) ||
+		    (sym && syms && sym_value(symscn, &symsh, sym, &value) &&
+		     in_fn(d, value + (uint64_t)r.r_addend)))
+			named_at(d, r.r_offset);
 	}
 }
 
-static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi);
+static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi,
+                      const char *const *bind, size_t *nbound);
 
 /* Is the candidate function at fn one being asked about further up? */
 static bool asking(const struct dead_walk *w, uint64_t fn)
@@ -323,15 +349,96 @@ static void reach_by_code(struct dead *d)
 		uint64_t lo = f.start, hi = f.end;
 		free(f.in);
 		d->reached = names && (w->depth == DEAD_DEPTH || w->visits == DEAD_VISITS ||
-		                       !unreached(w, c, lo, hi));
+		                       !unreached(w, c, lo, hi, NULL, NULL));
 	}
 }
 
-/* Can nothing that runs name an address in [lo, hi)? */
-static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi)
+/* Does the string at addr read name, or end in "." or ":" and name
+ * ("os.setgid", "POSIX::setgid")? */
+static bool string_names(const struct ds_code *c, uint64_t addr, const char *name)
+{
+	char buf[64];
+	size_t n = strlen(name);
+	for (size_t pre = 0; pre + n + 1 <= sizeof buf; pre++) {
+		if (!dis_read_vaddr(c, addr, buf, pre + n + 1) || memchr(buf, '\0', pre + n) != NULL)
+			return false;
+		if (buf[pre + n] == '\0' && memcmp(buf + pre, name, n) == 0 &&
+		    (pre == 0 || buf[pre - 1] == '.' || buf[pre - 1] == ':'))
+			return true;
+	}
+	return false;
+}
+
+/* The words before the binding entries d->bound: the addresses they hold
+ * once relocated, from their RELA relocations, else from the file. */
+static void bound_names(struct dead *d, uint64_t *ptr, bool *have)
+{
+	unsigned ws = d->c->v->elfclass == ELFCLASS64 ? 8 : 4;
+	Elf *elf = d->c->v->elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_RELA && sh.sh_type != SHT_REL))
+			continue;
+		Elf_Data *data = sh.sh_size <= TABLE_MAX ? elf_getdata(scn, NULL) : NULL;
+		Elf_Scn *symscn = sh.sh_link ? elf_getscn(elf, sh.sh_link) : NULL;
+		GElf_Shdr symsh;
+		bool syms = symscn && gelf_getshdr(symscn, &symsh);
+		size_t n = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 0; i < n; i++) {
+			GElf_Rela r;
+			if (!dis_rel_at(d->c, data, &sh, i, &r))
+				break;
+			size_t sym = d->c->v->elfclass == ELFCLASS64 ? GELF_R_SYM(r.r_info)
+			                                             : ELF32_R_SYM(r.r_info);
+			uint64_t value = 0;
+			/* a REL entry's addend is the word it relocates, read
+			 * below; one naming a symbol is no string of the file's */
+			if (sh.sh_type == SHT_REL ||
+			    (sym && !(syms && sym_value(symscn, &symsh, sym, &value))))
+				continue;
+			for (size_t k = 0; k < d->nbound; k++)
+				if (r.r_offset == d->bound[k] - ws) {
+					ptr[k] = value + (uint64_t)r.r_addend;
+					have[k] = true;
+				}
+		}
+	}
+	for (size_t k = 0; k < d->nbound; k++) {
+		unsigned char b[8];
+		if (!have[k] && dis_read_vaddr(d->c, d->bound[k] - ws, b, ws)) {
+			ptr[k] = ws == 8 ? dis_word(d->c, b) : dis_le32(b);
+			have[k] = true;
+		}
+	}
+}
+
+/* Is every word kept in d->bound the member after a pointer to a string
+ * naming one of d->bind: an entry of a binding's table, { "setgid",
+ * its_setgid, ... } (CPython's PyMethodDef, Lua's luaL_Reg)? */
+static bool bound_by_name(struct dead *d)
+{
+	uint64_t ptr[BOUND_MAX];
+	bool have[BOUND_MAX] = { false };
+	bound_names(d, ptr, have);
+	for (size_t k = 0; k < d->nbound; k++) {
+		bool named = false;
+		for (size_t i = 0; have[k] && d->bind[i] && !named; i++)
+			named = string_names(d->c, ptr[k], d->bind[i]);
+		if (!named)
+			return false;
+	}
+	return true;
+}
+
+/* Can nothing that runs name an address in [lo, hi)?  With bind, the
+ * words of binding table entries naming one of bind do not count, and
+ * *nbound says how many there were. */
+static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi,
+                      const char *const *bind, size_t *nbound)
 {
 	Elf *elf = c->v->elf;
-	struct dead d = { .c = c, .w = w, .lo = lo, .hi = hi };
+	struct dead d = { .c = c, .w = w, .lo = lo, .hi = hi, .bind = bind };
 	if (d.hi <= d.lo || in_fn(&d, w->eh.e_entry))
 		return false;
 	bool nested = w->visits++ > 0;
@@ -353,21 +460,30 @@ static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint6
 		/* a PLT stub jumps through its GOT slot, which the relocations
 		 * and data words name; the symbol values of .dynsym are no
 		 * data words, exported() has judged them */
+		/* a binding's entries are judged by relocs(): the table of
+		 * relocations itself is not one */
 		if (d.reached || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS ||
 		    sh.sh_type == SHT_DYNSYM ||
+		    (bind && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)) ||
 		    (name && (strncmp(name, ".eh_frame", 9) == 0 || strncmp(name, ".plt", 4) == 0 ||
 		              strcmp(name, ".iplt") == 0)))
 			continue;
 		each_chunk(&d, &sh, (sh.sh_flags & SHF_EXECINSTR) != 0);
 	}
+	if (!d.reached && d.nbound)
+		d.reached = !bound_by_name(&d);
+
 	if (!d.reached)
 		reach_by_code(&d);
 	if (nested)
 		w->depth--;
+	if (nbound)
+		*nbound = d.nbound;
 	return !d.reached;
 }
 
-bool ds_site_unreached(const struct ds_site *site)
+/* A query of the function holding the site, on the budgets of one. */
+static bool site_query(const struct ds_site *site, const char *const *bind, size_t *nbound)
 {
 	struct ds_code *c = site->c;
 	Elf *elf = c->v->elf;
@@ -382,5 +498,16 @@ bool ds_site_unreached(const struct ds_site *site)
 		return false;
 	c->unreached_queries++;
 	w.asking[0] = site->f->start;
-	return unreached(&w, c, site->f->start, site->f->end);
+	return unreached(&w, c, site->f->start, site->f->end, bind, nbound);
+}
+
+bool ds_site_unreached(const struct ds_site *site)
+{
+	return site_query(site, NULL, NULL);
+}
+
+bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names)
+{
+	size_t nbound = 0;
+	return site_query(site, names, &nbound) && nbound > 0;
 }

@@ -65,6 +65,7 @@ PY
 	sock="bound as a unix socket's address (an AF_UNIX socket, the name copied into sun_path, bind), otherwise only removed or chmod'ed: bind creates the socket exclusively and fails on any pre-made name or symlink (EADDRINUSE), so a planted name can only stop the program, nothing is opened, read or written through it"
 	tmpdead="uses each fixed name under /tmp only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
+	bound="changes its gid only in a function reached through a table entry naming the call (a binding, such as a built-in interpreter's os.setgid): the script it runs passes the gid, and is not followed"
 	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
 	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm where geteuid() or getuid() returned not 0 is no root's)"
 	temp="switches its effective gid only, keeping a root id to switch back"
@@ -104,6 +105,15 @@ PY
 				echo "drop-DEAD_EXPORTED-$opt elf-nodrop-groups info disassembly $dead" ;;
 			esac
 			echo "drop-DEAD_TAKEN-$opt elf-nodrop-groups error disassembly "
+			# a binding's setgid, named only by its method table's entry
+			# (known where the byte patterns are: x86, aarch64); the
+			# entry naming another word, and a direct call: controls
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*) echo "bind-BOUND-$opt elf-nodrop-groups error disassembly " ;;
+			*) echo "bind-BOUND-$opt elf-nodrop-groups info disassembly $bound" ;;
+			esac
+			echo "bind-NAMED-$opt elf-nodrop-groups error disassembly "
+			echo "bind-DIRECT-$opt elf-nodrop-groups error disassembly "
 			# a program looking names up with dlsym() may call any of
 			# its exports
 			echo "drop-DEAD_LOOKUP-$opt elf-nodrop-groups error disassembly "

@@ -41,6 +41,18 @@ static int setup(void **state)
 	/* an indented exec after code is inside it: parsed whole */
 	write_into(root, "usr/share/doc/x/indented.sh",
 	           "#!/bin/sh\nwhile false; do\n\texec wish \"$0\"\ndone\nforeach n {1 2} {\n  puts $n\n}\n", 0644);
+	/* a polyglot that tries interpreters in a loop, then exits */
+	write_into(root, "usr/bin/launcher-exit",
+	           "#!/bin/sh\n''':'\nfor p in python3 python\ndo\n"
+	           "    type \"$p\" >/dev/null 2>&1 && exec \"$p\" \"$0\" \"$@\"\ndone\n"
+	           "echo >&2 no python\nexit 1\n':'''\ndef f(x):\n    return {x: 1}\n", 0755);
+	/* exit in an unindented if, and in a here-document's text: not the end */
+	write_into(root, "usr/bin/exit-in-if",
+	           "#!/bin/sh\nif true; then\necho a\nexit 1\nfi\ndef f(x):\n", 0755);
+	write_into(root, "usr/bin/exit-in-heredoc",
+	           "#!/bin/sh\ncat <<-'EOF'\n\texit 0\nexit 0\n\tEOF\ndef f(x):\n", 0755);
+	write_into(root, "usr/bin/exit-or",
+	           "#!/bin/sh\nexit 1 || true\ndef f(x):\n", 0755);
 	write_into(root, "usr/bin/uses-extglob",
 	           "#!/bin/bash\nshopt -s extglob\ncase $1 in\n  @(a|b)) echo ab ;;\nesac\n", 0755);
 	write_into(root, "usr/share/x/completion.sh",
@@ -55,6 +67,10 @@ static int setup(void **state)
 	           "tar -cf /tmp/all.tar .\ntar -xf /tmp/in.tar\n", 0755);
 	write_into(root, "usr/bin/tmp-not",
 	           "#!/bin/sh\ncp a build/tmp/x\necho \"then copy it: cp a /tmp/x > /tmp/log\"\n", 0755);
+	/* a here-document written to a file is text; one a shell reads is commands */
+	write_into(root, "usr/bin/tmp-heredoc",
+	           "#!/bin/sh\ncat > \"$out\" <<-EOF\n\techo S > /tmp/in-template\n\tEOF\n"
+	           "echo x > /tmp/after.$$\nsu - nobody <<'END'\necho y > /tmp/run-by-su\nEND\n", 0755);
 	write_into(root, "usr/bin/tmp-good",
 	           "#!/bin/sh\nt=$(mktemp /tmp/good.XXXXXX) && echo x > \"$t\"\nrm -f \"$t\"\n", 0755);
 	write_into(root, "usr/bin/tmp-mixed",
@@ -118,6 +134,13 @@ static void test_sh_syntax(void **state)
 	assert_non_null(strstr(json_object_get_string(json_object_object_get(d->details, "reason")),
 	                       "a launcher: its top-level exec hands the file to another interpreter"));
 	must("/usr/share/doc/x/indented.sh", "script-sh-syntax", DS_SEV_WARNING);
+	d = must("/usr/bin/launcher-exit", "script-sh-syntax", DS_SEV_PASS);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "parsed_bytes")), 127);
+	assert_non_null(strstr(json_object_get_string(json_object_object_get(d->details, "reason")),
+	                       "the shell stops at its top-level exit"));
+	must("/usr/bin/exit-in-if", "script-sh-syntax", DS_SEV_WARNING);
+	must("/usr/bin/exit-in-heredoc", "script-sh-syntax", DS_SEV_WARNING);
+	must("/usr/bin/exit-or", "script-sh-syntax", DS_SEV_WARNING);
 	d = must("/usr/bin/uses-extglob", "script-sh-syntax", DS_SEV_PASS);
 	assert_int_equal(detail_bool(d, "extglob"), 1);
 }
@@ -283,7 +306,12 @@ static void test_sh_tmp(void **state)
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 2)), 4);
 	/* build/tmp/x is not under /tmp; quoted prose is not a command */
 	assert_null(record_of(scan, "/usr/bin/tmp-not", "script-sh-tmp"));
-	assert_int_equal(count_findings(scan, "script-sh-tmp"), 3);
+	d = must("/usr/bin/tmp-heredoc", "script-sh-tmp", DS_SEV_WARNING);
+	lines = json_object_object_get(d->details, "lines");
+	assert_int_equal(json_object_array_length(lines), 2);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 0)), 5);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 1)), 7);
+	assert_int_equal(count_findings(scan, "script-sh-tmp"), 4);
 }
 
 static void test_py_chroot(void **state)
