@@ -95,6 +95,11 @@
  *   switch, info; a setuid(x) or setreuid(x, x) on any of those paths,
  *   or after them (brightd: seteuid(uid), then setuid(uid)), keeps the
  *   finding;
+ * - anything else, in a function named only by entries of a table that pair
+ *   it with a string naming a gid call ({ "setresgid", os_setresgid, ... }:
+ *   CPython's os module built into a program, in its PyMethodDef table;
+ *   ds_site_bound_by_name) -- a binding: the script the program runs passes
+ *   the gid, info, as a wrapper's;
  * - anything else -- the finding, even if setgroups is imported and called
  *   elsewhere; its text names the gid when it is a constant (bidentd's
  *   setregid(65534, 65534)).
@@ -638,6 +643,10 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "unless the program loads plugins or looks names up (dlopen, dlsym, libglade's "
 		  "or GtkBuilder's signal autoconnection: they may "
 		  "call its exports); a shared library's exports are always callers.  A "
+		  "change in a function whose only references are entries of a table pairing it "
+		  "with a string naming the call ({ \"setgid\", fn, ... }: a binding, as an "
+		  "interpreter built into the program offers os.setgid to its scripts) is the "
+		  "script's choice (info, x86 and aarch64).  A "
 		  "change every path to which takes both the arm where geteuid() (or getuid()) "
 		  "returned 0 and an arm where it returned not 0, with no call between the two "
 		  "tests but geteuid, getuid, getegid or getgid (any other may change the id): it "
@@ -683,7 +692,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 	.least = DS_SEV_INFO,
 	.severity_policy = "error for programs; warning for setuid/setgid programs; info for shared "
 	  "libraries and programs exporting 200+ functions (interpreters, plugin hosts), temporary "
-	  "switches that keep a root id, wrappers that pass on their caller's gid, dead code (code behind "
+	  "switches that keep a root id, wrappers that pass on their caller's gid or sit in a binding's "
+	  "table, dead code (code behind "
 	  "contradictory geteuid() or getuid() tests included), and "
 	  "calls it cannot follow",
 	.cwe = 273,
