@@ -25,7 +25,10 @@
  * (ds_site_unreached: what names it only from dead code is no caller;
  * for programs, a dynamic symbol naming it is no
  * caller unless the program loads plugins or looks names up with dlsym)
- * is dead code, info.  A shared library, or a program exporting an API of
+ * is dead code, info; one whose function is named only by a binding's
+ * table entry { "chroot", fn, ... } (ds_site_bound_by_name: CPython's
+ * os.chroot built into a program) is the script's, info.  A shared
+ * library, or a program exporting an API of
  * 200+ functions (an interpreter), only offers chroot to its callers
  * (os.chroot, perl's chroot): info at most.  A file importing neither chdir
  * nor fchdir is decoded too (its sites, chroot("."), the library rule), with
@@ -61,7 +64,7 @@ struct sites {
 	bool no_chdir;            /* neither imported: no deep walk either */
 	size_t called, callers;   /* the chdir is in a called function, in the callers */
 	uint64_t via;             /* the first such function */
-	size_t total, bare, before, dot, dead, unmapped;
+	size_t total, bare, before, dot, dead, bound, unmapped;
 	int64_t unmapped_at;      /* the first never-mapped path address */
 	uint64_t first_bare, first_bare_fn;
 	const char *followed_by;
@@ -148,6 +151,8 @@ static int on_chroot(struct ds_code *c, const struct ds_site *site, void *ctx)
 		/* counted in s->called or s->callers */
 	} else if (!s->library && ds_site_unreached(site)) {
 		s->dead++;   /* in a function nothing in the file can run */
+	} else if (!s->library && ds_site_bound_by_name(site, chroot_call)) {
+		s->bound++;   /* a binding's: the script gives the path */
 	} else if (s->bare++ < MAX_BARE) {
 		struct bare_site *b = &s->b[s->bare - 1];
 		*b = (struct bare_site){ .at = ds_site_addr(site), .fn = ds_site_function(site) };
@@ -285,6 +290,11 @@ static void run(struct ds_file *f, void *state)
 	} else if (s.dead) {
 		d = ds_report(f, DS_SEV_INFO, "calls chroot() without chdir() or fchdir() after it, but only in code nothing runs");
 		ds_detail_str(d, "reason", "chroot() without chdir() " DS_DEAD_CODE_WHERE);
+	} else if (s.bound) {
+		d = ds_report(f, DS_SEV_INFO, "calls chroot() without chdir() or fchdir() after it, but only in a binding that offers chroot to the scripts the program runs");
+		ds_detail_str(d, "reason", "chroot() only in a function reached through a table entry naming "
+		              "the call (a binding, such as a built-in interpreter's os.chroot): the script "
+		              "it runs decides what follows, and is not followed");
 	} else if (s.called || s.callers) {
 		char via[32];
 		hex(via, sizeof via, s.via);
@@ -314,6 +324,7 @@ static void run(struct ds_file *f, void *state)
 	ds_detail_int(d, "chdir_in_callers", (long long)s.callers);
 	ds_detail_int(d, "without_chdir", (long long)s.bare);
 	ds_detail_int(d, "dead_code", (long long)s.dead);
+	ds_detail_int(d, "binding", (long long)s.bound);
 	ds_detail_int(d, "unmapped_path", (long long)s.unmapped);
 }
 
@@ -337,7 +348,12 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "up (dlopen, dlsym, libglade's or GtkBuilder's signal autoconnection: they may "
 		  "call its exports); a chroot whose path is a constant "
 		  "below 4096 (chroot((char *)1), a probe of a seccomp filter) fails with EFAULT, the "
-		  "first page is never mapped: info.",
+		  "first page is never mapped: info (a path member of a record on the stack that a "
+		  "function of the file's own was given the record's start to fill is not taken for "
+		  "the constant it was set to first); a chroot in a function whose only references "
+		  "are entries of a table pairing it with the string \"chroot\" ({ \"chroot\", fn, "
+		  "... }: a binding, as an interpreter built into the program offers os.chroot to "
+		  "its scripts) is the script's, info (x86 and aarch64).",
 		.limits = "Calls through function pointers are not followed; a chdir in another "
 		  "function counts only when that function is called after the chroot (3 levels "
 		  "deep at most) or is a direct caller of the chroot's function (one level); a "

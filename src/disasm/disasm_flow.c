@@ -278,11 +278,28 @@ struct walk {
 	 * pointer where the walk is; no such question of its own */
 	bool inner, has_slot;
 	struct dis_loc target;
+	/* the call is the file's own function: an address up to STRUCT_SPAN
+	 * below the slot may be its record's start (CPython's path_t, filled
+	 * by a converter given &path, then path.narrow read) */
+	bool span;
 	/* the load the walk went on through (deref): its index, and whether
 	 * a join was crossed before it (the load is then one of several) */
 	size_t load_at;
 	bool load_joined;
 };
+
+/* How far into a record on the stack a call given its start may write. */
+#define STRUCT_SPAN 256
+
+/* Is the stack slot at the one the inner walk asks about, or with w->span
+ * the start of a record that may hold it? */
+static bool names_slot(const struct walk *w, const struct dis_loc *at)
+{
+	if (same_loc(at, &w->target))
+		return true;
+	return w->span && at->kind == L_STACK && w->target.kind == L_STACK && at->reg == w->target.reg &&
+	       at->disp <= w->target.disp && w->target.disp - at->disp < STRUCT_SPAN;
+}
 
 /* Follows the definition's source; returns true when the walk ends.  A
  * load through an unresolved base register goes on with the base, once:
@@ -299,7 +316,7 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 		if (w->inner && in->src_reg == w->site->c->arch->sp) {
 			/* `mov x2, sp`: the slot at the stack pointer's address */
 			struct dis_loc at = { L_STACK, in->src_reg, 0 };
-			w->has_slot = same_loc(&at, &w->target);
+			w->has_slot = names_slot(w, &at);
 			*out = argsrc(DS_SRC_UNKNOWN, 0, NULL);
 			return true;
 		}
@@ -316,7 +333,7 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 		return true;
 	case S_SLOT: {
 		struct dis_loc at = { L_STACK, in->src_reg, in->src_disp };
-		w->has_slot = w->inner && same_loc(&at, &w->target);
+		w->has_slot = w->inner && names_slot(w, &at);
 		*out = argsrc(DS_SRC_UNKNOWN, 0, NULL);
 		return true;
 	}
@@ -482,15 +499,30 @@ struct ds_argsrc dis_result_src(const struct ds_site *at, struct dis_loc loc)
 }
 
 /* Is the stack slot `slot` one the call at index i was given the address
- * of (getresgid(&r, &e, &s)), so that it may have filled it? */
+ * of (getresgid(&r, &e, &s)), or, for a function of the file's own, of a
+ * record that may hold it, so that it may have filled it? */
 static bool slot_arg(const struct walk *w, size_t i, struct dis_loc slot)
 {
 	const struct dis_arch *a = w->site->c->arch;
 	unsigned nargs = a->nargs ? a->nargs : 6;
 	struct ds_site call = { w->site->c, w->site->f, i };
+	bool own = !w->site->f->in[i].callee;   /* not an import: its writes are not known */
 	for (unsigned n = 0; n < nargs && n < 6; n++) {
-		struct walk aw = { .site = &call, .call = (size_t)-1, .inner = true, .target = slot };
+		struct walk aw = { .site = &call, .call = (size_t)-1, .inner = true, .target = slot,
+		                   .span = own };
 		walk_from(&aw, i, arg_loc(a, n), 0, NULL);
+		if (aw.has_slot)
+			return true;
+	}
+	/* where every argument goes on the stack (i386), a static function
+	 * of the file's own may take its first ones in the registers a call
+	 * clobbers anyway (clang's and GCC's regparm for local functions) */
+	for (unsigned r = 0; own && !a->nargs && r < 64; r++) {
+		if (!(a->caller_saved >> r & 1))
+			continue;
+		struct walk aw = { .site = &call, .call = (size_t)-1, .inner = true, .target = slot,
+		                   .span = true };
+		walk_from(&aw, i, (struct dis_loc){ L_REG, (uint8_t)r, 0 }, 0, NULL);
 		if (aw.has_slot)
 			return true;
 	}

@@ -304,6 +304,8 @@ PY
 			echo "badptr-BADPTR-$opt elf-chroot-chdir info disassembly $efault 1, never mapped: chroot fails with EFAULT"
 			echo "badptr-NULLPTR-$opt elf-chroot-chdir info disassembly $efault 0, never mapped: chroot fails with EFAULT"
 			echo "badptr-CONTROL-$opt elf-chroot-chdir error disassembly "
+			# a record's member a function of the file's own filled
+			echo "badptr-RECORD-$opt elf-chroot-chdir error disassembly "
 			# a directory made by mkdir whose other uses are a unix
 			# socket's in it; without the bind, a warning
 			echo "badptr-SOCKDIR-$opt elf-tmp-name info disassembly /tmp/.app-sock-%s"
