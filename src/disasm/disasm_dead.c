@@ -68,19 +68,24 @@ struct dead {
 
 /* A word naming the function at addr: a caller, or in a query for a
  * binding, an entry to judge (bound_by_name) when there is room. */
-static void named_at(struct dead *d, uint64_t addr)
+/* v added to the set list (n of cap), once; a full set cannot tell: reached. */
+static void remember(struct dead *d, uint64_t *list, size_t *n, size_t cap, uint64_t v)
 {
-	if (!d->bind) {
-		d->reached = true;
-		return;
-	}
-	for (size_t i = 0; i < d->nbound; i++)
-		if (d->bound[i] == addr)
+	for (size_t i = 0; i < *n; i++)
+		if (list[i] == v)
 			return;
-	if (d->nbound == BOUND_MAX)
+	if (*n == cap)
 		d->reached = true;
 	else
-		d->bound[d->nbound++] = addr;
+		list[(*n)++] = v;
+}
+
+static void named_at(struct dead *d, uint64_t addr)
+{
+	if (d->bind)
+		remember(d, d->bound, &d->nbound, BOUND_MAX, addr);
+	else
+		d->reached = true;
 }
 
 static bool in_fn(const struct dead *d, uint64_t a)
@@ -97,14 +102,7 @@ static void hit(struct dead *d, uint64_t at)
 		d->reached = true;   /* code before every known function */
 		return;
 	}
-	uint64_t fn = d->c->starts[fi];
-	for (size_t i = 0; i < d->ncand; i++)
-		if (d->cand[i] == fn)
-			return;
-	if (d->ncand == DEAD_CANDS)
-		d->reached = true;
-	else
-		d->cand[d->ncand++] = fn;
+	remember(d, d->cand, &d->ncand, DEAD_CANDS, d->c->starts[fi]);
 }
 
 static uint32_t le32(const unsigned char *p)
