@@ -64,12 +64,36 @@ static bool exit_is_plain(const char *p, const char *end)
 }
 
 /* The delimiter of a here-document the line [p, end) opens ("<<EOF",
- * "<<-'EOF'"; not the here-string "<<<") into out, and its length; 0 if
- * none.  *strip: the body's leading tabs go ("<<-"). */
+ * "<<-'EOF'"; not the here-string "<<<", nor a "<<" in quotes or in
+ * arithmetic, $((1 << 3))) into out, and its length; 0 if none.  *strip:
+ * the body's leading tabs go ("<<-"). */
 static size_t heredoc_word(const char *p, const char *end, char *out, size_t cap, bool *strip)
 {
-	for (; p + 1 < end && *p != '#'; p++) {
-		if (p[0] != '<' || p[1] != '<')
+	const char *start = p;
+	char quote = 0;
+	unsigned arith = 0;
+	for (; p + 1 < end; p++) {
+		if (quote) {
+			quote = *p == quote ? 0 : quote;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			quote = *p;
+			continue;
+		}
+		if (*p == '#' && (p == start || p[-1] == ' ' || p[-1] == '\t'))
+			break;   /* a comment */
+		if (p[0] == '(' && p[1] == '(') {
+			arith++;
+			p++;
+			continue;
+		}
+		if (arith && p[0] == ')' && p[1] == ')') {
+			arith--;
+			p++;
+			continue;
+		}
+		if (arith || p[0] != '<' || p[1] != '<')
 			continue;
 		if (p + 2 < end && p[2] == '<') {
 			p += 2;
@@ -150,7 +174,7 @@ size_t ds_sh_launcher_end(const char *data, size_t len, enum ds_sh_stop *how)
 			const char *after = w;
 			while (after < le && *after != ' ' && *after != '\t')
 				after++;
-			bool is_exec = word[2] == 'e';
+			bool is_exec = strcmp(word, "exec") == 0;
 			if (is_exec ? exec_runs_command(after, le) : exit_is_plain(after, le)) {
 				if (how)
 					*how = is_exec ? DS_SH_STOP_EXEC : DS_SH_STOP_EXIT;

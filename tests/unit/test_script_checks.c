@@ -71,6 +71,10 @@ static int setup(void **state)
 	write_into(root, "usr/bin/tmp-heredoc",
 	           "#!/bin/sh\ncat > \"$out\" <<-EOF\n\techo S > /tmp/in-template\n\tEOF\n"
 	           "echo x > /tmp/after.$$\nsu - nobody <<'END'\necho y > /tmp/run-by-su\nEND\n", 0755);
+	/* "<<" in arithmetic or in quotes opens no here-document */
+	write_into(root, "usr/bin/tmp-no-heredoc",
+	           "#!/bin/sh\nn=$((1 << 3))\necho x > /tmp/after-shift.$$\n"
+	           "echo \"usage: cat <<EOF\"\necho y > /tmp/after-quote.$$\n", 0755);
 	write_into(root, "usr/bin/tmp-good",
 	           "#!/bin/sh\nt=$(mktemp /tmp/good.XXXXXX) && echo x > \"$t\"\nrm -f \"$t\"\n", 0755);
 	write_into(root, "usr/bin/tmp-mixed",
@@ -311,7 +315,12 @@ static void test_sh_tmp(void **state)
 	assert_int_equal(json_object_array_length(lines), 2);
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 0)), 5);
 	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 1)), 7);
-	assert_int_equal(count_findings(scan, "script-sh-tmp"), 4);
+	d = must("/usr/bin/tmp-no-heredoc", "script-sh-tmp", DS_SEV_WARNING);
+	lines = json_object_object_get(d->details, "lines");
+	assert_int_equal(json_object_array_length(lines), 2);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 0)), 3);
+	assert_int_equal(json_object_get_int(json_object_array_get_idx(lines, 1)), 5);
+	assert_int_equal(count_findings(scan, "script-sh-tmp"), 5);
 }
 
 static void test_py_chroot(void **state)
