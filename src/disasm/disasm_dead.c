@@ -66,8 +66,6 @@ struct dead {
 	size_t nbound;
 };
 
-/* A word naming the function at addr: a caller, or in a query for a
- * binding, an entry to judge (bound_by_name) when there is room. */
 /* v added to the set list (n of cap), once; a full set cannot tell: reached. */
 static void remember(struct dead *d, uint64_t *list, size_t *n, size_t cap, uint64_t v)
 {
@@ -80,6 +78,8 @@ static void remember(struct dead *d, uint64_t *list, size_t *n, size_t cap, uint
 		list[(*n)++] = v;
 }
 
+/* A word naming the function at addr: a caller, or in a query for a
+ * binding, an entry to judge (bound_by_name) when there is room. */
 static void named_at(struct dead *d, uint64_t addr)
 {
 	if (d->bind)
@@ -388,7 +388,7 @@ static void bound_names(struct dead *d, uint64_t *ptr, bool *have)
 			if (!dis_rel_at(d->c, data, &sh, i, &r))
 				break;
 			size_t sym = d->c->v->elfclass == ELFCLASS64 ? GELF_R_SYM(r.r_info)
-			                                             : ELF32_R_SYM(r.r_info);
+		                                             : ELF32_R_SYM(r.r_info);
 			uint64_t value = 0;
 			/* a REL entry's addend is the word it relocates, read
 			 * below; one naming a symbol is no string of the file's */
@@ -470,7 +470,6 @@ static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint6
 	}
 	if (!d.reached && d.nbound)
 		d.reached = !bound_by_name(&d);
-
 	if (!d.reached)
 		reach_by_code(&d);
 	if (nested)

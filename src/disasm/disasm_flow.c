@@ -498,6 +498,17 @@ struct ds_argsrc dis_result_src(const struct ds_site *at, struct dis_loc loc)
 	return r;
 }
 
+/* Does the value at loc when the call at index i is made hold the address
+ * of slot (with span: of a record that may hold it)? */
+static bool passes_slot(const struct ds_site *call, size_t i, struct dis_loc loc,
+                        struct dis_loc slot, bool span)
+{
+	struct walk aw = { .site = call, .call = (size_t)-1, .inner = true, .target = slot,
+	                   .span = span };
+	walk_from(&aw, i, loc, 0, NULL);
+	return aw.has_slot;
+}
+
 /* Is the stack slot `slot` one the call at index i was given the address
  * of (getresgid(&r, &e, &s)), or, for a function of the file's own, of a
  * record that may hold it, so that it may have filled it? */
@@ -507,25 +518,16 @@ static bool slot_arg(const struct walk *w, size_t i, struct dis_loc slot)
 	unsigned nargs = a->nargs ? a->nargs : 6;
 	struct ds_site call = { w->site->c, w->site->f, i };
 	bool own = !w->site->f->in[i].callee;   /* not an import: its writes are not known */
-	for (unsigned n = 0; n < nargs && n < 6; n++) {
-		struct walk aw = { .site = &call, .call = (size_t)-1, .inner = true, .target = slot,
-		                   .span = own };
-		walk_from(&aw, i, arg_loc(a, n), 0, NULL);
-		if (aw.has_slot)
+	for (unsigned n = 0; n < nargs && n < 6; n++)
+		if (passes_slot(&call, i, arg_loc(a, n), slot, own))
 			return true;
-	}
 	/* where every argument goes on the stack (i386), a static function
 	 * of the file's own may take its first ones in the registers a call
 	 * clobbers anyway (clang's and GCC's regparm for local functions) */
-	for (unsigned r = 0; own && !a->nargs && r < 64; r++) {
-		if (!(a->caller_saved >> r & 1))
-			continue;
-		struct walk aw = { .site = &call, .call = (size_t)-1, .inner = true, .target = slot,
-		                   .span = true };
-		walk_from(&aw, i, (struct dis_loc){ L_REG, (uint8_t)r, 0 }, 0, NULL);
-		if (aw.has_slot)
+	for (unsigned r = 0; own && !a->nargs && r < 64; r++)
+		if ((a->caller_saved >> r & 1) &&
+		    passes_slot(&call, i, (struct dis_loc){ L_REG, (uint8_t)r, 0 }, slot, true))
 			return true;
-	}
 	return false;
 }
 
