@@ -302,8 +302,7 @@ static void relocs(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 			d->reached = true;
 			break;
 		}
-		size_t sym = d->c->v->elfclass == ELFCLASS64 ? GELF_R_SYM(r.r_info)
-		                                             : ELF32_R_SYM(r.r_info);
+		size_t sym = GELF_R_SYM(r.r_info);   /* gelf widens ELF32 r_info */
 		if (in_fn(d, (uint64_t)r.r_addend) ||
 		    (sym && syms && sym_value(symscn, &symsh, sym, &value) &&
 		     in_fn(d, value + (uint64_t)r.r_addend)))
@@ -387,8 +386,7 @@ static void bound_names(struct dead *d, uint64_t *ptr, bool *have)
 			GElf_Rela r;
 			if (!dis_rel_at(d->c, data, &sh, i, &r))
 				break;
-			size_t sym = d->c->v->elfclass == ELFCLASS64 ? GELF_R_SYM(r.r_info)
-		                                             : ELF32_R_SYM(r.r_info);
+			size_t sym = GELF_R_SYM(r.r_info);   /* gelf widens ELF32 r_info */
 			uint64_t value = 0;
 			/* a REL entry's addend is the word it relocates, read
 			 * below; one naming a symbol is no string of the file's */
