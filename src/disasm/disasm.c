@@ -1024,20 +1024,15 @@ bool dis_is_local_code(const struct ds_code *c, uint64_t addr)
 	return sp && !sp->plt;
 }
 
-bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t max_len,
-                     struct dis_func *f)
+/* [start, end) decoded on the deep walks' budget (budget: the most
+ * c->deep_decoded may reach), not the file's decoding cap, which stays
+ * for the call sites. */
+static bool decode_deep_span(struct ds_code *c, uint64_t start, uint64_t end, size_t budget,
+                             struct dis_func *f)
 {
-	size_t fi = dis_func_of(c, start);
-	if (fi == (size_t)-1 || c->starts[fi] != start || !dis_is_local_code(c, start))
-		return false;
-	const struct dis_span *sp = dis_span_of(c, start);
-	uint64_t end = fi + 1 < c->nstarts ? c->starts[fi + 1] : sp->addr + sp->size;
-	if (end > sp->addr + sp->size)
-		end = sp->addr + sp->size;
 	size_t len = (size_t)(end - start);
-	if (len > FUNC_MAX || len > max_len || c->deep_decoded + len > budget)
+	if (len > FUNC_MAX || c->deep_decoded + len > budget)
 		return false;
-	/* its own budget: the file's decoding cap stays for the call sites */
 	size_t decoded = c->decoded;
 	bool capped = c->capped;
 	c->decoded = 0;
@@ -1047,6 +1042,34 @@ bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t ma
 	if (ok)
 		c->deep_decoded += len;
 	return ok;
+}
+
+/* The end of the function holding addr (fi: its index in c->starts). */
+static uint64_t func_end(const struct ds_code *c, size_t fi, uint64_t addr)
+{
+	const struct dis_span *sp = dis_span_of(c, addr);
+	uint64_t end = fi + 1 < c->nstarts ? c->starts[fi + 1] : sp->addr + sp->size;
+	return end > sp->addr + sp->size ? sp->addr + sp->size : end;
+}
+
+bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t max_len,
+                     struct dis_func *f)
+{
+	size_t fi = dis_func_of(c, start);
+	if (fi == (size_t)-1 || c->starts[fi] != start || !dis_is_local_code(c, start))
+		return false;
+	uint64_t end = func_end(c, fi, start);
+	return end - start <= max_len && decode_deep_span(c, start, end, budget, f);
+}
+
+bool dis_decode_tail(struct ds_code *c, uint64_t at, size_t budget, size_t max_len,
+                     struct dis_func *f)
+{
+	size_t fi = dis_func_of(c, at);
+	if (fi == (size_t)-1 || !dis_is_local_code(c, at))
+		return false;
+	uint64_t end = func_end(c, fi, at);
+	return decode_deep_span(c, at, end - at > max_len ? at + max_len : end, budget, f);
 }
 
 struct callers_all {

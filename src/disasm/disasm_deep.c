@@ -26,6 +26,7 @@
 #define DEEP_CALLS 64             /* calls of the site's function tried, nearest first */
 #define DEEP_QUERY (512u << 10)   /* bytes decoded per query */
 #define NORET_LEN  4096u          /* larger local functions are taken to return */
+#define TAIL_LEN   256u           /* a cold part's straight run to exit() */
 #define NORET_MEMO 128
 
 struct deep {
@@ -256,6 +257,29 @@ bool dis_local_noreturn(struct ds_code *c, uint64_t fn)
 		c->noret_fn[c->nnoret] = fn;
 		c->noret[c->nnoret++] = nr;
 	}
+	return nr;
+}
+
+bool dis_tail_noreturn(struct ds_code *c, uint64_t addr)
+{
+	struct dis_func t;
+	size_t budget = c->deep_decoded + TAIL_LEN < DEEP_FILE ? c->deep_decoded + TAIL_LEN : DEEP_FILE;
+	if (!dis_decode_tail(c, addr, budget, TAIL_LEN, &t))
+		return false;
+	bool nr = false;
+	for (size_t i = 0; i < t.n; i++) {
+		const struct dis_insn *in = &t.in[i];
+		if (in->kind == K_CALL || (in->kind == K_JMP && in->callee)) {
+			uint64_t to = local_callee(c, &t, in);
+			if (dis_noreturn(in) || (to && dis_local_noreturn(c, to))) {
+				nr = true;
+				break;
+			}
+		}
+		if (in->kind == K_JMP || in->kind == K_CJMP || in->kind == K_RET || in->kind == K_IJMP)
+			break;
+	}
+	free(t.in);
 	return nr;
 }
 

@@ -713,8 +713,7 @@ bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint6
 	bool any = false;
 	for (size_t k = 0; k < f->n; k++) {
 		const struct dis_insn *in = &f->in[k];
-		if (in->kind != K_CJMP || in->cc == CC_NONE || in->target < f->start ||
-		    in->target >= f->end || k + 1 >= f->n || (in->cc_flags && !k))
+		if (in->kind != K_CJMP || in->cc == CC_NONE || k + 1 >= f->n || (in->cc_flags && !k))
 			continue;
 		struct ds_site at = { site->c, f, k };
 		struct walk w = { .site = &at, .call = (size_t)-1 };
@@ -728,6 +727,12 @@ bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint6
 		/* failure is -1, success 0 (mknod, mkdir) or more (open) */
 		bool ok = cc_holds(in->cc, 0, in->value), bad = cc_holds(in->cc, -1, in->value);
 		if (ok == bad)
+			continue;
+		/* a failure branch out of the function (gcc's cold part: lmbench's
+		 * mknod, perror, exit) ends the path only where it runs straight
+		 * into exit(): a cold part may also jump back */
+		if ((in->target < f->start || in->target >= f->end) &&
+		    (ok || !dis_tail_noreturn(site->c, in->target)))
 			continue;
 		cut[k] = ok ? 1 : 2;
 		any = true;

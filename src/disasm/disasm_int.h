@@ -371,6 +371,14 @@ uint64_t dis_local_target(const struct ds_code *c, uint64_t slot);
 bool dis_local_noreturn(struct ds_code *c, uint64_t fn);
 bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t max_len,
                      struct dis_func *f);
+/* Decodes from at, inside a local function (a jump's target), to that
+ * function's end or max_len bytes on, on the same budget. */
+bool dis_decode_tail(struct ds_code *c, uint64_t at, size_t budget, size_t max_len,
+                     struct dis_func *f);
+/* Does the code at addr, a jump's target outside the jumping function
+ * (gcc's cold part of it), run straight into a call that does not return,
+ * with no branch, jump or return before it? */
+bool dis_tail_noreturn(struct ds_code *c, uint64_t addr);
 /* Is addr in a code section that is not a PLT? */
 bool dis_is_local_code(const struct ds_code *c, uint64_t addr);
 /* The functions (indexes into c->starts) whose code may name an address
