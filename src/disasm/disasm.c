@@ -471,6 +471,14 @@ void ds_code_rewind(struct ds_code *c)
 	c->main_done = false;   /* found on each user's deep budget */
 }
 
+/* The deep walks' decoded functions (deep_keep) let go. */
+static void deep_forget(struct ds_code *c)
+{
+	for (size_t i = 0; i < c->ndeep_memo; i++)
+		free(c->deep_memo[i].f.in);
+	c->ndeep_memo = c->deep_memo_next = c->deep_memo_insns = 0;
+}
+
 void ds_code_free(struct ds_code *c)
 {
 	if (!c)
@@ -488,6 +496,7 @@ void ds_code_free(struct ds_code *c)
 	free(c->alt);
 	free(c->alt_not);
 	free(c->got_words);
+	deep_forget(c);
 	free(c);
 }
 
@@ -1027,20 +1036,72 @@ bool dis_is_local_code(const struct ds_code *c, uint64_t addr)
 /* [start, end) decoded on the deep walks' budget (budget: the most
  * c->deep_decoded may reach), not the file's decoding cap, which stays
  * for the call sites. */
+static struct dis_insn *insns_dup(const struct dis_func *f)
+{
+	struct dis_insn *in = ds_xmalloc(f->n ? f->n * sizeof *in : 1);
+	if (f->n)
+		memcpy(in, f->in, f->n * sizeof *in);
+	return in;
+}
+
+/* A copy of [start, end) as a deep walk decoded it before, if kept. */
+static bool deep_recall(const struct ds_code *c, uint64_t start, uint64_t end, struct dis_func *f)
+{
+	for (size_t i = 0; i < c->ndeep_memo; i++) {
+		const struct deep_memo *m = &c->deep_memo[i];
+		if (m->f.start == start && m->f.end == end && m->nstubs == c->nstubs &&
+		    m->nlocals == c->nlocals) {
+			*f = m->f;
+			f->in = insns_dup(&m->f);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* f kept for deep_recall, in place of the oldest entry; past the
+ * instructions' cap, all are forgotten first. */
+static void deep_keep(struct ds_code *c, const struct dis_func *f)
+{
+	if (f->n > DEEP_MEMO_INSNS / 4)
+		return;
+	if (c->deep_memo_insns + f->n > DEEP_MEMO_INSNS)
+		deep_forget(c);
+	struct deep_memo *m = &c->deep_memo[c->deep_memo_next];
+	if (c->deep_memo_next < c->ndeep_memo) {
+		c->deep_memo_insns -= m->f.n;
+		free(m->f.in);
+	} else {
+		c->ndeep_memo++;
+	}
+	c->deep_memo_next = (c->deep_memo_next + 1) % DEEP_MEMO;
+	m->f = *f;
+	m->f.in = insns_dup(f);
+	m->nstubs = c->nstubs;
+	m->nlocals = c->nlocals;
+	c->deep_memo_insns += f->n;
+}
+
 static bool decode_deep_span(struct ds_code *c, uint64_t start, uint64_t end, size_t budget,
                              struct dis_func *f)
 {
 	size_t len = (size_t)(end - start);
 	if (len > FUNC_MAX || c->deep_decoded + len > budget)
 		return false;
+	if (deep_recall(c, start, end, f)) {
+		c->deep_decoded += len;
+		return true;
+	}
 	size_t decoded = c->decoded;
 	bool capped = c->capped;
 	c->decoded = 0;
 	bool ok = decode(c, start, end, f);
 	c->decoded = decoded;
 	c->capped = capped;
-	if (ok)
+	if (ok) {
 		c->deep_decoded += len;
+		deep_keep(c, f);
+	}
 	return ok;
 }
 

@@ -137,6 +137,8 @@ struct dis_regs {
 
 #define DEEP_FILE (4u << 20)      /* bytes decoded by all deep walks of a file */
 #define NORET_FILE_MEMO 64        /* local functions judged for dis_local_noreturn */
+#define DEEP_MEMO 32              /* functions the deep walks decoded, kept per file */
+#define DEEP_MEMO_INSNS 65536u    /* their instructions, at most */
 #define DEEP_CALLERS 8            /* ds_site_callers_all queries per file */
 
 struct dis_local {         /* a GOT slot the loader fills with a local address */
@@ -261,6 +263,15 @@ struct ds_code {
 		unsigned deep_callers, unreached_queries;
 		bool capped;
 	} opened;
+	/* what dis_decode_deep and dis_decode_tail decoded, a ring: the deep
+	 * walks of one file (noreturn callees, a path's calls, dead code) ask
+	 * for the same functions again; a copy is given, and the budget is
+	 * charged as if decoded, so the verdicts do not depend on it */
+	struct deep_memo {
+		struct dis_func f;
+		size_t nstubs, nlocals;  /* what the calls' names were resolved against */
+	} deep_memo[DEEP_MEMO];
+	size_t ndeep_memo, deep_memo_next, deep_memo_insns;
 	bool stubs_seen;                 /* find_stubs done or replayed since the rewind */
 	size_t stubs_decoded;
 	bool stubs_capped;
