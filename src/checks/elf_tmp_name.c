@@ -1206,7 +1206,7 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "creation succeeded (mdadm's mknod) is seen where the branch's condition is "
 		  "read (a compare and a conditional jump); a failure branch into a cold part "
 		  "outside the function (gcc's) counts only where that part runs straight into "
-		  "exit() or another call that does not return; elsewhere it is still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
+		  "exit or another call that does not return; elsewhere it is still a warning. fopen's \"x\" mode is not read (loose). A pre-made name "
 		  "still makes an exclusive creation fail (info: a denial of service at most). A name "
 		  "tested and then only removed (a debugging switch turned on by the file's "
 		  "existence) is info; a printed name whose function only removes files is info "
