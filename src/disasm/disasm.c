@@ -1033,9 +1033,6 @@ bool dis_is_local_code(const struct ds_code *c, uint64_t addr)
 	return sp && !sp->plt;
 }
 
-/* [start, end) decoded on the deep walks' budget (budget: the most
- * c->deep_decoded may reach), not the file's decoding cap, which stays
- * for the call sites. */
 static struct dis_insn *insns_dup(const struct dis_func *f)
 {
 	struct dis_insn *in = ds_xmalloc(f->n ? f->n * sizeof *in : 1);
@@ -1082,6 +1079,9 @@ static void deep_keep(struct ds_code *c, const struct dis_func *f)
 	c->deep_memo_insns += f->n;
 }
 
+/* [start, end) decoded on the deep walks' budget (budget: the most
+ * c->deep_decoded may reach), not the file's decoding cap, which stays
+ * for the call sites. */
 static bool decode_deep_span(struct ds_code *c, uint64_t start, uint64_t end, size_t budget,
                              struct dis_func *f)
 {
@@ -1103,6 +1103,11 @@ static bool decode_deep_span(struct ds_code *c, uint64_t start, uint64_t end, si
 		deep_keep(c, f);
 	}
 	return ok;
+}
+
+size_t dis_deep_budget(const struct ds_code *c, size_t len)
+{
+	return c->deep_decoded + len < DEEP_FILE ? c->deep_decoded + len : DEEP_FILE;
 }
 
 /* The end of the function holding addr (fi: its index in c->starts). */

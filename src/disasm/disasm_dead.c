@@ -482,9 +482,7 @@ static bool site_query(const struct ds_site *site, const char *const *bind, size
 {
 	struct ds_code *c = site->c;
 	Elf *elf = c->v->elf;
-	struct dead_walk w = { .budget = c->deep_decoded + DEAD_QUERY < DEEP_FILE
-	                                         ? c->deep_decoded + DEAD_QUERY
-	                                         : DEEP_FILE };
+	struct dead_walk w = { .budget = dis_deep_budget(c, DEAD_QUERY) };
 	/* the byte patterns are x86's and aarch64's: elsewhere, no answer */
 	unsigned m = c->arch->machine;
 	if ((m != EM_X86_64 && m != EM_386 && m != EM_AARCH64) ||

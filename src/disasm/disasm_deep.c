@@ -157,7 +157,7 @@ static unsigned char *deep_init(struct deep *d, const struct ds_site *site, cons
 {
 	struct ds_code *c = site->c;
 	*d = (struct deep){ .c = c, .names = names };
-	d->budget = c->deep_decoded + DEEP_QUERY < DEEP_FILE ? c->deep_decoded + DEEP_QUERY : DEEP_FILE;
+	d->budget = dis_deep_budget(c, DEEP_QUERY);
 	d->home = site->f->start;
 	unsigned char *st = stops_of(d, site->f);
 	if (d->cut) {
@@ -251,7 +251,7 @@ bool dis_local_noreturn(struct ds_code *c, uint64_t fn)
 	for (size_t i = 0; i < c->nnoret; i++)
 		if (c->noret_fn[i] == fn)
 			return c->noret[i];
-	size_t budget = c->deep_decoded + NORET_LEN < DEEP_FILE ? c->deep_decoded + NORET_LEN : DEEP_FILE;
+	size_t budget = dis_deep_budget(c, NORET_LEN);
 	bool nr = func_never_returns(c, fn, budget) == 1;
 	if (c->nnoret < NORET_FILE_MEMO) {
 		c->noret_fn[c->nnoret] = fn;
@@ -263,7 +263,7 @@ bool dis_local_noreturn(struct ds_code *c, uint64_t fn)
 bool dis_tail_noreturn(struct ds_code *c, uint64_t addr)
 {
 	struct dis_func t;
-	size_t budget = c->deep_decoded + TAIL_LEN < DEEP_FILE ? c->deep_decoded + TAIL_LEN : DEEP_FILE;
+	size_t budget = dis_deep_budget(c, TAIL_LEN);
 	if (!dis_decode_tail(c, addr, budget, TAIL_LEN, &t))
 		return false;
 	bool nr = false;
@@ -290,7 +290,7 @@ uint64_t dis_main(struct ds_code *c)
 	c->main_done = true;
 	GElf_Ehdr eh;
 	struct dis_func f;
-	size_t budget = c->deep_decoded + NORET_LEN < DEEP_FILE ? c->deep_decoded + NORET_LEN : DEEP_FILE;
+	size_t budget = dis_deep_budget(c, NORET_LEN);
 	if (!gelf_getehdr(c->v->elf, &eh))
 		return 0;
 	/* ARM: bit 0 of the entry point says Thumb, not where it is */
@@ -595,7 +595,7 @@ bool ds_site_main_first(const struct ds_site *site, const char *const *names,
 	uint64_t m = dis_main(c);
 	struct dis_func f;
 	struct deep d = { .c = c, .names = changes, .home = m };
-	d.budget = c->deep_decoded + DEEP_QUERY < DEEP_FILE ? c->deep_decoded + DEEP_QUERY : DEEP_FILE;
+	d.budget = dis_deep_budget(c, DEEP_QUERY);
 	if (!m || m == site->f->start || !dis_decode_deep(c, m, d.budget, (size_t)-1, &f))
 		return false;
 	struct first w = { &d, names, changes, depth, site->f->start, false };

@@ -380,6 +380,9 @@ uint64_t dis_local_target(const struct ds_code *c, uint64_t slot);
  * that does not return: busybox's bb_error_msg_and_die)?  Small functions
  * only, within the file's deep budget; answers kept per file. */
 bool dis_local_noreturn(struct ds_code *c, uint64_t fn);
+/* The budget (what c->deep_decoded may reach) of a deep question that may
+ * decode len more bytes, within the file's DEEP_FILE. */
+size_t dis_deep_budget(const struct ds_code *c, size_t len);
 bool dis_decode_deep(struct ds_code *c, uint64_t start, size_t budget, size_t max_len,
                      struct dis_func *f);
 /* Decodes from at, inside a local function (a jump's target), to that
