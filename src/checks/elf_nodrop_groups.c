@@ -24,7 +24,8 @@
  *   and has no root's groups to keep) (moves_egid);
  * - loaded from a global (bash's current_user.gid, dash's and screen's
  *   saved ids) that every store in the file sets from getgid/getegid/
- *   getresgid or -1 (ds_code_each_store): the real id saved at start-up,
+ *   getresgid or -1 (ds_code_each_store), or copies from such a global
+ *   (ksh93's egroupid = groupid; two copies deep): the real id saved at start-up,
  *   the same -- harmless, its own reason; a global with no store found,
  *   another one, or one the layer cannot see (its address taken) counts as
  *   any other gid;
@@ -242,43 +243,75 @@ struct sites {
 };
 
 /* [egid_moved]: a store of getegid()'s result is real only when false,
- * so other[0] implies other[1]. */
+ * so other[0] implies other[1].  A store copying another global (ksh's
+ * egroupid = groupid, which holds getgid()) is set aside in from[] and
+ * judged as that global, once the walk is over. */
+#define COPIES_MAX 4
 struct stores {
 	bool real[2], other[2];
+	uint64_t addr;   /* the global being judged */
+	uint64_t from[COPIES_MAX];
+	size_t nfrom;
 };
 
 static int on_store(struct ds_code *c, const struct ds_site *site, void *ctx)
 {
 	(void)c;
 	struct stores *st = ctx;
+	struct ds_argsrc v = ds_site_stored(site);
+	if (v.kind == DS_SRC_LOAD && v.value != 0 && (uint64_t)v.value != st->addr &&
+	    st->nfrom < COPIES_MAX) {
+		st->from[st->nfrom++] = (uint64_t)v.value;
+		return 0;
+	}
 	for (int m = 0; m < 2; m++) {
-		enum argv a = classify(ds_site_stored(site), m);
+		enum argv a = classify(v, m);
 		st->real[m] |= a == A_REAL;
 		st->other[m] |= a != A_REAL && a != A_KEEP;
 	}
 	return st->other[0];
 }
 
-/* A gid loaded from a global (bash's current_user.gid, dash's, screen's,
- * mtools' saved ids) that every store in the file sets from getgid/getegid/
- * getresgid (or -1): the real id saved at start-up.  No store found, one
- * of anything else, or one the layer cannot see: no. */
-static bool saved_real(struct ds_code *c, struct sites *s, struct ds_argsrc a, bool egid_moved)
+/* How many globals deep a copy is followed (a copy of a copy, and no
+ * further: a cycle of copies ends there as another gid). */
+#define COPY_DEPTH 2
+
+/* Is the global at addr one that every store in the file sets from
+ * getgid/getegid/getresgid (or -1), or copies from such a global? */
+static bool saved_real_at(struct ds_code *c, struct sites *s, uint64_t addr, bool egid_moved,
+                          unsigned depth)
 {
-	if (a.kind != DS_SRC_LOAD || a.value == 0)
-		return false;
-	uint64_t addr = (uint64_t)a.value;
 	for (size_t i = 0; i < s->nsaved; i++)
 		if (s->saved[i].addr == addr)
 			return s->saved[i].real[egid_moved];
 	if (s->nsaved == SAVED_MAX)
 		return false;
-	struct stores st = { { false, false }, { false, false } };
+	struct stores st = { .addr = addr };
 	bool seen = ds_code_each_store(c, addr, 4 /* gid_t */, on_store, &st) > 0;
+	for (size_t i = 0; i < st.nfrom && seen; i++)
+		for (int m = 0; m < 2; m++) {
+			bool real = depth < COPY_DEPTH && saved_real_at(c, s, st.from[i], m, depth + 1);
+			st.real[m] |= real;
+			st.other[m] |= !real;
+		}
+	if (s->nsaved == SAVED_MAX)   /* filled by the copies' globals */
+		return false;
 	s->saved[s->nsaved].addr = addr;
 	for (int m = 0; m < 2; m++)
 		s->saved[s->nsaved].real[m] = seen && st.real[m] && !st.other[m];
 	return s->saved[s->nsaved++].real[egid_moved];
+}
+
+/* A gid loaded from a global (bash's current_user.gid, dash's, screen's,
+ * mtools' saved ids) that every store in the file sets from getgid/getegid/
+ * getresgid (or -1), directly or by copying such a global: the real id
+ * saved at start-up.  No store found, one of anything else, or one the
+ * layer cannot see: no. */
+static bool saved_real(struct ds_code *c, struct sites *s, struct ds_argsrc a, bool egid_moved)
+{
+	if (a.kind != DS_SRC_LOAD || a.value == 0)
+		return false;
+	return saved_real_at(c, s, (uint64_t)a.value, egid_moved, 0);
 }
 
 static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct ds_site *site,
@@ -617,7 +650,8 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "from the jump's condition; where it is not read, the arm of such a test whose "
 		  "other arm calls one); a gid "
 		  "from getgid/getegid/getresgid or "
-		  "getpwuid(getuid()), directly or through a global only ever assigned from them, "
+		  "getpwuid(getuid()), directly or through a global only ever assigned from them "
+		  "(or copied from such a global, two levels deep), "
 		  "or read through that record's pointer kept in a callee-saved register which "
 		  "nothing on any path to the change writes but with that call's result (x86, "
 		  "aarch64), is a drop back, and so is any gid when the next uid change is back to getuid() "

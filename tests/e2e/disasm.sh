@@ -95,6 +95,17 @@ PY
 			echo "drop-SIBLING_AFTER-$opt elf-nodrop-groups error disassembly "
 			echo "drop-SAVED-$opt elf-nodrop-groups pass disassembly $saved"
 			echo "drop-SAVED_OTHER-$opt elf-nodrop-groups error disassembly "
+			# i686 -O0 copies the global through the base an inline
+			# call/pop leaves in a register, whose loads the lifter
+			# does not resolve to the global; ARM-mode -O2 leaves the
+			# copy's address in r0 at copy_ids's return, which may be a
+			# return value: taken for the address escaping, the copy's
+			# stores are not all seen.  The error stays
+			case $target-$opt in
+			i686*-O0|arm-linux-gnueabihf-O2*) echo "drop-SAVED_COPY-$opt elf-nodrop-groups error disassembly " ;;
+			*) echo "drop-SAVED_COPY-$opt elf-nodrop-groups pass disassembly $saved" ;;
+			esac
+			echo "drop-SAVED_COPY_OTHER-$opt elf-nodrop-groups error disassembly "
 			# the dead-code byte patterns are x86's and aarch64's only
 			case $target in
 			s390x*|powerpc64*|arm-*|mips64*)
