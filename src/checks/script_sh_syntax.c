@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * script-sh-syntax (find-sh4errors): each shell script is parsed by its own
- * interpreter with -n (parse, never run), fed on stdin, with a clean
+ * interpreter with -n (parse, never run), fed on stdin from a memory file
+ * (script_file: bash reads a pipe a byte at a time), with a clean
  * environment, a new session (no terminal), output captured and a 5 s
  * limit.  The script itself is never executed.  A launcher is parsed up to
- * its unconditional top-level exec or exit (sh/Python and sh/Tcl polyglots), a bash script
+ * its unconditional top-level exec or exit (sh/Python and sh/Tcl polyglots,
+ * Perl's `eval 'exec perl -x $0'`, `:;exec scm`), a bash script
  * that turns on extglob with -O extglob, and a file without "#!" by the
  * shell its name or content names, or not at all (sh_text.c).  A script busybox runs
  * ("#!/bin/busybox sh", or a #! path the scanned root links to its busybox)
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -37,6 +40,9 @@
 #define DS_SH_CRASHED 1000
 
 int ds_sh_timeout_ms = 5000;
+/* How many launcher ends are parsed up to, at most, after the whole
+ * script failed: each is a parser run. */
+#define LAUNCHER_TRIES 4
 const char *const *ds_sh_dirs = (const char *const[]){ "/usr/bin", "/bin", "/usr/sbin", "/sbin", NULL };
 
 
@@ -283,98 +289,89 @@ static pid_t start_parser(const char *shell, char *const argv[], int in, int err
 	return pid;
 }
 
-/* write() to the parser's stdin without SIGPIPE: a parser that stops
- * reading (dash -n exits at the first error, before a large script is all
- * sent) must not kill the scan.  A pipe write raises the signal in the
- * writing thread, so blocking it here and taking back the one the write
- * left pending touches no other thread. */
-static ssize_t write_to_parser(int fd, const unsigned char *buf, size_t len)
+/* The script as a file the parser reads from the start: an anonymous
+ * memory file, not a pipe.  From a pipe, bash reads a byte at a time (it
+ * must not read past the command it runs), 12 s for an 8 MB script, which
+ * the timeout would report as a script that cannot be parsed; from a
+ * seekable file it reads in blocks.  No pipe also means no SIGPIPE when a
+ * parser stops reading (dash -n exits at its first error).  -1 (errno
+ * set) when it cannot be made. */
+static int script_file(const unsigned char *data, size_t len)
 {
-	sigset_t pipe_set, old, pending;
-	sigemptyset(&pipe_set);
-	sigaddset(&pipe_set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
-	bool was_pending = sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE);
-	ssize_t w = write(fd, buf, len);
-	int e = errno;
-	if (w < 0 && e == EPIPE && !was_pending) {
-		const struct timespec zero = { 0, 0 };
-		while (sigtimedwait(&pipe_set, NULL, &zero) < 0 && errno == EINTR)
-			;
+	int fd = memfd_create("distsec-sh-n", MFD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	for (size_t done = 0; done < len;) {
+		ssize_t w = write(fd, data + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			int e = w < 0 ? errno : EIO;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		done += (size_t)w;
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	errno = e;
-	return w;
+	if (lseek(fd, 0, SEEK_SET) != 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
 }
 
-/* Feeds data to shell -n on stdin (busybox: "busybox sh -n") and collects
- * its stderr.  Returns the exit status, -2 on timeout, -1 if it could not
- * be started, DS_SH_CRASHED + N when signal N ended it. */
+/* Runs shell -n on data (busybox: "busybox sh -n") and collects its
+ * stderr.  Returns the exit status, -2 on timeout, -1 if it could not be
+ * started, DS_SH_CRASHED + N when signal N ended it. */
 static int run_parser(const char *shell, bool busybox, bool extglob, const unsigned char *data,
                       size_t len, char *errbuf, size_t errlen)
 {
-	int in[2], err[2];
-	if (pipe2(in, O_CLOEXEC) != 0)
+	int in = script_file(data, len), err[2];
+	if (in < 0)
 		return -1;
 	if (pipe2(err, O_CLOEXEC) != 0) {
-		close(in[0]), close(in[1]);
+		close(in);
 		return -1;
 	}
 	char *const plain[] = { (char *)shell, "-n", NULL };
 	char *const with_extglob[] = { (char *)shell, "-O", "extglob", "-n", NULL };
 	char *const applet[] = { (char *)shell, "sh", "-n", NULL };
-	pid_t pid = start_parser(shell, busybox ? applet : extglob ? with_extglob : plain, in[0],
-	                         err[1]);
-	close(in[0]);
+	pid_t pid = start_parser(shell, busybox ? applet : extglob ? with_extglob : plain, in, err[1]);
+	close(in);
 	close(err[1]);
 	if (pid < 0) {
-		close(in[1]), close(err[0]);
+		close(err[0]);
 		return -1;
 	}
-	fcntl(in[1], F_SETFL, O_NONBLOCK);
-	size_t sent = 0, got = 0;
+	size_t got = 0;
 	struct timespec t0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int timed_out = 0;
-	struct pollfd p[2] = { { in[1], POLLOUT, 0 }, { err[0], POLLIN, 0 } };
-	if (len == 0) {
-		close(in[1]);
-		p[0].fd = -1;
-	}
-	while (p[1].fd >= 0) {
+	struct pollfd p = { err[0], POLLIN, 0 };
+	for (;;) {
 		long left = ds_sh_timeout_ms - ms_since(&t0);
 		if (left <= 0) {
 			timed_out = 1;
 			break;
 		}
-		if (poll(p, 2, (int)left) < 0 && errno != EINTR)
+		int n = poll(&p, 1, (int)left);
+		if (n < 0 && errno != EINTR)
 			break;
-		if (p[0].fd >= 0 && (p[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			ssize_t w = write_to_parser(in[1], data + sent, len - sent);
-			if (w > 0)
-				sent += (size_t)w;
-			if (w < 0 && errno != EAGAIN) /* the parser stopped reading */
-				sent = len;
-			if (sent == len) {
-				close(in[1]);
-				p[0].fd = -1;
-			}
-		}
-		if (p[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-			char tmp[4096];
-			ssize_t r = read(err[0], tmp, sizeof tmp);
-			if (r <= 0) {
-				p[1].fd = -1;
-				continue;
-			}
-			size_t take = (size_t)r < errlen - 1 - got ? (size_t)r : errlen - 1 - got;
-			memcpy(errbuf + got, tmp, take);
-			got += take;
-		}
+		if (n <= 0 || !(p.revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		char tmp[4096];
+		ssize_t r = read(err[0], tmp, sizeof tmp);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		size_t take = (size_t)r < errlen - 1 - got ? (size_t)r : errlen - 1 - got;
+		memcpy(errbuf + got, tmp, take);
+		got += take;
 	}
 	errbuf[got] = '\0';
-	if (p[0].fd >= 0)
-		close(in[1]);
 	close(err[0]);
 	if (timed_out) /* setsid: the parser leads its own group */
 		kill(-pid, SIGKILL);
@@ -424,8 +421,14 @@ static void run(struct ds_file *f, void *state)
 	size_t parsed = len;
 	int rc = run_parser(shell, busybox, extglob, data, len, errbuf, sizeof errbuf);
 	enum ds_sh_stop how = DS_SH_STOP_EXEC;
-	size_t cut = rc > 0 && rc < DS_SH_CRASHED ? ds_sh_launcher_end((const char *)data, len, &how) : len;
-	if (cut < len) {
+	/* an exit in column 0 may close an if's arm (titanver: `exit 0` before
+	 * the fi that ends its no-perl branch, then Perl's eval 'exec'): when
+	 * the part up to one end does not parse, the next end is tried */
+	size_t cut = 0;
+	for (int tries = 0; rc > 0 && rc < DS_SH_CRASHED && tries < LAUNCHER_TRIES; tries++) {
+		cut = ds_sh_launcher_end((const char *)data, len, cut, &how);
+		if (cut >= len)
+			break;
 		char cutbuf[2048];
 		if (run_parser(shell, busybox, extglob, data, cut, cutbuf, sizeof cutbuf) == 0) {
 			rc = 0;
@@ -462,9 +465,9 @@ static void run(struct ds_file *f, void *state)
 		ds_detail_int(d, "parsed_bytes", (long long)parsed);
 		ds_detail_str(d, "reason", how == DS_SH_STOP_EXEC ?
 		              "a launcher: its top-level exec hands the file to another "
-		              "interpreter (Python, Tcl), the rest is not shell and is not parsed" :
+		              "interpreter (Python, Perl, Tcl), the rest is not shell and is not parsed" :
 		              "a launcher: the shell stops at its top-level exit, the rest is "
-		              "another language (Python, Tcl) and is not parsed");
+		              "another language (Python, Perl, Tcl) and is not parsed");
 	}
 }
 
@@ -530,10 +533,14 @@ const struct ds_check ds_check_script_sh_syntax = {
 		.what = "A shell script its own interpreter cannot parse fails at run time, often "
 		  "half-way (a maintainer script that aborts leaves a package half-configured).",
 		.detect = "The script is parsed by its own interpreter with -n (parse only, never run), "
-		  "fed on stdin with a clean environment, a new session, no core dump and a 5 s "
+		  "fed on stdin (a memory file, which bash reads in blocks, not a pipe) with a clean "
+		  "environment, a new session, no core dump and a 5 s "
 		  "limit; an interpreter killed by a signal is reported as a crash, not a syntax error. "
 		  "A script busybox runs (#!/bin/busybox sh, or a #!/bin/sh or ash the scanned root "
-		  "links to its busybox) is parsed by busybox sh -n.",
+		  "links to its busybox) is parsed by busybox sh -n. A launcher that fails to parse "
+		  "whole is parsed again up to its top-level exec or exit (sh/Python and sh/Tcl "
+		  "polyglots; Perl's eval 'exec perl -x $0', a `:;exec` line), trying up to 4 such "
+		  "ends, as an exit in column 0 may still close an if's arm.",
 		.limits = "Only interpreters installed on the scanning machine are used; a missing one "
 		  "gets one info finding naming the scripts it left unchecked (details.scripts: the "
 		  "first 20 by path; details.not_checked: how many). A package file's #!/bin/sh is "

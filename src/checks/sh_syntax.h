@@ -24,9 +24,10 @@ enum ds_sh_stop {
  * sh/Python polyglots write it ''''exec or "exec", or try interpreters in
  * a loop and exit when none is found), or an indented exec with only
  * comments before it (Tcl's "# ... \\" then "  exec wish").  Here-document
- * bodies are text, not commands.  len if none; *how (may be NULL) says
- * which. */
-size_t ds_sh_launcher_end(const char *data, size_t len, enum ds_sh_stop *how);
+ * bodies are text, not commands.  The first such end past after (0: the
+ * first of all; an earlier one may turn out to sit inside an if), or len
+ * if none; *how (may be NULL) says which. */
+size_t ds_sh_launcher_end(const char *data, size_t len, size_t after, enum ds_sh_stop *how);
 /* When the line [l, le) of a script ending at end opens a here-document
  * ("cat <<EOF", "<<-'EOF'"; not the here-string "<<<"): where the line
  * after its body (and delimiter) starts; NULL when it opens none. */

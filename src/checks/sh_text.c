@@ -53,6 +53,33 @@ static bool exec_runs_command(const char *p, const char *end)
 	return false;
 }
 
+/* Where a line's command starts once what runs an exec for it is set
+ * aside: `:` or `true` and a ";" before it (`:;exec scm -f $0 "$@"`),
+ * and `eval` given the exec in quotes (Perl's launcher, whose next line
+ * `if 0;` hides the eval from perl: `eval 'exec perl -x $0 ${1+"$@"}'`). */
+static const char *command_start(const char *w, const char *le)
+{
+	for (;;) {
+		const char *p = w;
+		if (p < le && *p == ':')
+			p++;
+		else if (le - p >= 4 && memcmp(p, "true", 4) == 0)
+			p += 4;
+		else
+			break;
+		p = trim(p, le);
+		if (p >= le || *p != ';')
+			break;
+		w = trim(p + 1, le);
+	}
+	if (le - w > 5 && memcmp(w, "eval", 4) == 0 && (w[4] == ' ' || w[4] == '\t')) {
+		const char *p = trim(w + 4, le);
+		if (p < le && (*p == '\'' || *p == '"'))
+			return p + 1;
+	}
+	return w;
+}
+
 /* After "exit": only a status, a comment or ";" (no "&&", "||", "|" or
  * "&" that makes it part of a list or a background job)? */
 static bool exit_is_plain(const char *p, const char *end)
@@ -154,7 +181,7 @@ static bool continues(const char *prev, const char *prev_end)
 	return false;
 }
 
-size_t ds_sh_launcher_end(const char *data, size_t len, enum ds_sh_stop *how)
+size_t ds_sh_launcher_end(const char *data, size_t len, size_t after, enum ds_sh_stop *how)
 {
 	const char *end = data + len, *prev = NULL, *prev_end = NULL;
 	bool first = true;
@@ -168,17 +195,20 @@ size_t ds_sh_launcher_end(const char *data, size_t len, enum ds_sh_stop *how)
 		 * inside something */
 		const char *w = prev ? l : trim(l, le);
 		if (!first && w < le && *w != ' ' && *w != '\t' &&
+		    (w = command_start(w, le)) < le &&
 		    unquoted_word(w, le, word, sizeof word) &&
 		    (!strcmp(word, "exec") || !strcmp(word, "exit")) &&
 		    !(prev && continues(prev, prev_end))) {
-			const char *after = w;
-			while (after < le && *after != ' ' && *after != '\t')
-				after++;
+			const char *rest = w;
+			while (rest < le && *rest != ' ' && *rest != '\t')
+				rest++;
 			bool is_exec = strcmp(word, "exec") == 0;
-			if (is_exec ? exec_runs_command(after, le) : exit_is_plain(after, le)) {
+			size_t cut = (size_t)(le - data) + (nl ? 1 : 0);
+			if (cut > after &&
+			    (is_exec ? exec_runs_command(rest, le) : exit_is_plain(rest, le))) {
 				if (how)
 					*how = is_exec ? DS_SH_STOP_EXEC : DS_SH_STOP_EXIT;
-				return (size_t)(le - data) + (nl ? 1 : 0);
+				return cut;
 			}
 		}
 		const char *t = trim(l, le);

@@ -53,6 +53,18 @@ static int setup(void **state)
 	           "#!/bin/sh\ncat <<-'EOF'\n\texit 0\nexit 0\n\tEOF\ndef f(x):\n", 0755);
 	write_into(root, "usr/bin/exit-or",
 	           "#!/bin/sh\nexit 1 || true\ndef f(x):\n", 0755);
+	/* Perl's launcher (the exec given to eval, `if 0;` hiding it from
+	 * perl) and scm's (`:;exec`); an eval of text that is no exec, and
+	 * an eval'd exec in an if, are not the end */
+	write_into(root, "usr/bin/launcher-eval",
+	           "#! /bin/sh\n#!perl -w # --*- Perl -*--\neval 'exec perl -x $0 ${1+\"$@\"}'\n"
+	           "    if 0;\nmy %h = (a => 1);\nprint $h{a}, \"\\n\";\n", 0755);
+	write_into(root, "usr/bin/launcher-colon",
+	           "#!/bin/sh\n:;exec scm -f $0 \"$@\"\n(define (f x) (display x))\n", 0755);
+	write_into(root, "usr/bin/eval-echo",
+	           "#!/bin/sh\neval 'echo exec perl'\nmy %h = (a => 1);\n", 0755);
+	write_into(root, "usr/bin/eval-in-if",
+	           "#!/bin/sh\nif true; then\neval 'exec perl -x $0'\nfi\nmy %h = (a => 1);\n", 0755);
 	write_into(root, "usr/bin/uses-extglob",
 	           "#!/bin/bash\nshopt -s extglob\ncase $1 in\n  @(a|b)) echo ab ;;\nesac\n", 0755);
 	write_into(root, "usr/share/x/completion.sh",
@@ -145,6 +157,12 @@ static void test_sh_syntax(void **state)
 	must("/usr/bin/exit-in-if", "script-sh-syntax", DS_SEV_WARNING);
 	must("/usr/bin/exit-in-heredoc", "script-sh-syntax", DS_SEV_WARNING);
 	must("/usr/bin/exit-or", "script-sh-syntax", DS_SEV_WARNING);
+	d = must("/usr/bin/launcher-eval", "script-sh-syntax", DS_SEV_PASS);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "parsed_bytes")), 71);
+	d = must("/usr/bin/launcher-colon", "script-sh-syntax", DS_SEV_PASS);
+	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "parsed_bytes")), 32);
+	must("/usr/bin/eval-echo", "script-sh-syntax", DS_SEV_WARNING);
+	must("/usr/bin/eval-in-if", "script-sh-syntax", DS_SEV_WARNING);
 	d = must("/usr/bin/uses-extglob", "script-sh-syntax", DS_SEV_PASS);
 	assert_int_equal(detail_bool(d, "extglob"), 1);
 }
