@@ -182,9 +182,11 @@ static void test_missing_interpreter_once(void **state)
 	assert_int_equal(json_object_get_int(json_object_object_get(d->details, "not_checked")), 2);
 }
 
-/* A parser that exits without reading a script larger than the pipe's
- * buffer (dash -n stops at the first error) leaves the scan alive: the
- * write's SIGPIPE killed it, a scan of one script ended by signal 13. */
+/* A parser that exits without reading a script larger than a pipe's
+ * buffer (dash -n stops at the first error) leaves the scan alive: when
+ * scripts went down a pipe, the write's SIGPIPE killed it, a scan of one
+ * script ended by signal 13; they now go in a memory file, kept as a
+ * regression test. */
 static void test_sh_stops_reading(void **state)
 {
 	(void)state;
