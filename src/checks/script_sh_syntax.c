@@ -538,9 +538,9 @@ const struct ds_check ds_check_script_sh_syntax = {
 		  "limit; an interpreter killed by a signal is reported as a crash, not a syntax error. "
 		  "A script busybox runs (#!/bin/busybox sh, or a #!/bin/sh or ash the scanned root "
 		  "links to its busybox) is parsed by busybox sh -n. A launcher that fails to parse "
-		  "whole is parsed again up to its top-level exec or exit (sh/Python and sh/Tcl "
-		  "polyglots; Perl's eval 'exec perl -x $0', a `:;exec` line), trying up to 4 such "
-		  "ends, as an exit in column 0 may still close an if's arm.",
+		  "whole is parsed again up to its top-level exec or exit, as sh/Python and sh/Tcl "
+		  "polyglots, Perl's eval 'exec perl -x $0' and a `:;exec` line hand over; up to 4 "
+		  "such ends are tried, since an exit in column 0 may still close an if's arm.",
 		.limits = "Only interpreters installed on the scanning machine are used; a missing one "
 		  "gets one info finding naming the scripts it left unchecked (details.scripts: the "
 		  "first 20 by path; details.not_checked: how many). A package file's #!/bin/sh is "
