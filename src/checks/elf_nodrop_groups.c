@@ -25,8 +25,8 @@
  * - loaded from a global (bash's current_user.gid, dash's and screen's
  *   saved ids) that every store in the file sets from getgid/getegid/
  *   getresgid or -1 (ds_code_each_store), or copies from such a global
- *   (ksh93's egroupid = groupid; two copies deep): the real id saved at start-up,
- *   the same -- harmless, its own reason; a global with no store found,
+ *   (ksh93's egroupid = groupid; two copies deep): the real id saved at
+ *   start-up, the same -- harmless, its own reason; a global with no store found,
  *   another one, or one the layer cannot see (its address taken) counts as
  *   any other gid;
  * - a member of getpwuid(getuid())'s record, directly or kept in a global
