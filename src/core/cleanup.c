@@ -92,8 +92,8 @@ void ds_cleanup_install(void)
 		return;
 	/* every signal whose default action ends the process and that can be
 	 * caught (SIGKILL cannot; SIGSEGV and friends mean the state is not to
-	 * be trusted); SIGPIPE too: a write to a parser's pipe holds it
-	 * (ds_sig_hold), others still end the run, as they always did */
+	 * be trusted); SIGPIPE too: a report written into a pipe whose reader
+	 * quit ends the run as it always did, its temporary files removed */
 	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
 	                            SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGPIPE };
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {

@@ -61,9 +61,10 @@ mkdeb() {
 # 1. SIGPIPE: scripts over 64 KiB that sh -n rejects on line 2, in a tree,
 #    as .deb members and maintainer scripts, as rpm scriptlets, and through
 #    distsec diff: the run goes on, each gets the parser's verdict (an
-#    error for a maintainer script, a warning for another).  Each
-#    write after the parser is gone could kill the run, so a run of many
-#    such scripts fails reliably without the fix.
+#    error for a maintainer script, a warning for another).  When the
+#    scripts went to the parser down a pipe, each write after it was gone
+#    could kill the run; they now go in a memory file, and these runs
+#    keep that so.
 mkdir -p "$root/usr/bin"
 for i in 1 2 3 4 5 6 7 8 9 10; do bigsh "$root/usr/bin/big$i"; done
 desc="SIGPIPE: tree"
