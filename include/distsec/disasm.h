@@ -200,10 +200,25 @@ bool ds_site_unreached(const struct ds_site *site);
  * the call to the scripts it runs, which choose the ids.  False on any
  * doubt, as ds_site_unreached, whose query budget it shares. */
 bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names);
+/* True when every path from the start of the site's function to the site
+ * takes an arm of a test of a global (equal or not to a constant) that no
+ * value the global ever holds takes: its initial bytes and the constant
+ * each of its stores writes (ds_code_each_store), with no store of
+ * anything else, no address taken and no dynamic symbol naming it (mafft's
+ * `if (ppid) sprintf(name, "/tmp/pre.%d", ppid)`, ppid only ever set to
+ * 0).  Up to 4 globals per site; x86 and aarch64, whose lifters give the
+ * conditions; false on any doubt.  What a stripped program's ELF cannot
+ * tell is not seen: a pointer to a record the global is a member of,
+ * taken where no symbol gives the record's bounds (ds_code_each_store). */
+bool ds_site_const_dead(const struct ds_site *site);
 /* The words a check's details.reason ends with when ds_site_unreached
  * turned its finding into info: one sentence for every check. */
 #define DS_DEAD_CODE_WHERE \
 	"only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
+/* The same, when ds_site_const_dead turned it into info. */
+#define DS_CONST_DEAD_WHERE \
+	"only behind a test of a global that none of the values the program ever gives it " \
+	"passes (its initial value and every constant stored to it; its address never taken)"
 
 enum ds_argsrc_kind {
 	DS_SRC_UNKNOWN,   /* computed, merged from a branch, or the walk gave up */

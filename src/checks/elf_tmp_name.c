@@ -201,6 +201,8 @@ enum reach {
 	REACH_ASKED = 1,   /* a warning: its uses are looked at */
 	REACH_DEAD = 2,    /* a use in a function ds_site_unreached says is dead */
 	REACH_LIVE = 4,    /* a use anywhere else, or the question not answered */
+	REACH_CONST = 8,   /* a use behind a test no value of a global passes
+	                      (ds_site_const_dead) */
 };
 
 #define MAX_SITES 32
@@ -931,7 +933,8 @@ static int on_use(struct ds_code *c, const struct ds_site *site, void *ctx)
 		for (size_t i = 0; i < p->fd->nc; i++) {
 			struct cand *k = &p->fd->c[i];
 			if ((k->reach & REACH_ASKED) && !(k->reach & REACH_LIVE) && k->addr == at)
-				k->reach |= fn_dead(p, site) ? REACH_DEAD : REACH_LIVE;
+				k->reach |= fn_dead(p, site) ? REACH_DEAD
+				          : ds_site_const_dead(site) ? REACH_CONST : REACH_LIVE;
 		}
 	}
 	return 0;
@@ -1097,11 +1100,16 @@ static void run(struct ds_file *f, void *state)
 	const char *listed[MAX_LISTED], *excl[MAX_LISTED], *gone[MAX_LISTED], *dead[MAX_LISTED];
 	const char *sock[MAX_LISTED];
 	size_t ntmp = 0, nexcl = 0, ngone = 0, ndead = 0, nsock = 0;
+	unsigned dead_by = 0;   /* REACH_DEAD, REACH_CONST: why names are dead */
 	for (size_t i = 0; i < fd->nc; i++) {
 		unsigned u = fd->c[i].uses & ~(unsigned)USE_TEMPLATE;
 		const char *t = fd->c[i].text;
-		if (warned(&fd->c[i], decoded) && fd->c[i].reach == (REACH_ASKED | REACH_DEAD))
+		unsigned r = fd->c[i].reach;
+		if (warned(&fd->c[i], decoded) && (r & REACH_ASKED) && !(r & REACH_LIVE) &&
+		    (r & (REACH_DEAD | REACH_CONST))) {
 			keep_listed(dead, &ndead, t);
+			dead_by |= r & (REACH_DEAD | REACH_CONST);
+		}
 		else if (warned(&fd->c[i], decoded))
 			keep_listed(listed, &ntmp, t);
 		else if (fd->c[i].sock)
@@ -1144,8 +1152,12 @@ static void run(struct ds_file *f, void *state)
 			ds_detail_append(d, "removed_names", gone[i]);
 		for (size_t i = 0; i < fd->nbuild && i < MAX_LISTED; i++)
 			ds_detail_append(d, "build_paths", fd->build[i]);
-		if (!ntmp && ndead)
-			ds_detail_str(d, "reason", "uses each fixed name under /tmp " DS_DEAD_CODE_WHERE);
+		if (ndead)
+			ds_detail_str(d, ntmp ? "dead_reason" : "reason",
+			              dead_by == REACH_DEAD ? "uses each fixed name under /tmp " DS_DEAD_CODE_WHERE
+			              : dead_by == REACH_CONST ? "uses each fixed name under /tmp " DS_CONST_DEAD_WHERE
+			              : "uses each fixed name under /tmp " DS_DEAD_CODE_WHERE ", or "
+			                DS_CONST_DEAD_WHERE);
 		if (nsock)
 			ds_detail_str(d, !ntmp && !ndead ? "reason" : "socket_reason", SOCKET_REASON);
 		if (nexcl)
@@ -1193,7 +1205,11 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "every use (file call, printing) is in a function nothing in the program calls, "
 		  "jumps to or takes the address of is dead code (info), even when the function is "
 		  "one of the program's dynamic symbols, unless the program loads plugins or looks "
-		  "names up (dlopen, dlsym, libglade's or GtkBuilder's signal autoconnection).",
+		  "names up (dlopen, dlsym, libglade's or GtkBuilder's signal autoconnection); so "
+		  "is a use reached only through the arm of a test of a global (equal or not to a "
+		  "constant) that none of its values takes: its initial value and every constant "
+		  "stored to it, with no other store, its address never taken and no dynamic "
+		  "symbol naming it (`if (ppid)` where ppid is only ever set to 0).",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
 		  "from the printing reaches in its function (but those given another literal), "
 		  "not only the one its buffer reaches; in a function binding a unix socket, a printed "
@@ -1211,7 +1227,10 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "tested and then only removed (a debugging switch turned on by the file's "
 		  "existence) is info; a printed name whose function only removes files is info "
 		  "too, although its buffer may go to a helper that opens it. Dead code is told on "
-		  "x86 and aarch64 only, and a library the program is linked with that calls one "
+		  "x86 and aarch64 only; in a stripped program, a global up to 512 bytes above an "
+		  "address the program computes (in the same section) may be a member of a record "
+		  "set through a pointer, and its tests are not judged, while a member further into "
+		  "such a record is taken for a global of its own (info where a pointer sets it); and a library the program is linked with that calls one "
 		  "of its exports by name is not seen (the function is taken for dead code, info). A socket's name is told "
 		  "from the calls around it (socket(AF_UNIX), a bind its use reaches, no other file "
 		  "call reached that might get it), not from the sockaddr bind is given; a printed "

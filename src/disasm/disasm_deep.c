@@ -395,33 +395,20 @@ static size_t not_root_edge(struct ds_code *c, const struct dis_func *f, size_t 
 	return t == n ? (size_t)-1 : t ? i + 1 : taken;
 }
 
+struct not_root {
+	const char *const *names;
+};
+
+static size_t not_root_cut(const struct ds_site *site, size_t i, void *ctx)
+{
+	const struct not_root *q = ctx;
+	return not_root_edge(site->c, site->f, i, q->names);
+}
+
 bool ds_site_not_root(const struct ds_site *site, const char *const *names)
 {
-	const struct dis_func *f = site->f;
-	if (!f->n || site->i >= f->n)
-		return false;
-	unsigned char *seen = ds_xcalloc(f->n, 1);
-	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
-	bool skipped = false, reached = false;
-	stack[top++] = 0;
-	seen[0] = 1;
-	while (top && !reached) {
-		size_t i = stack[--top], next[2];
-		bool all;
-		unsigned nn = dis_succ(f, i, next, &all);
-		size_t skip = not_root_edge(site->c, f, i, names);
-		reached = i == site->i || all;   /* a switch: anywhere, on any doubt */
-		for (unsigned k = 0; k < nn; k++) {
-			skipped |= next[k] == skip;
-			if (next[k] < f->n && next[k] != skip && !seen[next[k]]) {
-				seen[next[k]] = 1;
-				stack[top++] = next[k];
-			}
-		}
-	}
-	free(seen);
-	free(stack);
-	return skipped && !reached;
+	struct not_root q = { names };
+	return dis_cut_off(site, not_root_cut, &q);
 }
 
 #define CONTRA_INSNS 32768   /* larger functions are not walked */

@@ -286,6 +286,8 @@ struct walk {
 	 * a join was crossed before it (the load is then one of several) */
 	size_t load_at;
 	bool load_joined;
+	/* the load of a fixed address the walk ended at (DS_SRC_LOAD) */
+	size_t src_at;
 };
 
 /* How far into a record on the stack a call given its start may write. */
@@ -345,6 +347,7 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 			*want = (struct dis_loc){ L_REG, in->src_reg, 0 };
 			return false;
 		}
+		w->src_at = (size_t)(in - w->site->f->in);
 		*out = argsrc(DS_SRC_LOAD, in->value, NULL);
 		return true;
 	default:
@@ -781,6 +784,53 @@ int dis_zero_test(const struct ds_site *at, const char *const *names, bool *zero
 			return n;
 		}
 	return -1;
+}
+
+bool dis_cut_off(const struct ds_site *site, dis_edge_fn *cut, void *ctx)
+{
+	const struct dis_func *f = site->f;
+	if (!f->n || site->i >= f->n)
+		return false;
+	unsigned char *seen = ds_xcalloc(f->n, 1);
+	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
+	bool skipped = false, reached = false;
+	stack[top++] = 0;
+	seen[0] = 1;
+	while (top && !reached) {
+		size_t i = stack[--top], next[2];
+		bool all;
+		unsigned nn = dis_succ(f, i, next, &all);
+		size_t skip = cut(site, i, ctx);
+		reached = i == site->i || all;   /* a switch: anywhere, on any doubt */
+		for (unsigned k = 0; k < nn; k++) {
+			skipped |= next[k] == skip;
+			if (next[k] < f->n && next[k] != skip && !seen[next[k]]) {
+				seen[next[k]] = 1;
+				stack[top++] = next[k];
+			}
+		}
+	}
+	free(seen);
+	free(stack);
+	return skipped && !reached;
+}
+
+bool dis_cond_global(const struct ds_site *at, uint64_t *addr, unsigned *size)
+{
+	const struct dis_func *f = at->f;
+	const struct dis_insn *in = &f->in[at->i];
+	if (in->kind != K_CJMP || (in->cc != CC_EQ && in->cc != CC_NE) || (in->cc_flags && !at->i))
+		return false;
+	struct walk w = { .site = at, .call = (size_t)-1, .src_at = (size_t)-1 };
+	struct ds_argsrc r = walk_from(&w, in->cc_flags ? at->i - 1 : at->i, in->cc_loc, 0, NULL);
+	if (r.kind != DS_SRC_LOAD || w.deref || w.src_at >= f->n)
+		return false;
+	const struct dis_insn *ld = &f->in[w.src_at];
+	if (ld->ref_kind != R_READ || ld->ref != (uint64_t)r.value || !ld->ref_size || ld->ref_size > 8)
+		return false;
+	*addr = ld->ref;
+	*size = ld->ref_size;
+	return true;
 }
 
 bool ds_site_path(const struct ds_site *site, uint64_t from, uint64_t to)

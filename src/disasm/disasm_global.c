@@ -20,7 +20,8 @@
  *   GOT slot): the stores cannot all be seen, -1.
  * Not seen: a pointer to the object's start when the file has no symbol
  * for it and the global is a member further in (a struct's address passed
- * to a function that writes the member), and pointers in the data of
+ * to a function that writes the member; dis_each_store_in looks a given
+ * number of bytes below for one), and pointers in the data of
  * position-dependent (ET_EXEC) files, which carry no relocation.
  * Its own budget: the caps of disasm.c counted afresh for each query, then
  * the file's counts restored, so a query never caps the call-site search;
@@ -38,12 +39,19 @@
 #define READS_MAX    (256u << 10)   /* REL addends read from the file */
 #define STORES_SCAN  (512u << 20)   /* code bytes scanned by all the queries of a file */
 
-/* The object (a symbol with a size) holding addr, or the fallback window. */
-static void object_of(const struct ds_code *c, uint64_t addr, uint64_t *lo)
+/* The object (a symbol with a size) holding addr, or the fallback window:
+ * from below bytes under addr, but not below the start of its section
+ * (no record spans two). */
+static void object_of(const struct ds_code *c, uint64_t addr, uint64_t below, uint64_t *lo)
 {
-	*lo = addr;
+	*lo = addr > below ? addr - below : 0;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	while (below && (scn = elf_nextscn(c->v->elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && addr >= sh.sh_addr &&
+		    addr - sh.sh_addr < sh.sh_size && sh.sh_addr > *lo)
+			*lo = sh.sh_addr;
+	scn = NULL;
 	while ((scn = elf_nextscn(c->v->elf, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
 		    !sh.sh_entsize || sh.sh_size > TABLE_MAX)
@@ -223,14 +231,15 @@ static bool scan_func(struct ds_code *c, const struct dis_func *f, struct query 
 	return !(q->next_hit < q->nhits && q->hits[q->next_hit].at < f->end);
 }
 
-int ds_code_each_store(struct ds_code *c, uint64_t addr, unsigned size, ds_site_cb cb, void *ctx)
+static int each_store(struct ds_code *c, uint64_t addr, unsigned size, uint64_t below,
+                      ds_site_cb cb, void *ctx)
 {
 	if (!size || addr + size < addr)
 		return -1;
 	if (c->store_scanned >= STORES_SCAN)
 		return -1;
 	struct query q = { .addr = addr, .size = size, .hi = addr + size };
-	object_of(c, addr, &q.taken_lo);
+	object_of(c, addr, below, &q.taken_lo);
 	if (pointed_to(c, q.taken_lo, q.hi))
 		return -1;
 	size_t saved_decoded = c->decoded, saved_scanned = c->scanned;
@@ -263,4 +272,15 @@ int ds_code_each_store(struct ds_code *c, uint64_t addr, unsigned size, ds_site_
 	c->scanned = saved_scanned;
 	c->capped = saved_capped;
 	return ok ? nstores : -1;
+}
+
+int ds_code_each_store(struct ds_code *c, uint64_t addr, unsigned size, ds_site_cb cb, void *ctx)
+{
+	return each_store(c, addr, size, 0, cb, ctx);
+}
+
+int dis_each_store_in(struct ds_code *c, uint64_t addr, unsigned size, uint64_t below,
+                      ds_site_cb cb, void *ctx)
+{
+	return each_store(c, addr, size, below, cb, ctx);
 }

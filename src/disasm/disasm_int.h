@@ -406,6 +406,12 @@ struct dis_hit {
 int dis_funcs_naming(struct ds_code *c, uint64_t lo, uint64_t hi, size_t **funcs, size_t *nfuncs,
                      struct dis_hit **hits, size_t *nhits);
 bool dis_decode_func(struct ds_code *c, size_t fi, struct dis_func *f);
+/* disasm_global.c: ds_code_each_store, but where no symbol gives the
+ * object holding addr, the object is taken to start up to below bytes
+ * under it (a record's start, in a stripped program): an address in that
+ * window taken, or a store from it reaching addr, and -1. */
+int dis_each_store_in(struct ds_code *c, uint64_t addr, unsigned size, uint64_t below,
+                      ds_site_cb cb, void *ctx);
 bool dis_read_vaddr(const struct ds_code *c, uint64_t addr, void *buf, size_t len);
 /* Entry i of a REL or RELA section as a GElf_Rela (a REL's addend 0: it
  * is the word being relocated, the caller reads it if it needs it). */
@@ -436,6 +442,17 @@ void dis_name_syscalls(struct ds_code *c, struct dis_func *f);
  * 0; -1 when not, or when the lifter gives no condition (x86 and aarch64
  * give them). */
 int dis_zero_test(const struct ds_site *at, const char *const *names, bool *zero_taken);
+/* An edge of a path that never runs: the successor of instruction i
+ * (site->f's) that cut says is not taken, or (size_t)-1. */
+typedef size_t dis_edge_fn(const struct ds_site *site, size_t i, void *ctx);
+/* Is the site, in its function, reached from the entry only over edges
+ * cut cuts (and at least one was cut)?  An indirect jump may go anywhere:
+ * false past one. */
+bool dis_cut_off(const struct ds_site *site, dis_edge_fn *cut, void *ctx);
+/* Is the conditional jump at->i a test (equal or not to a constant) of
+ * what a load of a fixed address put in a register, the value not
+ * changed on the way?  That address and the load's size in bytes. */
+bool dis_cond_global(const struct ds_site *at, uint64_t *addr, unsigned *size);
 /* The successors of instruction i on a path (up to 2; an indirect jump
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);

@@ -64,6 +64,7 @@ PY
 	jaildead="chroot() without chdir() only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	sock="bound as a unix socket's address (an AF_UNIX socket, the name copied into sun_path, bind), otherwise only removed or chmod'ed: bind creates the socket exclusively and fails on any pre-made name or symlink (EADDRINUSE), so a planted name can only stop the program, nothing is opened, read or written through it"
 	tmpdead="uses each fixed name under /tmp only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
+	tmpconst="uses each fixed name under /tmp only behind a test of a global that none of the values the program ever gives it passes (its initial value and every constant stored to it; its address never taken)"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	bound="changes its gid only in a function reached through a table entry naming the call (a binding, such as a built-in interpreter's os.setgid): the script it runs passes the gid, and is not followed"
 	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
@@ -311,6 +312,20 @@ PY
 				echo "tmpdead-DEAD-$opt elf-tmp-name info disassembly $tmpdead" ;;
 			esac
 			echo "tmpdead-LIVE-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
+			# a name printed only when a global is not 0, the global only
+			# ever set to 0: told from the jump's condition (x86, aarch64)
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*)
+				echo "tmpconst-CONST-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
+				echo "tmpconst-CONST_STRIPPED-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d" ;;
+			*)
+				echo "tmpconst-CONST-$opt elf-tmp-name info disassembly $tmpconst"
+				echo "tmpconst-CONST_STRIPPED-$opt elf-tmp-name info disassembly $tmpconst" ;;
+			esac
+			echo "tmpconst-SET-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
+			echo "tmpconst-TAKEN-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
+			echo "tmpconst-RECORD-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
+			echo "tmpconst-RECORD_STRIPPED-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
 			# a chroot path in the first page can only fail (EFAULT)
 			echo "badptr-BADPTR-$opt elf-chroot-chdir info disassembly $efault 1, never mapped: chroot fails with EFAULT"
 			echo "badptr-NULLPTR-$opt elf-chroot-chdir info disassembly $efault 0, never mapped: chroot fails with EFAULT"

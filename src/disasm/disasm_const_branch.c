@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Branches a global decides once for all (ds_site_const_dead,
+ * include/distsec/disasm.h): mafft's initFiles prints /tmp/pre.%d only
+ * `if (ppid)`, and the one store to ppid in the program is `ppid = 0`.  A
+ * global's values are its initial bytes and the constant each store
+ * ds_code_each_store finds writes; a store of anything else, its address
+ * taken, or a dynamic symbol naming it (a library's variable copied into
+ * the program, an export a plugin may set) and it may hold anything.
+ */
+#include <elf.h>
+#include <gelf.h>
+#include <stdlib.h>
+
+#include "disasm_int.h"
+#include "distsec/elfview.h"
+
+#define VALUES_MAX 8        /* distinct values of one global, kept */
+#define GLOBALS_MAX 4       /* globals asked about per site */
+#define CONST_INSNS 32768   /* larger functions are not walked */
+/* How far into a record (whose address a stripped program may pass to a
+ * function that sets the global as its member) a global may lie: an
+ * address computed up to this far below it, and it may hold anything. */
+#define RECORD_BELOW 512
+
+struct values {
+	uint64_t addr;
+	unsigned size;
+	bool known;   /* every value it may hold is in v */
+	int64_t v[VALUES_MAX];
+	size_t n;
+};
+
+/* A value of size bytes that reads the same zero- or sign-extended, so
+ * that a compare with it means the same whatever load read it. */
+static bool plain(int64_t x, unsigned size)
+{
+	return x >= 0 && (size >= 8 || (uint64_t)x < (1ull << (size * 8 - 1)));
+}
+
+static void add_value(struct values *g, int64_t x)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->v[i] == x)
+			return;
+	if (g->n == VALUES_MAX || !plain(x, g->size))
+		g->known = false;
+	else
+		g->v[g->n++] = x;
+}
+
+static int on_store(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct values *g = ctx;
+	struct ds_argsrc a = ds_site_stored(site);
+	if (a.kind != DS_SRC_CONST)
+		g->known = false;
+	else if (g->size < 8)
+		add_value(g, (int64_t)((uint64_t)a.value & ((1ull << (g->size * 8)) - 1)));
+	else
+		add_value(g, a.value);
+	return !g->known;   /* stop at the first value not known */
+}
+
+/* Does a defined dynamic symbol cover [addr, addr + size)? */
+static bool dynamic_name(const struct ds_code *c, uint64_t addr, unsigned size)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(c->v->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		Elf_Data *d = elf_getdata(scn, NULL);
+		size_t n = d ? sh.sh_size / sh.sh_entsize : 0;
+		for (size_t i = 1; i < n; i++) {
+			GElf_Sym s;
+			if (gelf_getsym(d, (int)i, &s) && s.st_shndx != SHN_UNDEF &&
+			    s.st_value < addr + size && addr < s.st_value + (s.st_size ? s.st_size : 1))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The bytes the global starts with: a NOBITS section's zeros, or read. */
+static bool initial_value(const struct ds_code *c, uint64_t addr, unsigned size, int64_t *x)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(c->v->elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) || addr < sh.sh_addr ||
+		    addr - sh.sh_addr >= sh.sh_size || size > sh.sh_size - (addr - sh.sh_addr))
+			continue;
+		if (sh.sh_type == SHT_NOBITS) {
+			*x = 0;
+			return true;
+		}
+		unsigned char b[8];
+		if (sh.sh_type != SHT_PROGBITS || !dis_read_vaddr(c, addr, b, size))
+			return false;
+		uint64_t u = 0;
+		for (unsigned k = 0; k < size; k++)
+			u |= (uint64_t)b[c->arch->data == ELFDATA2MSB ? size - 1 - k : k] << (8 * k);
+		*x = (int64_t)u;
+		return true;
+	}
+	return false;
+}
+
+static void find_values(struct ds_code *c, struct values *g)
+{
+	int64_t x;
+	g->known = !dynamic_name(c, g->addr, g->size) && initial_value(c, g->addr, g->size, &x);
+	if (g->known)
+		add_value(g, x);
+	if (g->known && dis_each_store_in(c, g->addr, g->size, RECORD_BELOW, on_store, g) < 0)
+		g->known = false;
+}
+
+/* The successor of the conditional jump at i that no value of the global
+ * it tests takes, or (size_t)-1. */
+struct globals {
+	struct values g[GLOBALS_MAX];
+	size_t n;
+};
+
+static size_t never_taken(const struct ds_site *site, size_t i, struct globals *gs)
+{
+	struct values *g = gs->g;
+	size_t *ng = &gs->n;
+	const struct dis_func *f = site->f;
+	const struct dis_insn *in = &f->in[i];
+	struct ds_site at = { site->c, f, i };
+	uint64_t addr;
+	unsigned size;
+	if (in->kind != K_CJMP || !dis_cond_global(&at, &addr, &size) || !plain(in->value, size))
+		return (size_t)-1;
+	size_t k = 0;
+	while (k < *ng && (g[k].addr != addr || g[k].size != size))
+		k++;
+	if (k == *ng) {
+		if (*ng == GLOBALS_MAX)
+			return (size_t)-1;
+		g[k] = (struct values){ .addr = addr, .size = size };
+		find_values(site->c, &g[k]);
+		(*ng)++;
+	}
+	if (!g[k].known)
+		return (size_t)-1;
+	bool taken = false, not_taken = false;
+	for (size_t j = 0; j < g[k].n; j++) {
+		bool eq = g[k].v[j] == in->value;
+		if (eq == (in->cc == CC_EQ))
+			taken = true;
+		else
+			not_taken = true;
+	}
+	if (taken == not_taken)
+		return (size_t)-1;
+	return taken ? i + 1 : dis_index_of(f, in->target);
+}
+
+static size_t const_edge(const struct ds_site *site, size_t i, void *ctx)
+{
+	struct globals *gs = ctx;
+	return never_taken(site, i, gs);
+}
+
+bool ds_site_const_dead(const struct ds_site *site)
+{
+	unsigned m = site->c->arch->machine;
+	/* the lifters that give conditional jumps their condition */
+	if ((m != EM_X86_64 && m != EM_386 && m != EM_AARCH64) || site->f->n > CONST_INSNS)
+		return false;
+	struct globals gs = { .n = 0 };
+	return dis_cut_off(site, const_edge, &gs);
+}
