@@ -114,17 +114,23 @@ static void find_values(struct ds_code *c, struct values *g)
 	g->known = !dynamic_name(c, g->addr, g->size) && initial_value(c, g->addr, g->size, &x);
 	if (g->known)
 		add_value(g, x);
-	if (g->known && dis_each_store_in(c, g->addr, g->size, RECORD_BELOW, on_store, g) < 0)
+	if (!g->known)
+		return;
+	size_t others = c->store_scanned;
+	c->store_scanned = c->const_scanned;
+	if (dis_each_store_in(c, g->addr, g->size, RECORD_BELOW, on_store, g) < 0)
 		g->known = false;
+	c->const_scanned = c->store_scanned;
+	c->store_scanned = others;
 }
 
-/* The successor of the conditional jump at i that no value of the global
- * it tests takes, or (size_t)-1. */
 struct globals {
 	struct values g[GLOBALS_MAX];
 	size_t n;
 };
 
+/* The successor of the conditional jump at i that no value of the global
+ * it tests takes, or (size_t)-1. */
 static size_t never_taken(const struct ds_site *site, size_t i, struct globals *gs)
 {
 	struct values *g = gs->g;

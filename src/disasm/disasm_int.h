@@ -235,6 +235,9 @@ struct ds_code {
 	size_t deep_decoded;             /* bytes decoded by the deep walks */
 	unsigned deep_callers;           /* ds_site_callers_all queries made */
 	size_t store_scanned;            /* bytes pattern-scanned by ds_code_each_store */
+	size_t const_scanned;            /* the same, by ds_site_const_dead's queries,
+	                                    which have a budget of their own so that
+	                                    they never starve another check's */
 	uint64_t toc;                    /* ppc64: the TOC pointer (r2); MIPS: $gp */
 	uint64_t *got_words;             /* MIPS: the primary GOT's words as linked */
 	size_t ngot_words;
