@@ -1230,8 +1230,9 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "x86 and aarch64 only; in a stripped program, a global up to 512 bytes above an "
 		  "address the program computes (in the same section) may be a member of a record "
 		  "set through a pointer, and its tests are not judged, while a member further into "
-		  "such a record is taken for a global of its own (info where a pointer sets it); and a library the program is linked with that calls one "
-		  "of its exports by name is not seen (the function is taken for dead code, info). A socket's name is told "
+		  "such a record is taken for a global of its own (info where a pointer sets it); "
+		  "and a library the program is linked with that calls one of its exports by name "
+		  "is not seen (the function is taken for dead code, info). A socket's name is told "
 		  "from the calls around it (socket(AF_UNIX), a bind its use reaches, no other file "
 		  "call reached that might get it), not from the sockaddr bind is given; a printed "
 		  "name whose function opens other buffers after it stays a warning.",
