@@ -97,7 +97,8 @@ static bool initial_value(const struct ds_code *c, uint64_t addr, unsigned size,
 			return true;
 		}
 		unsigned char b[8];
-		if (sh.sh_type != SHT_PROGBITS || !dis_read_vaddr(c, addr, b, size))
+		if (sh.sh_type != SHT_PROGBITS ||
+		    !dis_read_at(c, sh.sh_offset + (addr - sh.sh_addr), b, size))
 			return false;
 		uint64_t u = 0;
 		for (unsigned k = 0; k < size; k++)
@@ -112,16 +113,11 @@ static void find_values(struct ds_code *c, struct values *g)
 {
 	int64_t x;
 	g->known = !dynamic_name(c, g->addr, g->size) && initial_value(c, g->addr, g->size, &x);
-	if (g->known)
-		add_value(g, x);
 	if (!g->known)
 		return;
-	size_t others = c->store_scanned;
-	c->store_scanned = c->const_scanned;
-	if (dis_each_store_in(c, g->addr, g->size, RECORD_BELOW, on_store, g) < 0)
+	add_value(g, x);
+	if (g->known && dis_each_store_in(c, g->addr, g->size, RECORD_BELOW, on_store, g) < 0)
 		g->known = false;
-	c->const_scanned = c->store_scanned;
-	c->store_scanned = others;
 }
 
 struct globals {
@@ -131,8 +127,9 @@ struct globals {
 
 /* The successor of the conditional jump at i that no value of the global
  * it tests takes, or (size_t)-1. */
-static size_t never_taken(const struct ds_site *site, size_t i, struct globals *gs)
+static size_t never_taken(const struct ds_site *site, size_t i, void *ctx)
 {
+	struct globals *gs = ctx;
 	struct values *g = gs->g;
 	size_t *ng = &gs->n;
 	const struct dis_func *f = site->f;
@@ -167,12 +164,6 @@ static size_t never_taken(const struct ds_site *site, size_t i, struct globals *
 	return taken ? i + 1 : dis_index_of(f, in->target);
 }
 
-static size_t const_edge(const struct ds_site *site, size_t i, void *ctx)
-{
-	struct globals *gs = ctx;
-	return never_taken(site, i, gs);
-}
-
 bool ds_site_const_dead(const struct ds_site *site)
 {
 	unsigned m = site->c->arch->machine;
@@ -180,5 +171,5 @@ bool ds_site_const_dead(const struct ds_site *site)
 	if ((m != EM_X86_64 && m != EM_386 && m != EM_AARCH64) || site->f->n > CONST_INSNS)
 		return false;
 	struct globals gs = { .n = 0 };
-	return dis_cut_off(site, const_edge, &gs);
+	return dis_cut_off(site, never_taken, &gs);
 }

@@ -697,6 +697,18 @@ static bool cc_holds(uint8_t cc, int64_t v, int64_t k)
 	}
 }
 
+/* Where the value the conditional jump at->i compares comes from: its
+ * condition's location before the jump, or before the instruction setting
+ * the flags when that may overwrite it (cc_flags).  DS_SRC_UNKNOWN for
+ * anything but a conditional jump the lifter gave a condition. */
+static struct ds_argsrc tested_src(const struct ds_site *at, struct walk *w)
+{
+	const struct dis_insn *in = &at->f->in[at->i];
+	if (in->kind != K_CJMP || in->cc == CC_NONE || (in->cc_flags && !at->i))
+		return argsrc(DS_SRC_UNKNOWN, 0, NULL);
+	return walk_from(w, in->cc_flags ? at->i - 1 : at->i, in->cc_loc, 0, NULL);
+}
+
 bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint64_t to,
                                 const char *const *names, ds_caller_pred same, void *ctx)
 {
@@ -716,11 +728,11 @@ bool ds_site_only_after_success(const struct ds_site *site, uint64_t from, uint6
 	bool any = false;
 	for (size_t k = 0; k < f->n; k++) {
 		const struct dis_insn *in = &f->in[k];
-		if (in->kind != K_CJMP || in->cc == CC_NONE || k + 1 >= f->n || (in->cc_flags && !k))
+		if (k + 1 >= f->n)
 			continue;
 		struct ds_site at = { site->c, f, k };
 		struct walk w = { .site = &at, .call = (size_t)-1 };
-		struct ds_argsrc r = walk_from(&w, in->cc_flags ? k - 1 : k, in->cc_loc, 0, NULL);
+		struct ds_argsrc r = tested_src(&at, &w);
 		if (r.kind != DS_SRC_RESULT || w.deref || w.call == (size_t)-1 ||
 		    !dis_named(&f->in[w.call], names))
 			continue;
@@ -765,11 +777,10 @@ int dis_zero_test(const struct ds_site *at, const char *const *names, bool *zero
 {
 	const struct dis_func *f = at->f;
 	const struct dis_insn *in = &f->in[at->i];
-	if (in->kind != K_CJMP || (in->cc != CC_EQ && in->cc != CC_NE) || in->value != 0 ||
-	    (in->cc_flags && !at->i))
+	if ((in->cc != CC_EQ && in->cc != CC_NE) || in->value != 0)
 		return -1;
 	struct walk w = { .site = at, .call = (size_t)-1 };
-	struct ds_argsrc r = walk_from(&w, in->cc_flags ? at->i - 1 : at->i, in->cc_loc, 0, NULL);
+	struct ds_argsrc r = tested_src(at, &w);
 	if (r.kind != DS_SRC_RESULT || w.deref || w.call == (size_t)-1 || w.call >= at->i)
 		return -1;
 	/* the value tested is what the call returned just now: a result kept
@@ -819,10 +830,10 @@ bool dis_cond_global(const struct ds_site *at, uint64_t *addr, unsigned *size)
 {
 	const struct dis_func *f = at->f;
 	const struct dis_insn *in = &f->in[at->i];
-	if (in->kind != K_CJMP || (in->cc != CC_EQ && in->cc != CC_NE) || (in->cc_flags && !at->i))
+	if (in->cc != CC_EQ && in->cc != CC_NE)
 		return false;
 	struct walk w = { .site = at, .call = (size_t)-1, .src_at = (size_t)-1 };
-	struct ds_argsrc r = walk_from(&w, in->cc_flags ? at->i - 1 : at->i, in->cc_loc, 0, NULL);
+	struct ds_argsrc r = tested_src(at, &w);
 	if (r.kind != DS_SRC_LOAD || w.deref || w.src_at >= f->n)
 		return false;
 	const struct dis_insn *ld = &f->in[w.src_at];

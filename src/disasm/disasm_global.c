@@ -231,12 +231,13 @@ static bool scan_func(struct ds_code *c, const struct dis_func *f, struct query 
 	return !(q->next_hit < q->nhits && q->hits[q->next_hit].at < f->end);
 }
 
+/* budget: the file's counter of bytes scanned this query adds to */
 static int each_store(struct ds_code *c, uint64_t addr, unsigned size, uint64_t below,
-                      ds_site_cb cb, void *ctx)
+                      size_t *budget, ds_site_cb cb, void *ctx)
 {
 	if (!size || addr + size < addr)
 		return -1;
-	if (c->store_scanned >= STORES_SCAN)
+	if (*budget >= STORES_SCAN)
 		return -1;
 	struct query q = { .addr = addr, .size = size, .hi = addr + size };
 	object_of(c, addr, below, &q.taken_lo);
@@ -265,7 +266,7 @@ static int each_store(struct ds_code *c, uint64_t addr, unsigned size, uint64_t 
 		free(f.in);
 	}
 	ok = ok && !c->capped;
-	c->store_scanned += c->scanned;
+	*budget += c->scanned;
 	free(funcs);
 	free(hits);
 	c->decoded = saved_decoded;
@@ -276,11 +277,11 @@ static int each_store(struct ds_code *c, uint64_t addr, unsigned size, uint64_t 
 
 int ds_code_each_store(struct ds_code *c, uint64_t addr, unsigned size, ds_site_cb cb, void *ctx)
 {
-	return each_store(c, addr, size, 0, cb, ctx);
+	return each_store(c, addr, size, 0, &c->store_scanned, cb, ctx);
 }
 
 int dis_each_store_in(struct ds_code *c, uint64_t addr, unsigned size, uint64_t below,
                       ds_site_cb cb, void *ctx)
 {
-	return each_store(c, addr, size, below, cb, ctx);
+	return each_store(c, addr, size, below, &c->const_scanned, cb, ctx);
 }

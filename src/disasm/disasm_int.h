@@ -235,9 +235,9 @@ struct ds_code {
 	size_t deep_decoded;             /* bytes decoded by the deep walks */
 	unsigned deep_callers;           /* ds_site_callers_all queries made */
 	size_t store_scanned;            /* bytes pattern-scanned by ds_code_each_store */
-	size_t const_scanned;            /* the same, by ds_site_const_dead's queries,
-	                                    which have a budget of their own so that
-	                                    they never starve another check's */
+	size_t const_scanned;            /* the same, by dis_each_store_in (the value
+	                                    rule's queries): a budget of their own, so
+	                                    that they never starve another check's */
 	uint64_t toc;                    /* ppc64: the TOC pointer (r2); MIPS: $gp */
 	uint64_t *got_words;             /* MIPS: the primary GOT's words as linked */
 	size_t ngot_words;
@@ -412,7 +412,8 @@ bool dis_decode_func(struct ds_code *c, size_t fi, struct dis_func *f);
 /* disasm_global.c: ds_code_each_store, but where no symbol gives the
  * object holding addr, the object is taken to start up to below bytes
  * under it (a record's start, in a stripped program): an address in that
- * window taken, or a store from it reaching addr, and -1. */
+ * window taken, or a store from it reaching addr, and -1.  Its bytes
+ * scanned count against c->const_scanned, not the other queries' budget. */
 int dis_each_store_in(struct ds_code *c, uint64_t addr, unsigned size, uint64_t below,
                       ds_site_cb cb, void *ctx);
 bool dis_read_vaddr(const struct ds_code *c, uint64_t addr, void *buf, size_t len);
