@@ -211,6 +211,23 @@ bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names)
  * tell is not seen: a pointer to a record the global is a member of,
  * taken where no symbol gives the record's bounds (ds_code_each_store). */
 bool ds_site_const_dead(const struct ds_site *site);
+/* Argument n of the site's call read from a record's member (size bytes)
+ * through a pointer (xgterm's setgid(screen->gid)): calls cb for each
+ * store to that member through the same pointer in the site's function
+ * (ds_site_stored tells what each writes) and returns how many, when one
+ * of them is on every path from the function's entry to the load and
+ * nothing on a path from them to it may write the member: no other store
+ * overlapping it, no write through an index, no address computed at its
+ * offset or off the pointer, the pointer given to no call, no indirect
+ * call, and no store overlapping it and no address computed at its offset
+ * in the local functions called (two levels).  The pointer is one value
+ * at the stores and at the load when the walks back from the two end at
+ * the same load of a fixed address or call, crossing no join.  -1 when
+ * not so, or when the argument is no such member.  Not seen: an import
+ * writing the member through a copy of the pointer it was not given there,
+ * a signal handler, another thread.  x86 and aarch64 only. */
+int ds_site_member_stores(const struct ds_site *site, unsigned n, unsigned size, ds_site_cb cb,
+                          void *ctx);
 /* The words a check's details.reason ends with when ds_site_unreached
  * turned its finding into info: one sentence for every check. */
 #define DS_DEAD_CODE_WHERE \
@@ -246,7 +263,8 @@ struct ds_argsrc {
 
 /* Where argument n (0-based, n < 6) of the site's call comes from. */
 struct ds_argsrc ds_site_arg(const struct ds_site *site, unsigned n);
-/* Where the value a store (a ds_code_each_store site) writes comes from. */
+/* Where the value a store (a ds_code_each_store or ds_site_member_stores
+ * site) writes comes from. */
 struct ds_argsrc ds_site_stored(const struct ds_site *site);
 /* True when argument n of the site's call holds a value derived from what
  * the enclosing function's caller passed in (its parameter registers or

@@ -29,6 +29,13 @@
  *   start-up, the same -- harmless, its own reason; a global with no store found,
  *   another one, or one the layer cannot see (its address taken) counts as
  *   any other gid;
+ * - a member of a record read through a pointer, where the same function
+ *   stored getgid/getegid/getresgid's result into that member through the
+ *   same pointer on every path to the read, with nothing between able to
+ *   write it (ds_site_member_stores, x86 and aarch64; xgterm's spawn():
+ *   screen->gid = getgid(), calls, setgid(screen->gid)): the real id, a
+ *   drop back; asked only of would-be errors, as it decodes the functions
+ *   called between;
  * - a member of getpwuid(getuid())'s record, directly or kept in a global
  *   (filter's saved gid), or read through the record's pointer kept in a
  *   callee-saved register however far back, that register written on no
@@ -125,7 +132,7 @@ static const char *const group_calls[] = { "initgroups", "setgroups", NULL };
 static const char *const real_gid[] = { "getgid", "getegid", "getresgid", NULL };
 
 /* Per site, in increasing order of concern. */
-enum verdict { V_DROPBACK, V_SAVED, V_OWN_PW, V_ROOT, V_OWN_UID, V_GROUPED, V_GROUPED_LATE,
+enum verdict { V_DROPBACK, V_SAVED, V_SAVED_MEMBER, V_OWN_PW, V_ROOT, V_OWN_UID, V_GROUPED, V_GROUPED_LATE,
                V_GROUPED_CALLED, V_GROUPED_CALLER, V_GROUPED_MAIN, V_TEMP, V_TEMP_UID, V_FORWARD,
                V_BOUND, V_DEAD, V_CONTRA_EUID, V_CONTRA_UID, V_BAD, V_NONE };
 
@@ -133,6 +140,9 @@ static const char *const reasons[] = {
 	[V_DROPBACK] = "drops back to its real or saved gid (from getgid/getegid/getresgid)",
 	[V_SAVED] = "drops back to its real or saved gid, kept in a global that is only ever "
 	  "assigned from getgid/getegid/getresgid",
+	[V_SAVED_MEMBER] = "drops back to its real or saved gid, stored from getgid/getegid/"
+	  "getresgid into a record's member earlier in the same function through the same "
+	  "pointer, with nothing between that may write the member",
 	[V_OWN_PW] = "drops back to its real user's own gid, a member of getpwuid(getuid())'s "
 	  "record",
 	[V_ROOT] = "switches to gid 0",
@@ -314,6 +324,39 @@ static bool saved_real(struct ds_code *c, struct sites *s, struct ds_argsrc a, b
 	return saved_real_at(c, s, (uint64_t)a.value, egid_moved, 0);
 }
 
+/* The stores of a member (ds_site_member_stores): all of what the real
+ * gid calls returned? */
+struct member_values {
+	bool egid_moved, other;
+};
+
+static int on_member_store(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct member_values *mv = ctx;
+	mv->other |= classify(ds_site_stored(site), mv->egid_moved) != A_REAL;
+	return mv->other;
+}
+
+/* A gid read from a record's member that the same function set from
+ * getgid/getegid/getresgid through the same pointer, nothing between
+ * able to change it (xgterm's screen->gid = getgid(), a few calls, then
+ * setgid(screen->gid)): the real id. */
+static bool member_real(const struct ds_site *site, unsigned n, bool egid_moved)
+{
+	struct member_values mv = { .egid_moved = egid_moved };
+	return ds_site_member_stores(site, n, 4 /* gid_t */, on_member_store, &mv) > 0 && !mv.other;
+}
+
+/* Every gid argument judged another gid is member_real. */
+static bool members_real(const struct ds_site *site, unsigned nargs, bool egid_moved)
+{
+	for (unsigned i = 0; i < nargs; i++)
+		if (classify(gid_arg(site, i), egid_moved) == A_OTHER && !member_real(site, i, egid_moved))
+			return false;
+	return true;
+}
+
 static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct ds_site *site,
                                bool egid_moved)
 {
@@ -352,7 +395,10 @@ static enum verdict judge_site(struct ds_code *c, struct sites *s, const struct 
 		return V_GROUPED_LATE;
 	/* main's parameters are the command line (minidlnad's -u/-g), not a
 	 * caller's decision */
-	return forwarded == count[A_OTHER] && !ds_site_in_main(site) ? V_FORWARD : V_BAD;
+	if (forwarded == count[A_OTHER] && !ds_site_in_main(site))
+		return V_FORWARD;
+	/* asked last, of would-be errors only: it decodes the functions called */
+	return members_real(site, nargs, egid_moved) ? V_SAVED_MEMBER : V_BAD;
 }
 
 /* What the uid changes a gid change meets next do, on every path. */
@@ -651,7 +697,12 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "other arm calls one); a gid "
 		  "from getgid/getegid/getresgid or "
 		  "getpwuid(getuid()), directly or through a global only ever assigned from them "
-		  "(or copied from such a global, two levels deep), "
+		  "(or copied from such a global, two levels deep), or stored by the same "
+		  "function into a record's member through the same pointer on every path to the "
+		  "change, nothing between able to write that member (no other store at its "
+		  "offset, no write through an index, no address of it or off the pointer "
+		  "computed, the pointer given to no call, no indirect call, and no store at its "
+		  "offset in the functions called, 6 levels; x86, aarch64), "
 		  "or read through that record's pointer kept in a callee-saved register which "
 		  "nothing on any path to the change writes but with that call's result (x86, "
 		  "aarch64), is a drop back, and so is any gid when the next uid change is back to getuid() "
@@ -710,6 +761,11 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "The uid changes after a gid change are followed in its own "
 		  "function only: a helper that returns to its caller (on a failure path too) "
 		  "leaves them unknown. "
+		  "A gid stored into a record's member is followed within one function: a member "
+		  "set in another (an init function filling the record) is any other gid; an "
+		  "import writing the member through a copy of the pointer it keeps, a signal "
+		  "handler or another thread writing it between the store and the change are not "
+		  "seen. "
 		  "A record's pointer kept in a stack slot (-O0 builds) is followed back over a "
 		  "few blocks only, and one kept in a register is taken as its function's: code "
 		  "elsewhere jumping into the function (a split-off cold part) is not seen. "

@@ -121,8 +121,10 @@ static bool lift_a64_move(const cs_insn *ci, struct dis_regs *rs,
 		}
 		unsigned b = a64_family(op[1].mem.base);
 		o->src = S_LOAD;
-		if (b < 31 && op[1].mem.index == ARM64_REG_INVALID)
+		if (b < 31 && op[1].mem.index == ARM64_REG_INVALID) {
 			o->src_reg = (uint8_t)b;
+			o->src_disp = op[1].mem.disp;
+		}
 		if (b < 31 && op[1].mem.index == ARM64_REG_INVALID && (known & DIS_BIT(b))) {
 			uint64_t at = rs->val[b] + (uint64_t)(int64_t)op[1].mem.disp;
 			o->value = (int64_t)at;
@@ -214,29 +216,37 @@ static void a64_refs(const cs_insn *ci, const struct dis_regs *rs, struct dis_in
 		bool write = a64_writes_mem(ci->mnemonic);
 		bool known = b < 31 && op[k].mem.index == ARM64_REG_INVALID && !a->writeback &&
 		             (rs->known & ~rs->loaded & DIS_BIT(b));
+		unsigned size = op[0].type == ARM64_OP_REG ? a64_reg_size(op[0].reg) : 0;
+		if (ci->id == ARM64_INS_STRB || ci->id == ARM64_INS_STURB)
+			size = 1;
+		else if (ci->id == ARM64_INS_STRH || ci->id == ARM64_INS_STURH)
+			size = 2;
+		else if (k == 2 && op[1].type == ARM64_OP_REG)
+			size *= 2;   /* stp */
+		else if (k != 1)
+			size = 0;
+		bool move = write && k == 1 && (ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) &&
+		            op[0].type == ARM64_OP_REG;
 		if (known) {
 			o->ref = rs->val[b] + (uint64_t)(int64_t)op[k].mem.disp;
 			o->ref_kind = write ? R_WRITE : R_READ;
-			unsigned size = op[0].type == ARM64_OP_REG ? a64_reg_size(op[0].reg) : 0;
-			if (ci->id == ARM64_INS_STRB || ci->id == ARM64_INS_STURB)
-				size = 1;
-			else if (ci->id == ARM64_INS_STRH || ci->id == ARM64_INS_STURH)
-				size = 2;
-			else if (k == 2 && op[1].type == ARM64_OP_REG)
-				size *= 2;   /* stp */
-			else if (k != 1)
-				size = 0;
 			o->ref_size = (uint8_t)size;
-			if (write && k == 1 && (ci->id == ARM64_INS_STR || ci->id == ARM64_INS_STUR) &&
-			    op[0].type == ARM64_OP_REG) {
-				o->ref_move = true;
-				o->src_reg = (uint8_t)a64_family(op[0].reg);
-				o->src = o->src_reg == DIS_ZR ? S_IMM : o->src_reg == DIS_NOREG ? S_UNKNOWN : S_REG;
-				o->value = 0;   /* fp/simd registers: S_UNKNOWN */
-			}
 		} else if (write && !a64_stack_mem(&op[k].mem)) {
 			o->ref_kind = R_WRITE_VIA;
 			o->ref_base = (uint8_t)b;
+			if (b < 31) {   /* a record's member, p->gid = w0 */
+				o->mem = M_STORE;
+				o->mem_base = (uint8_t)b;
+				o->mem_size = (uint8_t)size;
+				o->mem_indexed = op[k].mem.index != ARM64_REG_INVALID || a->writeback;
+				o->mem_disp = op[k].mem.disp;
+			}
+		}
+		if (move && (known || o->mem == M_STORE)) {
+			o->ref_move = true;
+			o->src_reg = (uint8_t)a64_family(op[0].reg);
+			o->src = o->src_reg == DIS_ZR ? S_IMM : o->src_reg == DIS_NOREG ? S_UNKNOWN : S_REG;
+			o->value = 0;   /* fp/simd registers: S_UNKNOWN */
 		}
 		return;
 	}
@@ -285,8 +295,19 @@ static void lift_a64_insn(struct ds_code *c, const cs_insn *ci, struct dis_regs 
  * list: a value kept in that register (ds_site_arg_held) ends there. */
 static void lift_a64(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
-	lift_a64_insn(c, ci, rs, o);
 	const cs_arm64 *a = &ci->detail->arm64;
+	/* &p->gid: a member's address off a register other than sp and fp
+	 * whose value the lift does not know (not adrp's page) */
+	unsigned b = a->op_count == 3 && a->operands[1].type == ARM64_OP_REG
+	             ? a64_family(a->operands[1].reg) : DIS_NOREG;
+	bool member = ci->id == ARM64_INS_ADD && b < 29 && !(rs->known & DIS_BIT(b)) &&
+	              a->operands[2].type == ARM64_OP_IMM && !a->operands[2].shift.value;
+	lift_a64_insn(c, ci, rs, o);
+	if (member) {
+		o->mem = M_ADDR;
+		o->mem_base = (uint8_t)b;
+		o->mem_disp = (int32_t)a->operands[2].imm;
+	}
 	if (!a->writeback)
 		return;
 	for (unsigned k = 0; k < a->op_count; k++) {

@@ -288,6 +288,9 @@ struct walk {
 	bool load_joined;
 	/* the load of a fixed address the walk ended at (DS_SRC_LOAD) */
 	size_t src_at;
+	/* dis_reload_of: end at the first load from a stack slot, kept here */
+	bool to_reload;
+	size_t reload_at;
 };
 
 /* How far into a record on the stack a call given its start may write. */
@@ -325,6 +328,11 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 		*want = (struct dis_loc){ L_REG, in->src_reg, 0 };
 		return false;
 	case S_STACK:
+		if (w->to_reload && !w->deref) {
+			w->reload_at = (size_t)(in - w->site->f->in);
+			*out = argsrc(DS_SRC_UNKNOWN, 0, NULL);
+			return true;
+		}
 		*want = (struct dis_loc){ L_STACK, in->src_reg, in->src_disp };
 		return false;
 	case S_IMM:
@@ -395,7 +403,7 @@ struct ds_argsrc ds_site_stored(const struct ds_site *site)
 {
 	const struct dis_insn *in = &site->f->in[site->i];
 	struct ds_argsrc out = { .kind = DS_SRC_UNKNOWN };
-	if (in->ref_kind != R_WRITE || !in->ref_move)
+	if ((in->ref_kind != R_WRITE && in->mem != M_STORE) || !in->ref_move)
 		return out;
 	if (in->src == S_IMM || (in->src == S_REG && in->src_reg == DIS_ZR))
 		return argsrc(DS_SRC_CONST, in->src == S_IMM ? in->value : 0, NULL);
@@ -473,6 +481,37 @@ static struct ds_argsrc walk_back(const struct ds_site *site, struct dis_loc wan
 struct ds_argsrc dis_loc_src(const struct ds_site *at, struct dis_loc loc)
 {
 	return walk_back(at, loc);
+}
+
+bool dis_def_of(const struct ds_site *at, struct dis_loc loc, size_t def[2])
+{
+	struct walk w = { .site = at, .call = (size_t)-1 };
+	struct ds_argsrc r = walk_from(&w, at->i, loc, 0, NULL);
+	if (w.hops || (w.deref && w.load_joined))
+		return false;
+	def[1] = w.deref ? w.load_at : (size_t)-1;
+	if (r.kind == DS_SRC_LOAD && r.value)
+		def[0] = w.src_at;
+	else if (r.kind == DS_SRC_RESULT && w.call != (size_t)-1)
+		def[0] = w.call;
+	else
+		return false;
+	return true;
+}
+
+bool dis_reload_of(const struct ds_site *at, struct dis_loc loc, size_t *reload)
+{
+	struct walk w = { .site = at, .call = (size_t)-1, .to_reload = true, .reload_at = (size_t)-1 };
+	walk_from(&w, at->i, loc, 0, NULL);
+	if (w.hops || w.deref || w.reload_at == (size_t)-1)
+		return false;
+	*reload = w.reload_at;
+	return true;
+}
+
+struct dis_loc dis_arg_loc(const struct dis_arch *a, unsigned n)
+{
+	return arg_loc(a, n);
 }
 
 bool dis_arg_load(const struct ds_site *site, unsigned n, size_t *at, unsigned *base)

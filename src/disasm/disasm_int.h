@@ -60,7 +60,8 @@ struct dis_insn {
 	uint64_t also;         /* L_REG: register families the same load defines
 	                          besides dst, from the same source (arm's ldrd,
 	                          ldm); in clobber too for those that do not ask */
-	uint8_t kind, src, src_reg;   /* S_LOAD: src_reg is the base register, if any */
+	uint8_t kind, src, src_reg;   /* S_LOAD: src_reg is the base register, if any,
+	                                 and src_disp (x86, aarch64) its displacement */
 	bool keeps;            /* dst is computed from its own old value and
 	                          constants (`sar $1, %rdi`, `sxtw x0, w0`) */
 	int32_t src_disp;      /* S_STACK, S_SLOT */
@@ -72,8 +73,17 @@ struct dis_insn {
 	uint8_t ref_kind;      /* enum dis_ref */
 	uint8_t ref_size;      /* R_READ, R_WRITE: bytes; 0 if unknown */
 	uint8_t ref_base;      /* R_WRITE_VIA, R_READ_VIA: the base register */
-	bool ref_move;         /* R_WRITE: a plain store of src (S_REG or S_IMM) */
+	bool ref_move;         /* R_WRITE, M_STORE: a plain store of src (S_REG or S_IMM) */
 	uint64_t ref;
+	/* A record's member (p->gid) written, or its address computed (&p->gid,
+	 * lea and aarch64's add of an immediate), through a base register that
+	 * is not the stack pointer (the frame pointer included: at -O2 it may
+	 * hold any pointer): enum dis_member, the base, the displacement, the
+	 * bytes written (0: unknown) and whether an index register is added.
+	 * x86 and aarch64 (disasm_member.c) */
+	uint8_t mem, mem_base, mem_size;
+	bool mem_indexed;
+	int32_t mem_disp;
 	uint64_t uses;         /* register families its operands read, but the
 	                          base of a resolved ref (calls' arguments not) */
 	struct dis_loc tested; /* a compare's stack slot operand (x86), or L_NONE */
@@ -85,6 +95,8 @@ struct dis_insn {
 	bool cc_flags;
 	struct dis_loc cc_loc;
 };
+
+enum dis_member { M_NONE, M_STORE, M_ADDR };
 
 /* A conditional jump's condition on one value and a constant (signed). */
 enum dis_cc { CC_NONE, CC_EQ, CC_NE, CC_LT, CC_GE, CC_GT, CC_LE };
@@ -245,6 +257,7 @@ struct ds_code {
 	struct dis_loc gp_saved[2];      /* MIPS: stack slots holding $gp, in the
 	                                    function being decoded */
 	uint64_t entry;                  /* MIPS: its start ($t9 holds it there) */
+	bool bp_frame;                   /* x86: it sets up %rbp as its frame pointer */
 	uint64_t *alt, *alt_not;         /* ARM: function starts in Thumb, in ARM
 	                                    code (their symbols' bit 0), sorted */
 	size_t nalt, nalt_not;
@@ -467,6 +480,17 @@ struct ds_argsrc dis_loc_src(const struct ds_site *at, struct dis_loc loc);
  * member), by a load the walk back reaches without crossing a join?  Its
  * index and base register family. */
 bool dis_arg_load(const struct ds_site *site, unsigned n, size_t *at, unsigned *base);
+/* Where the walk back from loc before at->i ends, crossing no join: def[0]
+ * the instruction defining the value (a load of a fixed address, a call
+ * returning it), def[1] the load it went on through when it was read
+ * through a pointer ((size_t)-1: none).  Two walks ending alike name one
+ * value.  False when the walk ends anywhere else. */
+bool dis_def_of(const struct ds_site *at, struct dis_loc loc, size_t def[2]);
+/* The load from a stack slot (a spilled value reloaded) the walk back from
+ * loc before at->i reaches first, crossing no join: its index. */
+bool dis_reload_of(const struct ds_site *at, struct dis_loc loc, size_t *reload);
+/* Where argument n of a call is when the call is made. */
+struct dis_loc dis_arg_loc(const struct dis_arch *a, unsigned n);
 /* What a call returned, kept in loc before at->i: DS_SRC_RESULT with .of
  * (the import whose result that call's first argument was), else
  * DS_SRC_UNKNOWN. */

@@ -129,6 +129,13 @@ bool ds_site_const_dead(const struct ds_site *s)
 	return false;
 }
 
+int ds_site_member_stores(const struct ds_site *s, unsigned n, unsigned size, ds_site_cb cb,
+                          void *ctx)
+{
+	(void)s, (void)n, (void)size, (void)cb, (void)ctx;
+	return -1;
+}
+
 bool ds_site_not_root(const struct ds_site *s, const char *const *names)
 {
 	(void)s; (void)names;

@@ -54,10 +54,14 @@ static unsigned x86_family(unsigned r)
 #define X86_BP 5
 #define X86_BX 3
 
-static bool x86_stack_mem(const x86_op_mem *m)
+/* An access to a stack slot: off the stack pointer, or off the frame
+ * pointer in a function that sets one up (x86_enter); elsewhere %rbp is
+ * a register like the others (clang and gcc at -O2 keep a record's
+ * pointer in it: `mov 0x48(%ebp), %edi` reads a member, not a slot). */
+static bool x86_stack_mem(const struct ds_code *c, const x86_op_mem *m)
 {
 	unsigned b = x86_family(m->base);
-	return (b == X86_SP || b == X86_BP) && m->index == X86_REG_INVALID;
+	return (b == X86_SP || (b == X86_BP && c->bp_frame)) && m->index == X86_REG_INVALID;
 }
 
 /* The address a memory operand names when it does not depend on a
@@ -96,7 +100,7 @@ static void x86_src(const struct ds_code *c, const struct dis_regs *rs, const cs
 		o->value = op->imm;
 	} else if (op->type == X86_OP_MEM) {
 		uint64_t a = x86_mem_addr(c, rs, ci, &op->mem);
-		if (x86_stack_mem(&op->mem)) {
+		if (x86_stack_mem(c, &op->mem)) {
 			o->src = S_STACK;
 			o->src_reg = (uint8_t)x86_family(op->mem.base);
 			o->src_disp = (int32_t)op->mem.disp;
@@ -104,19 +108,21 @@ static void x86_src(const struct ds_code *c, const struct dis_regs *rs, const cs
 			o->src = S_LOAD;
 			o->value = (int64_t)a;
 			/* the base a parameter's pointed-to value is read through */
-			if (op->mem.index == X86_REG_INVALID && x86_family(op->mem.base) < 16)
+			if (op->mem.index == X86_REG_INVALID && x86_family(op->mem.base) < 16) {
 				o->src_reg = (uint8_t)x86_family(op->mem.base);
+				o->src_disp = (int32_t)op->mem.disp;
+			}
 		}
 	}
 }
 
-static void x86_dst(const cs_x86_op *op, struct dis_insn *o)
+static void x86_dst(const struct ds_code *c, const cs_x86_op *op, struct dis_insn *o)
 {
 	if (op->type == X86_OP_REG) {
 		unsigned f = x86_family(op->reg);
 		if (f != DIS_NOREG)
 			o->dst = (struct dis_loc){ L_REG, (uint8_t)f, 0 };
-	} else if (op->type == X86_OP_MEM && x86_stack_mem(&op->mem)) {
+	} else if (op->type == X86_OP_MEM && x86_stack_mem(c, &op->mem)) {
 		o->dst = (struct dis_loc){ L_STACK, (uint8_t)x86_family(op->mem.base),
 		                           (int32_t)op->mem.disp };
 	}
@@ -215,14 +221,14 @@ static void x86_refs(const struct ds_code *c, const struct dis_regs *rs, const c
 		base.index = X86_REG_INVALID;
 		if (ci->id == X86_INS_LEA || (!a && op->mem.index != X86_REG_INVALID)) {
 			a = x86_mem_addr(c, rs, ci, &base);
-			o->ref_kind = a ? R_ADDR : x86_stack_mem(&base) ? R_NONE : R_ADDR_VIA;
+			o->ref_kind = a ? R_ADDR : x86_stack_mem(c, &base) ? R_NONE : R_ADDR_VIA;
 			o->ref_base = (uint8_t)x86_family(op->mem.base);
 		} else if (a) {
 			o->ref_kind = (op->access & CS_AC_WRITE) ? R_WRITE : R_READ;
 			o->ref_size = op->size;
 			o->ref_move = ci->id == X86_INS_MOV && k == 0 && x->op_count == 2 &&
 			              (op[1].type == X86_OP_REG || op[1].type == X86_OP_IMM);
-		} else if (!x86_stack_mem(&op->mem)) {
+		} else if (!x86_stack_mem(c, &op->mem)) {
 			o->ref_kind = (op->access & CS_AC_WRITE) ? R_WRITE_VIA : R_READ_VIA;
 			o->ref_base = (uint8_t)x86_family(op->mem.base);
 			o->ref_size = op->size;
@@ -242,7 +248,7 @@ static void x86_refs(const struct ds_code *c, const struct dis_regs *rs, const c
 
 /* `test %eax, %eax` and `cmp $imm, loc` (a register or a stack slot):
  * what the conditional jump after it tests. */
-static void x86_flags(const cs_insn *ci, struct dis_regs *rs)
+static void x86_flags(const struct ds_code *c, const cs_insn *ci, struct dis_regs *rs)
 {
 	const cs_x86 *x = &ci->detail->x86;
 	const cs_x86_op *op = x->operands;
@@ -254,7 +260,7 @@ static void x86_flags(const cs_insn *ci, struct dis_regs *rs)
 		return;
 	if (ci->id == X86_INS_CMP && op[1].type != X86_OP_IMM)
 		return;
-	x86_dst(&op[0], &at);
+	x86_dst(c, &op[0], &at);
 	if (at.dst.kind == L_NONE)
 		return;
 	rs->flag_ok = true;
@@ -279,9 +285,38 @@ static uint8_t x86_cc(unsigned id, int64_t imm)
 	}
 }
 
+/* A record's member written (or its address computed, lea) through a
+ * register other than the stack pointer (struct dis_insn's mem). */
+static void x86_member(const struct ds_code *c, const struct dis_regs *rs, const cs_insn *ci,
+                       struct dis_insn *o)
+{
+	const cs_x86 *x = &ci->detail->x86;
+	for (unsigned k = 0; k < x->op_count; k++) {
+		const cs_x86_op *op = &x->operands[k];
+		if (op->type != X86_OP_MEM)
+			continue;
+		x86_op_mem base = op->mem;
+		base.index = X86_REG_INVALID;
+		unsigned b = x86_family(op->mem.base);
+		bool lea = ci->id == X86_INS_LEA;
+		if (b >= 16 || b == X86_SP || op->mem.segment != X86_REG_INVALID ||
+		    x86_mem_addr(c, rs, ci, &base) || (!lea && !(op->access & CS_AC_WRITE)))
+			return;
+		o->mem = lea ? M_ADDR : M_STORE;
+		o->mem_base = (uint8_t)b;
+		o->mem_size = lea ? 0 : op->size;
+		o->mem_indexed = op->mem.index != X86_REG_INVALID;
+		o->mem_disp = (int32_t)op->mem.disp;
+		o->ref_move = !lea && ci->id == X86_INS_MOV && k == 0 && x->op_count == 2 &&
+		              (op[1].type == X86_OP_REG || op[1].type == X86_OP_IMM);
+		return;
+	}
+}
+
 static void lift_x86(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
 	x86_refs(c, rs, ci, o);
+	x86_member(c, rs, ci, o);
 	bool sp_known = x86_sp(c, ci, o);
 	lift_x86_op(c, ci, rs, o);
 	if (!sp_known && ((o->dst.kind == L_REG && o->dst.reg == X86_SP) || (o->clobber & DIS_BIT(X86_SP))))
@@ -301,7 +336,7 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 	case X86_INS_MOVSX: case X86_INS_MOVSXD:
 		if (x->op_count != 2)
 			break;
-		x86_dst(&op[0], o);
+		x86_dst(c, &op[0], o);
 		x86_src(c, rs, ci, &op[1], o);
 		if (o->dst.kind == L_REG)
 			dis_forget(rs, DIS_BIT(o->dst.reg));
@@ -314,7 +349,7 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		if (x->op_count != 2 || op[0].type != X86_OP_REG || op[1].type != X86_OP_REG)
 			break;
 		unsigned d = x86_family(op[0].reg) == 0 ? 1 : 0;
-		x86_dst(&op[d], o);
+		x86_dst(c, &op[d], o);
 		x86_src(c, rs, ci, &op[1 - d], o);
 		if (x86_family(op[1 - d].reg) < 16)
 			o->clobber |= DIS_BIT(x86_family(op[1 - d].reg));
@@ -324,11 +359,11 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 	case X86_INS_LEA:
 		if (x->op_count != 2 || op[1].type != X86_OP_MEM)
 			break;
-		x86_dst(&op[0], o);
+		x86_dst(c, &op[0], o);
 		uint64_t a = x86_mem_addr(c, rs, ci, &op[1].mem);
 		o->src = a ? S_ADDR : S_UNKNOWN;
 		o->value = (int64_t)a;
-		if (!a && x86_stack_mem(&op[1].mem)) {
+		if (!a && x86_stack_mem(c, &op[1].mem)) {
 			o->src = S_SLOT;
 			o->src_reg = (uint8_t)x86_family(op[1].mem.base);
 			o->src_disp = (int32_t)op[1].mem.disp;
@@ -339,7 +374,7 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 	case X86_INS_XOR: case X86_INS_SUB:
 		if (x->op_count == 2 && op[0].type == X86_OP_REG && op[1].type == X86_OP_REG &&
 		    x86_family(op[0].reg) == x86_family(op[1].reg)) {
-			x86_dst(&op[0], o);
+			x86_dst(c, &op[0], o);
 			o->src = S_IMM;
 			o->value = 0;
 			return;
@@ -351,7 +386,7 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		if (x->op_count == 2 && op[0].type == X86_OP_REG && op[1].type == X86_OP_IMM &&
 		    (op[1].imm == -1 || (op[0].size < 8 && (uint64_t)op[1].imm ==
 		                         (1ULL << (8 * op[0].size)) - 1))) {
-			x86_dst(&op[0], o);
+			x86_dst(c, &op[0], o);
 			o->src = S_IMM;
 			o->value = -1;
 			return;
@@ -406,11 +441,11 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		dis_regs_reset(rs);
 		return;
 	case X86_INS_CMP: case X86_INS_TEST:
-		x86_flags(ci, rs);
+		x86_flags(c, ci, rs);
 		/* a test of a value kept on the stack (-O0's `cmpl $0,
 		 * -0x14(%rbp)`): which slot, for what was tested */
 		for (unsigned k = 0; k < x->op_count; k++)
-			if (op[k].type == X86_OP_MEM && x86_stack_mem(&op[k].mem))
+			if (op[k].type == X86_OP_MEM && x86_stack_mem(c, &op[k].mem))
 				o->tested = (struct dis_loc){ L_STACK, (uint8_t)x86_family(op[k].mem.base),
 				                              (int32_t)op[k].mem.disp };
 		break;
@@ -623,6 +658,28 @@ static const struct dis_syscall syscalls_32[] = {
 	{ NR32_SETGROUPS, "setgroups" }, { NR32_SETGROUPS32, "setgroups" }, { 0, NULL },
 };
 
+/* Does the function holding start (being decoded from there) set up a
+ * frame pointer first: push %rbp; mov %rsp, %rbp (after an endbr)?  Read
+ * from its first bytes, so that a part decoded alone (a jump's target)
+ * is read as its function is; true when they cannot be read. */
+static void x86_enter(struct ds_code *c, uint64_t start)
+{
+	static const unsigned char mov64[] = { 0x48, 0x89, 0xe5 }, mov64r[] = { 0x48, 0x8b, 0xec },
+		mov32[] = { 0x89, 0xe5 }, mov32r[] = { 0x8b, 0xec };
+	size_t fi = dis_func_of(c, start);
+	uint64_t fn = fi == (size_t)-1 ? start : c->starts[fi];
+	const struct dis_span *sp = dis_span_of(c, fn);
+	unsigned char b[8];
+	c->bp_frame = true;
+	if (!sp || fn - sp->addr + sizeof b > sp->size ||
+	    !dis_read_at(c, sp->off + (fn - sp->addr), b, sizeof b))
+		return;
+	size_t k = b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && (b[3] & 0xfe) == 0xfa ? 4 : 0;
+	const unsigned char *m = b + k + 1;
+	c->bp_frame = b[k] == 0x55 && (memcmp(m, mov64, 3) == 0 || memcmp(m, mov64r, 3) == 0 ||
+	                               memcmp(m, mov32, 2) == 0 || memcmp(m, mov32r, 2) == 0);
+}
+
 const struct dis_arch dis_x86_64 = {
 	.name = "x86-64", .machine = EM_X86_64, .elfclass = ELFCLASSNONE, .data = ELFDATA2LSB,
 	.cs = CS_ARCH_X86, .mode = CS_MODE_64, .unit = 1, .word = 8,
@@ -635,7 +692,7 @@ const struct dis_arch dis_x86_64 = {
 	                 R_X86_64_32S },
 	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm, .syscalls = syscalls_64,
 	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem, .plt_scan = plt_x86,
-	.starts = x86_starts,
+	.starts = x86_starts, .enter = x86_enter,
 };
 
 /* cdecl: every argument on the stack */
@@ -649,5 +706,5 @@ const struct dis_arch dis_i386 = {
 	.rel_pointer = { R_386_32, R_386_GLOB_DAT, R_386_RELATIVE },
 	.stub_endbr = true, .warm = warm, .nwarm = sizeof warm, .syscalls = syscalls_32,
 	.lift = lift_x86, .scan_calls = scan_x86, .scan_mem = scan_x86_mem, .plt_scan = plt_x86,
-	.starts = x86_starts,
+	.starts = x86_starts, .enter = x86_enter,
 };

@@ -75,6 +75,7 @@ PY
 	contra="runs only on paths where geteuid() returned both 0 and not 0, with no call between the tests that could change the effective uid: never"
 	saved="drops back to its real or saved gid, kept in a global that is only ever assigned from getgid/getegid/getresgid"
 	ownpw="drops back to its real user's own gid, a member of getpwuid(getuid())'s record"
+	member="drops back to its real or saved gid, stored from getgid/getegid/getresgid into a record's member earlier in the same function through the same pointer, with nothing between that may write the member"
 	{
 		for opt in O0 O2 O2-noplt; do
 			echo "drop-PW-$opt elf-nodrop-groups error disassembly "
@@ -224,6 +225,15 @@ PY
 			*) echo "ownreg-OWNREG-$opt elf-nodrop-groups error disassembly " ;;
 			esac
 			echo "ownreg-BYNAME-$opt elf-nodrop-groups error disassembly "
+			# the real gid stored into a record's member through a pointer
+			# and read back through it after a call (xgterm's screen->gid):
+			# x86 and aarch64, whose lifters give a member's stores
+			case $target in
+			x86_64*|i686*|aarch64*)
+				echo "member-SAME-$opt elf-nodrop-groups pass disassembly $member" ;;
+			*) echo "member-SAME-$opt elf-nodrop-groups error disassembly " ;;
+			esac
+			echo "member-OTHER-$opt elf-nodrop-groups error disassembly "
 			# groups dropped on main's root arm, a jump table after: the
 			# arm where getuid() was not 0 is told from the jump's
 			# condition (big-endian ppc64 gives __libc_start_main main's
