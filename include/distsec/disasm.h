@@ -218,11 +218,13 @@ bool ds_site_const_dead(const struct ds_site *site);
  * of them is on every path from the function's entry to the load and
  * nothing on a path from them to it may write the member: no other store
  * overlapping it, no write through an index, no address computed at its
- * offset or off the pointer, the pointer given to no call, no indirect
+ * offset or off the pointer, the pointer in neither of a call's first two
+ * arguments (where memcpy, memset, read take their destination), no indirect
  * call, and no store overlapping it and no address computed at its offset
- * in the local functions called (two levels).  The pointer is one value
+ * in the local functions called (six levels).  The pointer is one value
  * at the stores and at the load when the walks back from the two end at
- * the same load of a fixed address or call, crossing no join.  -1 when
+ * the same load of a fixed address or call, crossing no join (a pointer
+ * reloaded from a stack slot: what the slot's one writer stored).  -1 when
  * not so, or when the argument is no such member.  Not seen: an import
  * writing the member through a copy of the pointer it was not given there,
  * a signal handler, another thread.  x86 and aarch64 only. */

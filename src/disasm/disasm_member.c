@@ -14,7 +14,8 @@
  * - nothing on a path from such a store to the load may write the member:
  *   no other store overlapping it through any register (which may alias
  *   the pointer), no write through an index, no address computed at its
- *   offset or off the same pointer, the pointer given to no call, no
+ *   offset or off the same pointer, the pointer in neither of a call's first
+ *   two arguments (a third or later one is not seen), no
  *   indirect call, and no store overlapping it (through any register) and
  *   no address computed at its offset in the local functions called, up to
  *   MEMBER_DEPTH levels of direct calls (their indirect calls: no).
