@@ -77,8 +77,9 @@ struct dis_insn {
 	uint64_t ref;
 	/* A record's member (p->gid) written, or its address computed (&p->gid,
 	 * lea and aarch64's add of an immediate), through a base register that
-	 * is not the stack pointer (the frame pointer included: at -O2 it may
-	 * hold any pointer): enum dis_member, the base, the displacement, the
+	 * is not the stack pointer (x86's %rbp included: at -O2 it may hold any
+	 * pointer; not aarch64's x29, always its frame): enum dis_member, the
+	 * base, the displacement, the
 	 * bytes written (0: unknown) and whether an index register is added.
 	 * x86 and aarch64 (disasm_member.c) */
 	uint8_t mem, mem_base, mem_size;
