@@ -194,7 +194,8 @@ bool ds_site_unreached(const struct ds_site *site);
 /* Is the function holding the site reached only through entries of a
  * binding's table, { "setgid", its_setgid, ... }: every data word or
  * relocated word naming it follows a pointer to a string that is one of
- * names (or ends in "." or ":" and one: "os.setgid"), and no code, export
+ * names (or ends in one after a module's separator, one of . : / - _:
+ * "os.setgid", "os/posix-chroot", "posix_setgid"), and no code, export
  * or entry point names it?  A language runtime built into the program
  * (CPython's os module in its PyMethodDef table, Lua's luaL_Reg) offers
  * the call to the scripts it runs, which choose the ids.  False on any
@@ -211,6 +212,12 @@ bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names)
  * tell is not seen: a pointer to a record the global is a member of,
  * taken where no symbol gives the record's bounds (ds_code_each_store). */
 bool ds_site_const_dead(const struct ds_site *site);
+/* The same one level up: the site's function is named by nothing but
+ * direct calls (and tail jumps), and every one of them is so cut off in
+ * its own function (mafft's addsingle: `if (rnaprediction == 'r')` before
+ * the call of the function printing /tmp/_rnaalifoldin.%d, and nothing
+ * sets it to 'r').  On the budget of ds_site_unreached's queries. */
+bool ds_site_callers_const_dead(const struct ds_site *site);
 /* Argument n of the site's call read from a record's member (size bytes)
  * through a pointer (xgterm's setgid(screen->gid)): calls cb for each
  * store to that member through the same pointer in the site's function

@@ -352,8 +352,10 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "function of the file's own was given the record's start to fill is not taken for "
 		  "the constant it was set to first); a chroot in a function whose only references "
 		  "are entries of a table pairing it with the string \"chroot\" ({ \"chroot\", fn, "
-		  "... }: a binding, as an interpreter built into the program offers os.chroot to "
-		  "its scripts) is the script's, info (x86 and aarch64).",
+		  "... }, or a name ending in it after a module's separator: \"os.chroot\", "
+		  "\"os/posix-chroot\", \"posix_chroot\"; a binding, as an interpreter built into "
+		  "the program offers os.chroot to its scripts) is the script's, info (x86 and "
+		  "aarch64).",
 		.limits = "Calls through function pointers are not followed; a chdir in another "
 		  "function counts only when that function is called after the chroot (3 levels "
 		  "deep at most) or is a direct caller of the chroot's function (one level); a "

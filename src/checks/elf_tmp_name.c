@@ -202,7 +202,8 @@ enum reach {
 	REACH_DEAD = 2,    /* a use in a function ds_site_unreached says is dead */
 	REACH_LIVE = 4,    /* a use anywhere else, or the question not answered */
 	REACH_CONST = 8,   /* a use behind a test no value of a global passes
-	                      (ds_site_const_dead) */
+	                      (ds_site_const_dead), or in a function whose
+	                      every call is (ds_site_callers_const_dead) */
 };
 
 #define MAX_SITES 32
@@ -900,20 +901,42 @@ struct deadpass {
 	struct found *fd;
 	uint64_t fn[MAX_DEAD_FNS];
 	bool dead[MAX_DEAD_FNS];
+	int8_t callers_cut[MAX_DEAD_FNS];   /* -1: not asked yet */
 	size_t nfn;
 };
 
-/* Is the function holding the site dead code?  Asked once per function. */
-static bool fn_dead(struct deadpass *p, const struct ds_site *site)
+/* The function holding the site in p's list, asked whether it is dead
+ * code when added; (size_t)-1 when the list is full. */
+static size_t fn_index(struct deadpass *p, const struct ds_site *site)
 {
 	uint64_t fn = ds_site_function(site);
 	for (size_t i = 0; i < p->nfn; i++)
 		if (p->fn[i] == fn)
-			return p->dead[i];
+			return i;
 	if (p->nfn == MAX_DEAD_FNS)
-		return false;
+		return (size_t)-1;
 	p->fn[p->nfn] = fn;
-	return p->dead[p->nfn++] = ds_site_unreached(site);
+	p->dead[p->nfn] = ds_site_unreached(site);
+	p->callers_cut[p->nfn] = -1;
+	return p->nfn++;
+}
+
+static bool fn_dead(struct deadpass *p, const struct ds_site *site)
+{
+	size_t i = fn_index(p, site);
+	return i != (size_t)-1 && p->dead[i];
+}
+
+/* Is every call of the site's function behind a test no value of a
+ * global passes (ds_site_callers_const_dead)?  Asked once per function. */
+static bool fn_callers_cut(struct deadpass *p, const struct ds_site *site)
+{
+	size_t i = fn_index(p, site);
+	if (i == (size_t)-1)
+		return false;
+	if (p->callers_cut[i] < 0)
+		p->callers_cut[i] = ds_site_callers_const_dead(site);
+	return p->callers_cut[i] > 0;
 }
 
 /* A call given a warned name (as a path, a format or a template, as
@@ -934,7 +957,8 @@ static int on_use(struct ds_code *c, const struct ds_site *site, void *ctx)
 			struct cand *k = &p->fd->c[i];
 			if ((k->reach & REACH_ASKED) && !(k->reach & REACH_LIVE) && k->addr == at)
 				k->reach |= fn_dead(p, site) ? REACH_DEAD
-				          : ds_site_const_dead(site) ? REACH_CONST : REACH_LIVE;
+				          : ds_site_const_dead(site) || fn_callers_cut(p, site) ? REACH_CONST
+				          : REACH_LIVE;
 		}
 	}
 	return 0;
@@ -1209,7 +1233,8 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "is a use reached only through the arm of a test of a global (equal or not to a "
 		  "constant) that none of its values takes: its initial value and every constant "
 		  "stored to it, with no other store, its address never taken and no dynamic "
-		  "symbol naming it (`if (ppid)` where ppid is only ever set to 0).",
+		  "symbol naming it (`if (ppid)` where ppid is only ever set to 0), and a use in a "
+		  "function named only by direct calls each reached so in its caller (one level).",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
 		  "from the printing reaches in its function (but those given another literal), "
 		  "not only the one its buffer reaches; in a function binding a unix socket, a printed "

@@ -7,6 +7,9 @@
  * ds_code_each_store finds writes; a store of anything else, its address
  * taken, or a dynamic symbol naming it (a library's variable copied into
  * the program, an export a plugin may set) and it may hold anything.
+ * One level up (ds_site_callers_const_dead): mafft's addsingle tests
+ * `rnaprediction == 'r'` before calling the function that prints
+ * /tmp/_rnaalifoldin.%d, and addsingle never sets it to 'r'.
  */
 #include <elf.h>
 #include <gelf.h>
@@ -164,12 +167,58 @@ static size_t never_taken(const struct ds_site *site, size_t i, void *ctx)
 	return taken ? i + 1 : dis_index_of(f, in->target);
 }
 
-bool ds_site_const_dead(const struct ds_site *site)
+/* The lifters that give conditional jumps their condition. */
+static bool lifted_conditions(const struct ds_code *c)
 {
-	unsigned m = site->c->arch->machine;
-	/* the lifters that give conditional jumps their condition */
-	if ((m != EM_X86_64 && m != EM_386 && m != EM_AARCH64) || site->f->n > CONST_INSNS)
+	unsigned m = c->arch->machine;
+	return m == EM_X86_64 || m == EM_386 || m == EM_AARCH64;
+}
+
+static bool cut_in_function(const struct ds_site *site)
+{
+	if (site->f->n > CONST_INSNS)
 		return false;
 	struct globals gs = { .n = 0 };
 	return dis_cut_off(site, never_taken, &gs);
+}
+
+bool ds_site_const_dead(const struct ds_site *site)
+{
+	return lifted_conditions(site->c) && cut_in_function(site);
+}
+
+#define DIRECT_MAX 32   /* direct calls of one function judged */
+
+struct direct_calls {
+	uint64_t at[DIRECT_MAX];
+	bool cut[DIRECT_MAX];
+	size_t n;
+};
+
+/* A caller's call (ds_site_callers_all): cut off in its function, and
+ * marked as such when it is one of those the dead-code query listed. */
+static bool call_cut(const struct ds_site *call, void *ctx)
+{
+	struct direct_calls *k = ctx;
+	if (!cut_in_function(call))
+		return false;
+	for (size_t j = 0; j < k->n; j++)
+		if (k->at[j] == call->f->in[call->i].addr)
+			k->cut[j] = true;
+	return true;
+}
+
+bool ds_site_callers_const_dead(const struct ds_site *site)
+{
+	struct direct_calls k = { .n = 0 };
+	if (!lifted_conditions(site->c) ||
+	    !dis_site_only_direct(site, k.at, DIRECT_MAX, &k.n) || k.n == 0 ||
+	    !ds_site_callers_all(site, call_cut, &k))
+		return false;
+	/* every call the query found was judged, not only those the
+	 * callers' walk found */
+	for (size_t j = 0; j < k.n; j++)
+		if (!k.cut[j])
+			return false;
+	return true;
 }

@@ -64,6 +64,10 @@ struct dead {
 	const char *const *bind;
 	uint64_t bound[BOUND_MAX];  /* where those words are */
 	size_t nbound;
+	/* dis_site_only_direct: the direct calls and jumps to the function
+	 * are no callers but are listed here, to be judged by the asker */
+	uint64_t *direct;
+	size_t ndirect, direct_max;
 };
 
 /* v added to the set list (n of cap), once; a full set cannot tell: reached. */
@@ -310,8 +314,18 @@ static void relocs(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 	}
 }
 
+/* What a query asks besides "does anything run it": a binding's names
+ * (ds_site_bound_by_name), or a list for the direct calls
+ * (dis_site_only_direct). */
+struct dead_ask {
+	const char *const *bind;
+	size_t nbound;
+	uint64_t *direct;
+	size_t ndirect, direct_max;
+};
+
 static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi,
-                      const char *const *bind, size_t *nbound);
+                      struct dead_ask *ask);
 
 /* Is the candidate function at fn one being asked about further up? */
 static bool asking(const struct dead_walk *w, uint64_t fn)
@@ -339,6 +353,10 @@ static void reach_by_code(struct dead *d)
 		bool names = false;
 		for (size_t i = 0; i < f.n && !names; i++) {
 			const struct dis_insn *in = &f.in[i];
+			if (d->direct && (in->kind == K_CALL || in->kind == K_JMP) && in->target == d->lo) {
+				remember(d, d->direct, &d->ndirect, d->direct_max, in->addr);
+				continue;
+			}
 			bool ref = in->ref_kind == R_READ || in->ref_kind == R_WRITE || in->ref_kind == R_ADDR;
 			names = (in->target && in_fn(d, in->target)) || (ref && in_fn(d, in->ref)) ||
 			        ((in->src == S_IMM || in->src == S_ADDR) && in_fn(d, (uint64_t)in->value));
@@ -346,12 +364,14 @@ static void reach_by_code(struct dead *d)
 		uint64_t lo = f.start, hi = f.end;
 		free(f.in);
 		d->reached = names && (w->depth == DEAD_DEPTH || w->visits == DEAD_VISITS ||
-		                       !unreached(w, c, lo, hi, NULL, NULL));
+		                       !unreached(w, c, lo, hi, NULL));
 	}
 }
 
-/* Does the string at addr read name, or end in "." or ":" and name
- * ("os.setgid", "POSIX::setgid")? */
+/* Does the string at addr read name, or end in name after a separator
+ * the languages put between a module's name and its member's: "os.setgid"
+ * (Python), "POSIX::setgid" (Perl), "os/posix-chroot" (Janet),
+ * "posix_setgid" (PHP)?  "mysetgid" is another word. */
 static bool string_names(const struct ds_code *c, uint64_t addr, const char *name)
 {
 	char buf[64];
@@ -360,7 +380,7 @@ static bool string_names(const struct ds_code *c, uint64_t addr, const char *nam
 		if (!dis_read_vaddr(c, addr, buf, pre + n + 1) || memchr(buf, '\0', pre + n) != NULL)
 			return false;
 		if (buf[pre + n] == '\0' && memcmp(buf + pre, name, n) == 0 &&
-		    (pre == 0 || buf[pre - 1] == '.' || buf[pre - 1] == ':'))
+		    (pre == 0 || strchr(".:/-_", buf[pre - 1]) != NULL))
 			return true;
 	}
 	return false;
@@ -427,14 +447,18 @@ static bool bound_by_name(struct dead *d)
 	return true;
 }
 
-/* Can nothing that runs name an address in [lo, hi)?  With bind, the
- * words of binding table entries naming one of bind do not count, and
- * *nbound says how many there were. */
+/* Can nothing that runs name an address in [lo, hi)?  With ask->bind,
+ * the words of binding table entries naming one of bind do not count,
+ * and ask->nbound says how many there were; with ask->direct, the direct
+ * calls and jumps to lo do not count, and are listed there. */
 static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi,
-                      const char *const *bind, size_t *nbound)
+                      struct dead_ask *ask)
 {
 	Elf *elf = c->v->elf;
-	struct dead d = { .c = c, .w = w, .lo = lo, .hi = hi, .bind = bind };
+	const char *const *bind = ask ? ask->bind : NULL;
+	struct dead d = { .c = c, .w = w, .lo = lo, .hi = hi, .bind = bind,
+	                  .direct = ask ? ask->direct : NULL,
+	                  .direct_max = ask ? ask->direct_max : 0 };
 	if (d.hi <= d.lo || in_fn(&d, w->eh.e_entry))
 		return false;
 	bool nested = w->visits++ > 0;
@@ -472,13 +496,15 @@ static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint6
 		reach_by_code(&d);
 	if (nested)
 		w->depth--;
-	if (nbound)
-		*nbound = d.nbound;
+	if (ask) {
+		ask->nbound = d.nbound;
+		ask->ndirect = d.ndirect;
+	}
 	return !d.reached;
 }
 
 /* A query of the function holding the site, on the budgets of one. */
-static bool site_query(const struct ds_site *site, const char *const *bind, size_t *nbound)
+static bool site_query(const struct ds_site *site, struct dead_ask *ask)
 {
 	struct ds_code *c = site->c;
 	Elf *elf = c->v->elf;
@@ -491,16 +517,24 @@ static bool site_query(const struct ds_site *site, const char *const *bind, size
 		return false;
 	c->unreached_queries++;
 	w.asking[0] = site->f->start;
-	return unreached(&w, c, site->f->start, site->f->end, bind, nbound);
+	return unreached(&w, c, site->f->start, site->f->end, ask);
 }
 
 bool ds_site_unreached(const struct ds_site *site)
 {
-	return site_query(site, NULL, NULL);
+	return site_query(site, NULL);
 }
 
 bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names)
 {
-	size_t nbound = 0;
-	return site_query(site, names, &nbound) && nbound > 0;
+	struct dead_ask ask = { .bind = names };
+	return site_query(site, &ask) && ask.nbound > 0;
+}
+
+bool dis_site_only_direct(const struct ds_site *site, uint64_t *calls, size_t max, size_t *n)
+{
+	struct dead_ask ask = { .direct = calls, .direct_max = max };
+	bool only = site_query(site, &ask);
+	*n = ask.ndirect;
+	return only;
 }

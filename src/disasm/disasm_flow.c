@@ -745,6 +745,14 @@ static struct ds_argsrc tested_src(const struct ds_site *at, struct walk *w)
 	const struct dis_insn *in = &at->f->in[at->i];
 	if (in->kind != K_CJMP || in->cc == CC_NONE || (in->cc_flags && !at->i))
 		return argsrc(DS_SRC_UNKNOWN, 0, NULL);
+	if (in->cc_loc.kind == L_MEM) {   /* the setter read a fixed address */
+		size_t s = at->i - in->cc_back;
+		if (!in->cc_flags || !in->cc_back || in->cc_back > at->i ||
+		    at->f->in[s].ref_kind != R_READ)
+			return argsrc(DS_SRC_UNKNOWN, 0, NULL);
+		w->src_at = s;
+		return argsrc(DS_SRC_LOAD, at->f->in[s].ref, NULL);
+	}
 	return walk_from(w, in->cc_flags ? at->i - 1 : at->i, in->cc_loc, 0, NULL);
 }
 

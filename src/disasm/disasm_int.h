@@ -34,7 +34,11 @@ enum dis_kind {
 /* A place a value lives in: a register family (rax/eax/ax/al are one;
  * x0/w0 are one), a stack slot (base register + displacement) or, on
  * i386, the stack slot a push fills. */
-enum dis_loc_kind { L_NONE, L_REG, L_STACK, L_PUSH };
+enum dis_loc_kind {
+	L_NONE, L_REG, L_STACK, L_PUSH,
+	L_MEM   /* a K_CJMP's cc_loc only (x86): the fixed address the flags'
+	           setter compared (its ref: `cmpl $0, ppid(%rip)`) */
+};
 struct dis_loc {
 	uint8_t kind, reg;
 	int32_t disp;
@@ -94,6 +98,8 @@ struct dis_insn {
 	 * jump (the flags' setter, which may overwrite it: `subs w8, w8, #0`) */
 	uint8_t cc;
 	bool cc_flags;
+	uint8_t cc_back;       /* cc_loc L_MEM: the setter is this many
+	                          instructions before the jump */
 	struct dis_loc cc_loc;
 };
 
@@ -144,6 +150,7 @@ struct dis_regs {
 	bool flag_ok;
 	struct dis_loc flag_loc;
 	int64_t flag_imm;
+	uint8_t flag_back;     /* instructions since the setter (L_MEM) */
 	uint8_t flag_unit;
 	bool flag_unsigned;
 };
@@ -467,6 +474,11 @@ typedef size_t dis_edge_fn(const struct ds_site *site, size_t i, void *ctx);
  * cut cuts (and at least one was cut)?  An indirect jump may go anywhere:
  * false past one. */
 bool dis_cut_off(const struct ds_site *site, dis_edge_fn *cut, void *ctx);
+/* ds_site_unreached, with the direct calls and tail jumps to the start of
+ * the site's function set aside: true when nothing else names it, the
+ * addresses of those calls in calls (*n of them, up to max; more, and
+ * the answer is false).  The asker judges the calls. */
+bool dis_site_only_direct(const struct ds_site *site, uint64_t *calls, size_t max, size_t *n);
 /* Is the conditional jump at->i a test (equal or not to a constant) of
  * what a load of a fixed address put in a register, the value not
  * changed on the way?  That address and the load's size in bytes. */

@@ -26,6 +26,7 @@ void dis_cond_from_flags(struct dis_regs *rs, bool flags, uint8_t cc, struct dis
 	o->cc = cc;
 	o->cc_flags = true;
 	o->cc_loc = rs->flag_loc;
+	o->cc_back = rs->flag_back;
 	o->value = rs->flag_imm;
 }
 

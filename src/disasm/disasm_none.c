@@ -129,6 +129,12 @@ bool ds_site_const_dead(const struct ds_site *s)
 	return false;
 }
 
+bool ds_site_callers_const_dead(const struct ds_site *s)
+{
+	(void)s;
+	return false;
+}
+
 int ds_site_member_stores(const struct ds_site *s, unsigned n, unsigned size, ds_site_cb cb,
                           void *ctx)
 {

@@ -246,9 +246,11 @@ static void x86_refs(const struct ds_code *c, const struct dis_regs *rs, const c
 		}
 }
 
-/* `test %eax, %eax` and `cmp $imm, loc` (a register or a stack slot):
- * what the conditional jump after it tests. */
-static void x86_flags(const struct ds_code *c, const cs_insn *ci, struct dis_regs *rs)
+/* `test %eax, %eax` and `cmp $imm, loc` (a register, a stack slot, or
+ * a fixed address x86_refs resolved into o's ref: L_MEM): what the
+ * conditional jump after it tests. */
+static void x86_flags(const struct ds_code *c, const cs_insn *ci, struct dis_regs *rs,
+                      const struct dis_insn *o)
 {
 	const cs_x86 *x = &ci->detail->x86;
 	const cs_x86_op *op = x->operands;
@@ -261,9 +263,13 @@ static void x86_flags(const struct ds_code *c, const cs_insn *ci, struct dis_reg
 	if (ci->id == X86_INS_CMP && op[1].type != X86_OP_IMM)
 		return;
 	x86_dst(c, &op[0], &at);
+	if (ci->id == X86_INS_CMP && op[0].type == X86_OP_MEM && o->ref_kind == R_READ &&
+	    o->ref_size == op[0].size)
+		at.dst = (struct dis_loc){ L_MEM, 0, 0 };
 	if (at.dst.kind == L_NONE)
 		return;
 	rs->flag_ok = true;
+	rs->flag_back = 1;
 	rs->flag_loc = at.dst;
 	rs->flag_imm = ci->id == X86_INS_CMP ? op[1].imm : 0;
 }
@@ -313,12 +319,27 @@ static void x86_member(const struct ds_code *c, const struct dis_regs *rs, const
 	}
 }
 
+/* Moves, which write no flag. */
+static bool keeps_flags(unsigned id)
+{
+	return id == X86_INS_MOV || id == X86_INS_MOVABS || id == X86_INS_MOVZX ||
+	       id == X86_INS_MOVSX || id == X86_INS_MOVSXD || id == X86_INS_LEA;
+}
+
 static void lift_x86(struct ds_code *c, const cs_insn *ci, struct dis_regs *rs, struct dis_insn *o)
 {
 	x86_refs(c, rs, ci, o);
 	x86_member(c, rs, ci, o);
 	bool sp_known = x86_sp(c, ci, o);
+	bool flags = rs->flag_ok;
 	lift_x86_op(c, ci, rs, o);
+	/* a move between `cmp $k, global` and its jump leaves the flags as
+	 * they were: the jump still tests the global (mafft's `cmpb $0x72,
+	 * rnaprediction; mov %fs:..., %rdi; je`) */
+	if (flags && rs->flag_loc.kind == L_MEM && rs->flag_back < 4 && keeps_flags(ci->id)) {
+		rs->flag_ok = true;
+		rs->flag_back++;
+	}
 	if (!sp_known && ((o->dst.kind == L_REG && o->dst.reg == X86_SP) || (o->clobber & DIS_BIT(X86_SP))))
 		o->sp_lost = true;
 }
@@ -441,7 +462,7 @@ static void lift_x86_op(struct ds_code *c, const cs_insn *ci, struct dis_regs *r
 		dis_regs_reset(rs);
 		return;
 	case X86_INS_CMP: case X86_INS_TEST:
-		x86_flags(c, ci, rs);
+		x86_flags(c, ci, rs, o);
 		/* a test of a value kept on the stack (-O0's `cmpl $0,
 		 * -0x14(%rbp)`): which slot, for what was tested */
 		for (unsigned k = 0; k < x->op_count; k++)
@@ -483,7 +504,9 @@ static inline bool in_sorted(const uint64_t *v, size_t n, uint64_t a)
 	return n && a - v[0] <= v[n - 1] - v[0] && dis_in_list(v, n, a);
 }
 
-/* scan_x86 at b[i], a picked opcode (i + 6 <= len).  Inlined into the
+/* scan_x86 at b[i], a picked opcode (i + 5 <= len: a call or jump rel32
+ * may be the code's last 5 bytes; the longer forms are read only where
+ * their 6 bytes are there).  Inlined into the
  * loop: a call per picked byte (one in 12 of the code) was half of the
  * pass's instructions. */
 static inline __attribute__((always_inline)) void
@@ -497,7 +520,7 @@ x86_at(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b, si
 			t &= 0xffffffffu;
 		if (in_sorted(w->stubs, w->nstubs, t))
 			dis_cand_call(c, k, at);
-	} else if (b[i] == 0xff && (b[i + 1] == 0x15 || b[i + 1] == 0x25 ||
+	} else if (b[i] == 0xff && i + 6 <= len && (b[i + 1] == 0x15 || b[i + 1] == 0x25 ||
 	           (!x64 && (b[i + 1] == 0x93 || b[i + 1] == 0xa3)))) {
 		uint64_t d = (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
 		uint64_t slot = x64 ? at + 6 + d : ((b[i + 1] & 0x80) ? c->gotbase + d : d) & 0xffffffffu;
@@ -509,11 +532,12 @@ x86_at(struct ds_code *c, const struct dis_wanted *w, const unsigned char *b, si
 	uint64_t ref = 0;
 	if (x64 && b[i] == 0x8d && (b[i + 1] & 0xc7) == 0x05 && i + 6 <= len)
 		ref = at + 6 + (uint64_t)(int64_t)(int32_t)le32(b + i + 2);
-	else if (!x64 && b[i] == 0x8d && (b[i + 1] & 0xc0) == 0x80 && (b[i + 1] & 7) != 4)
+	else if (!x64 && b[i] == 0x8d && (b[i + 1] & 0xc0) == 0x80 && (b[i + 1] & 7) != 4 &&
+	         i + 6 <= len)
 		ref = (c->gotbase + (uint64_t)(int64_t)(int32_t)le32(b + i + 2)) & 0xffffffffu;
 	else if (w->abs_refs && (b[i] == 0x68 || (b[i] >= 0xb8 && b[i] <= 0xbf)))
 		ref = le32(b + i + 1);
-	else if (w->abs_refs && b[i] == 0xc7)
+	else if (w->abs_refs && b[i] == 0xc7 && i + 6 <= len)
 		ref = le32(b + i + 2);
 	if (ref && dis_in_refs(w, ref))
 		dis_cand_ref(c, k, at);
@@ -558,7 +582,7 @@ static void scan_x86(struct ds_code *c, const struct dis_wanted *w, const unsign
 			x86_at(c, w, b, len, i + (size_t)__builtin_ctz(bits), addr, x64, k);
 	}
 #endif
-	for (; i + 6 <= len; i++)
+	for (; i + 5 <= len; i++)
 		if (pick[b[i]])
 			x86_at(c, w, b, len, i, addr, x64, k);
 }

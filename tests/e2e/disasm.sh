@@ -122,10 +122,15 @@ PY
 			# (known where the byte patterns are: x86, aarch64); the
 			# entry naming another word, and a direct call: controls
 			case $target in
-			s390x*|powerpc64*|arm-*|mips64*) echo "bind-BOUND-$opt elf-nodrop-groups error disassembly " ;;
-			*) echo "bind-BOUND-$opt elf-nodrop-groups info disassembly $bound" ;;
+			s390x*|powerpc64*|arm-*|mips64*)
+				echo "bind-BOUND-$opt elf-nodrop-groups error disassembly "
+				echo "bind-SCOPED-$opt elf-nodrop-groups error disassembly " ;;
+			*)
+				echo "bind-BOUND-$opt elf-nodrop-groups info disassembly $bound"
+				echo "bind-SCOPED-$opt elf-nodrop-groups info disassembly $bound" ;;
 			esac
 			echo "bind-NAMED-$opt elf-nodrop-groups error disassembly "
+			echo "bind-GLUED-$opt elf-nodrop-groups error disassembly "
 			echo "bind-DIRECT-$opt elf-nodrop-groups error disassembly "
 			# a program looking names up with dlsym() may call any of
 			# its exports
@@ -327,11 +332,16 @@ PY
 			case $target in
 			s390x*|powerpc64*|arm-*|mips64*)
 				echo "tmpconst-CONST-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
-				echo "tmpconst-CONST_STRIPPED-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d" ;;
+				echo "tmpconst-CONST_STRIPPED-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
+				echo "tmpconst-CALLER-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d" ;;
 			*)
 				echo "tmpconst-CONST-$opt elf-tmp-name info disassembly $tmpconst"
-				echo "tmpconst-CONST_STRIPPED-$opt elf-tmp-name info disassembly $tmpconst" ;;
+				echo "tmpconst-CONST_STRIPPED-$opt elf-tmp-name info disassembly $tmpconst"
+				# the test in the function's one caller
+				echo "tmpconst-CALLER-$opt elf-tmp-name info disassembly $tmpconst" ;;
 			esac
+			echo "tmpconst-CALLER_SET-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
+			echo "tmpconst-CALLER_TAKEN-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
 			echo "tmpconst-SET-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
 			echo "tmpconst-TAKEN-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
 			echo "tmpconst-RECORD-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
