@@ -52,6 +52,18 @@ struct dead_walk {
 	size_t shstrndx;
 };
 
+/* What a query asks besides "does anything run it", and the answers:
+ * ds_site_bound_by_name's names, a data word or relocated word naming the
+ * function then kept to be judged (nbound of them), not taken for a
+ * caller; dis_site_only_direct's list, where the direct calls and jumps
+ * to the function are put (ndirect of them) for the asker to judge. */
+struct dead_ask {
+	const char *const *bind;
+	size_t nbound;
+	uint64_t *direct;
+	size_t ndirect, direct_max;
+};
+
 struct dead {
 	struct ds_code *c;
 	struct dead_walk *w;
@@ -59,15 +71,8 @@ struct dead {
 	bool reached;             /* or could not tell */
 	uint64_t cand[DEAD_CANDS];  /* functions with a code pattern naming it */
 	size_t ncand;
-	/* ds_site_bound_by_name: a data word or relocated word naming the
-	 * function is kept here to be judged, not taken for a caller */
-	const char *const *bind;
-	uint64_t bound[BOUND_MAX];  /* where those words are */
-	size_t nbound;
-	/* dis_site_only_direct: the direct calls and jumps to the function
-	 * are no callers but are listed here, to be judged by the asker */
-	uint64_t *direct;
-	size_t ndirect, direct_max;
+	struct dead_ask q;
+	uint64_t bound[BOUND_MAX];  /* where q's bound words are */
 };
 
 /* v added to the set list (n of cap), once; a full set cannot tell: reached. */
@@ -86,8 +91,8 @@ static void remember(struct dead *d, uint64_t *list, size_t *n, size_t cap, uint
  * binding, an entry to judge (bound_by_name) when there is room. */
 static void named_at(struct dead *d, uint64_t addr)
 {
-	if (d->bind)
-		remember(d, d->bound, &d->nbound, BOUND_MAX, addr);
+	if (d->q.bind)
+		remember(d, d->bound, &d->q.nbound, BOUND_MAX, addr);
 	else
 		d->reached = true;
 }
@@ -314,16 +319,6 @@ static void relocs(struct dead *d, Elf_Scn *scn, const GElf_Shdr *sh)
 	}
 }
 
-/* What a query asks besides "does anything run it": a binding's names
- * (ds_site_bound_by_name), or a list for the direct calls
- * (dis_site_only_direct). */
-struct dead_ask {
-	const char *const *bind;
-	size_t nbound;
-	uint64_t *direct;
-	size_t ndirect, direct_max;
-};
-
 static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint64_t hi,
                       struct dead_ask *ask);
 
@@ -353,8 +348,8 @@ static void reach_by_code(struct dead *d)
 		bool names = false;
 		for (size_t i = 0; i < f.n && !names; i++) {
 			const struct dis_insn *in = &f.in[i];
-			if (d->direct && (in->kind == K_CALL || in->kind == K_JMP) && in->target == d->lo) {
-				remember(d, d->direct, &d->ndirect, d->direct_max, in->addr);
+			if (d->q.direct && (in->kind == K_CALL || in->kind == K_JMP) && in->target == d->lo) {
+				remember(d, d->q.direct, &d->q.ndirect, d->q.direct_max, in->addr);
 				continue;
 			}
 			bool ref = in->ref_kind == R_READ || in->ref_kind == R_WRITE || in->ref_kind == R_ADDR;
@@ -413,14 +408,14 @@ static void bound_names(struct dead *d, uint64_t *ptr, bool *have)
 			if (sh.sh_type == SHT_REL ||
 			    (sym && !(syms && sym_value(symscn, &symsh, sym, &value))))
 				continue;
-			for (size_t k = 0; k < d->nbound; k++)
+			for (size_t k = 0; k < d->q.nbound; k++)
 				if (r.r_offset == d->bound[k] - ws) {
 					ptr[k] = value + (uint64_t)r.r_addend;
 					have[k] = true;
 				}
 		}
 	}
-	for (size_t k = 0; k < d->nbound; k++) {
+	for (size_t k = 0; k < d->q.nbound; k++) {
 		unsigned char b[8];
 		if (!have[k] && dis_read_vaddr(d->c, d->bound[k] - ws, b, ws)) {
 			ptr[k] = ws == 8 ? dis_word(d->c, b) : dis_le32(b);
@@ -430,17 +425,17 @@ static void bound_names(struct dead *d, uint64_t *ptr, bool *have)
 }
 
 /* Is every word kept in d->bound the member after a pointer to a string
- * naming one of d->bind: an entry of a binding's table, { "setgid",
+ * naming one of d->q.bind: an entry of a binding's table, { "setgid",
  * its_setgid, ... } (CPython's PyMethodDef, Lua's luaL_Reg)? */
 static bool bound_by_name(struct dead *d)
 {
 	uint64_t ptr[BOUND_MAX];
 	bool have[BOUND_MAX] = { false };
 	bound_names(d, ptr, have);
-	for (size_t k = 0; k < d->nbound; k++) {
+	for (size_t k = 0; k < d->q.nbound; k++) {
 		bool named = false;
-		for (size_t i = 0; have[k] && d->bind[i] && !named; i++)
-			named = string_names(d->c, ptr[k], d->bind[i]);
+		for (size_t i = 0; have[k] && d->q.bind[i] && !named; i++)
+			named = string_names(d->c, ptr[k], d->q.bind[i]);
 		if (!named)
 			return false;
 	}
@@ -455,10 +450,8 @@ static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint6
                       struct dead_ask *ask)
 {
 	Elf *elf = c->v->elf;
-	const char *const *bind = ask ? ask->bind : NULL;
-	struct dead d = { .c = c, .w = w, .lo = lo, .hi = hi, .bind = bind,
-	                  .direct = ask ? ask->direct : NULL,
-	                  .direct_max = ask ? ask->direct_max : 0 };
+	struct dead d = { .c = c, .w = w, .lo = lo, .hi = hi,
+	                  .q = ask ? *ask : (struct dead_ask){ 0 } };
 	if (d.hi <= d.lo || in_fn(&d, w->eh.e_entry))
 		return false;
 	bool nested = w->visits++ > 0;
@@ -484,22 +477,20 @@ static bool unreached(struct dead_walk *w, struct ds_code *c, uint64_t lo, uint6
 		 * relocations itself is not one */
 		if (d.reached || !(sh.sh_flags & SHF_ALLOC) || sh.sh_type == SHT_NOBITS ||
 		    sh.sh_type == SHT_DYNSYM ||
-		    (bind && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)) ||
+		    (d.q.bind && (sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL)) ||
 		    (name && (strncmp(name, ".eh_frame", 9) == 0 || strncmp(name, ".plt", 4) == 0 ||
 		              strcmp(name, ".iplt") == 0)))
 			continue;
 		each_chunk(&d, &sh, (sh.sh_flags & SHF_EXECINSTR) != 0);
 	}
-	if (!d.reached && d.nbound)
+	if (!d.reached && d.q.nbound)
 		d.reached = !bound_by_name(&d);
 	if (!d.reached)
 		reach_by_code(&d);
 	if (nested)
 		w->depth--;
-	if (ask) {
-		ask->nbound = d.nbound;
-		ask->ndirect = d.ndirect;
-	}
+	if (ask)
+		*ask = d.q;
 	return !d.reached;
 }
 
