@@ -198,8 +198,12 @@ bool ds_site_unreached(const struct ds_site *site);
  * "os.setgid", "os/posix-chroot", "posix_setgid"), and no code, export
  * or entry point names it?  A language runtime built into the program
  * (CPython's os module in its PyMethodDef table, Lua's luaL_Reg) offers
- * the call to the scripts it runs, which choose the ids.  False on any
- * doubt, as ds_site_unreached, whose query budget it shares. */
+ * the call to the scripts it runs, which choose the ids.  An entry of a
+ * table the program registers with an embedded Lua counts whatever its
+ * name (xmake's { "gid", xm_os_gid } in the table its code gives
+ * luaL_setfuncs): the table's start is the registering call's argument,
+ * and every entry up to this one has a name.  False on any doubt, as
+ * ds_site_unreached, whose query budget it shares. */
 bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names);
 /* True when every path from the start of the site's function to the site
  * takes an arm of a test of a global (equal or not to a constant) that no
@@ -210,7 +214,13 @@ bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names)
  * 0).  Up to 4 globals per site; x86 and aarch64, whose lifters give the
  * conditions; false on any doubt.  What a stripped program's ELF cannot
  * tell is not seen: a pointer to a record the global is a member of,
- * taken where no symbol gives the record's bounds (ds_code_each_store). */
+ * taken where no symbol gives the record's bounds (ds_code_each_store).
+ * A test of the function's own argument, as its caller passed it in a
+ * register, counts the same way when nothing but direct calls (and tail
+ * jumps) names the function and each passes a constant from 0 to 127
+ * (`if (debug)` in a function whose every call passes 0); a further query
+ * of ds_site_unreached's.  An argument kept in a stack slot across loops
+ * and calls is not followed (spd's triangle dump). */
 bool ds_site_const_dead(const struct ds_site *site);
 /* The same one level up: the site's function is named by nothing but
  * direct calls (and tail jumps), and every one of them is so cut off in
@@ -243,8 +253,9 @@ int ds_site_member_stores(const struct ds_site *site, unsigned n, unsigned size,
 	"only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 /* The same, when ds_site_const_dead turned it into info. */
 #define DS_CONST_DEAD_WHERE \
-	"only behind a test of a global that none of the values the program ever gives it " \
-	"passes (its initial value and every constant stored to it; its address never taken)"
+	"only behind a test of a global, or of an argument, that none of the values the program " \
+	"ever gives it passes (a global's initial value and every constant stored to it, its " \
+	"address never taken; the constant each call passes, the function named by nothing else)"
 
 enum ds_argsrc_kind {
 	DS_SRC_UNKNOWN,   /* computed, merged from a branch, or the walk gave up */

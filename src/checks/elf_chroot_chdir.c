@@ -293,8 +293,9 @@ static void run(struct ds_file *f, void *state)
 	} else if (s.bound) {
 		d = ds_report(f, DS_SEV_INFO, "calls chroot() without chdir() or fchdir() after it, but only in a binding that offers chroot to the scripts the program runs");
 		ds_detail_str(d, "reason", "chroot() only in a function reached through a table entry naming "
-		              "the call (a binding, such as a built-in interpreter's os.chroot): the script "
-		              "it runs decides what follows, and is not followed");
+		              "the call, or an entry of a table registered with an embedded interpreter "
+		              "(a binding, such as a built-in interpreter's os.chroot): the script it runs "
+		              "decides what follows, and is not followed");
 	} else if (s.called || s.callers) {
 		char via[32];
 		hex(via, sizeof via, s.via);
@@ -354,8 +355,9 @@ const struct ds_check ds_check_elf_chroot_chdir = {
 		  "are entries of a table pairing it with the string \"chroot\" ({ \"chroot\", fn, "
 		  "... }, or a name ending in it after a module's separator: \"os.chroot\", "
 		  "\"os/posix-chroot\", \"posix_chroot\"; a binding, as an interpreter built into "
-		  "the program offers os.chroot to its scripts) is the script's, info (x86 and "
-		  "aarch64).",
+		  "the program offers os.chroot to its scripts), or entries of a { name, function } "
+		  "table the program registers with an embedded Lua (luaL_setfuncs, luaL_register, "
+		  "luaL_openlib), is the script's, info (x86 and aarch64).",
 		.limits = "Calls through function pointers are not followed; a chdir in another "
 		  "function counts only when that function is called after the chroot (3 levels "
 		  "deep at most) or is a direct caller of the chroot's function (one level); a "

@@ -160,8 +160,9 @@ static const char *const reasons[] = {
 	  "anything that may change a gid (the arm where geteuid() or getuid() returned not 0 "
 	  "is no root's)",
 	[V_BOUND] = "changes its gid only in a function reached through a table entry naming "
-	  "the call (a binding, such as a built-in interpreter's os.setgid): the script it "
-	  "runs passes the gid, and is not followed",
+	  "the call, or an entry of a table registered with an embedded interpreter (a "
+	  "binding, such as a built-in interpreter's os.setgid): the script it runs passes the "
+	  "gid, and is not followed",
 	[V_DEAD] = "changes its gid " DS_DEAD_CODE_WHERE,
 	[V_CONTRA_EUID] = "runs only on paths where geteuid() returned both 0 and not 0, with no "
 	  "call between the tests that could change the effective uid: never",
@@ -733,7 +734,9 @@ const struct ds_check ds_check_elf_nodrop_groups = {
 		  "with a string naming the call ({ \"setgid\", fn, ... }, or a name ending in it "
 		  "after one of . : / - _, as \"os.setgid\", \"POSIX::setgid\", \"posix_setgid\": a "
 		  "binding, as an interpreter built into the program offers os.setgid to its "
-		  "scripts) is the "
+		  "scripts), or entries of a { name, function } table the program registers with "
+		  "an embedded Lua (the table given to luaL_setfuncs, luaL_register or luaL_openlib: "
+		  "xmake's os.gid), is the "
 		  "script's choice (info, x86 and aarch64).  A "
 		  "change every path to which takes both the arm where geteuid() (or getuid()) "
 		  "returned 0 and an arm where it returned not 0, with no call between the two "

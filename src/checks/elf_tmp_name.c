@@ -1233,8 +1233,11 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "is a use reached only through the arm of a test of a global (equal or not to a "
 		  "constant) that none of its values takes: its initial value and every constant "
 		  "stored to it, with no other store, its address never taken and no dynamic "
-		  "symbol naming it (`if (ppid)` where ppid is only ever set to 0), and a use in a "
-		  "function named only by direct calls each reached so in its caller (one level).",
+		  "symbol naming it (`if (ppid)` where ppid is only ever set to 0), or of the "
+		  "function's own argument, passed in a register, when the function is named only "
+		  "by direct calls and each passes a constant (0 to 127) the arm does not take "
+		  "(`if (debug)`, every call passing 0); and a use in a function named only by "
+		  "direct calls each reached so in its caller (one level).",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
 		  "from the printing reaches in its function (but those given another literal), "
 		  "not only the one its buffer reaches; in a function binding a unix socket, a printed "

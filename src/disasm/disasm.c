@@ -1155,25 +1155,30 @@ static int on_caller(struct ds_code *c, const struct ds_site *site, void *ctx)
 	return 0;
 }
 
-bool ds_site_callers_all(const struct ds_site *site, ds_caller_pred pred, void *ctx)
+int dis_each_call_nested(struct ds_code *c, const char *const *names, uint64_t target,
+                         ds_site_cb cb, void *ctx)
 {
-	struct ds_code *c = site->c;
 	if (c->deep_callers >= DEEP_CALLERS || c->deep_decoded >= DEEP_FILE)
-		return false;
+		return -1;
 	c->deep_callers++;
-	/* the callers are decoded on the deep walks' budget, and a cap met
-	 * here only makes the answer no: the file's state is put back */
+	/* decoded on the deep walks' budget, and a cap met here only makes
+	 * the answer -1: the file's state is put back */
 	bool capped = c->capped;
 	size_t decoded = c->decoded, base = DECODE_MAX - (DEEP_FILE - c->deep_decoded);
 	c->capped = false;
 	c->decoded = base;
-	struct callers_all a = { pred, ctx, true };
-	int n = ds_code_each_call_to(c, site->f->start, on_caller, &a);
+	int n = names ? ds_code_each_call(c, names, cb, ctx) : ds_code_each_call_to(c, target, cb, ctx);
 	bool cut = c->capped;
 	c->deep_decoded += c->decoded - base;
 	c->decoded = decoded;
 	c->capped = capped;
-	return n > 0 && a.ok && !cut;
+	return cut ? -1 : n;
+}
+
+bool ds_site_callers_all(const struct ds_site *site, ds_caller_pred pred, void *ctx)
+{
+	struct callers_all a = { pred, ctx, true };
+	return dis_each_call_nested(site->c, NULL, site->f->start, on_caller, &a) > 0 && a.ok;
 }
 
 static int cmp_hit(const void *a, const void *b)

@@ -10,6 +10,9 @@
  * One level up (ds_site_callers_const_dead): mafft's addsingle tests
  * `rnaprediction == 'r'` before calling the function that prints
  * /tmp/_rnaalifoldin.%d, and addsingle never sets it to 'r'.
+ * An argument is such a global when only direct calls name its function:
+ * its values are the constants they pass (`if (debug) dump()`, every call
+ * passing debug = 0).
  */
 #include <elf.h>
 #include <gelf.h>
@@ -27,17 +30,28 @@
 #define RECORD_BELOW 512
 
 struct values {
-	uint64_t addr;
-	unsigned size;
+	uint64_t addr;      /* the global's, or the function's whose argument */
+	unsigned size;      /* the global's, 0 for an argument */
+	unsigned arg;       /* the argument's index */
 	bool known;   /* every value it may hold is in v */
 	int64_t v[VALUES_MAX];
 	size_t n;
 };
 
-/* A value of size bytes that reads the same zero- or sign-extended, so
- * that a compare with it means the same whatever load read it. */
+/* What a function's caller passes it, the same way whatever the width
+ * the function reads it at. */
+static bool small(int64_t x)
+{
+	return x >= 0 && x < 128;
+}
+
+/* A value of size bytes (0: an argument's, of a width not known) that
+ * reads the same zero- or sign-extended, so that a compare with it means
+ * the same whatever load read it. */
 static bool plain(int64_t x, unsigned size)
 {
+	if (!size)
+		return small(x);
 	return x >= 0 && (size >= 8 || (uint64_t)x < (1ull << (size * 8 - 1)));
 }
 
@@ -123,34 +137,117 @@ static void find_values(struct ds_code *c, struct values *g)
 		g->known = false;
 }
 
+#define DIRECT_MAX 32   /* direct calls of one function judged */
+
+/* The direct calls and tail jumps dis_site_only_direct listed, each
+ * marked once a walk of the callers (ds_site_callers_all) has judged it. */
+struct direct_calls {
+	uint64_t at[DIRECT_MAX];
+	bool seen[DIRECT_MAX];
+	size_t n;
+};
+
+static void judged(struct direct_calls *k, const struct ds_site *call)
+{
+	for (size_t j = 0; j < k->n; j++)
+		if (k->at[j] == call->f->in[call->i].addr)
+			k->seen[j] = true;
+}
+
+/* Did the walk judge every call the dead-code query listed, not only
+ * those it found itself? */
+static bool all_judged(const struct direct_calls *k)
+{
+	for (size_t j = 0; j < k->n; j++)
+		if (!k->seen[j])
+			return false;
+	return true;
+}
+
+struct arg_values {
+	struct direct_calls k;
+	unsigned n;
+	struct values *g;
+};
+
+static bool on_arg(const struct ds_site *call, void *ctx)
+{
+	struct arg_values *a = ctx;
+	struct ds_argsrc v = ds_site_arg(call, a->n);
+	if (v.kind != DS_SRC_CONST || v.guarded || !plain(v.value, 0))
+		return false;
+	add_value(a->g, v.value);
+	judged(&a->k, call);
+	return a->g->known;
+}
+
+/* The values argument n of the function holding the site may hold: the
+ * constants its callers pass, when nothing but direct calls names it. */
+static void find_arg_values(const struct ds_site *site, unsigned n, struct values *g)
+{
+	struct arg_values a = { .n = n, .g = g };
+	g->known = true;
+	g->known = n < 6 && dis_site_only_direct(site, a.k.at, DIRECT_MAX, &a.k.n) && a.k.n &&
+	           ds_site_callers_all(site, on_arg, &a) && all_judged(&a.k);
+}
+
+/* The globals and arguments the tests on the way are of, and their
+ * values.  An argument's key is the function's start, size 0. */
 struct globals {
 	struct values g[GLOBALS_MAX];
 	size_t n;
 };
 
-/* The successor of the conditional jump at i that no value of the global
- * it tests takes, or (size_t)-1. */
-static size_t never_taken(const struct ds_site *site, size_t i, void *ctx)
+/* What the conditional jump at i tests, as a key of struct values: a
+ * global (its address and size) or the function's argument (the
+ * function's start, size 0, the argument's index); false for anything
+ * else, or a constant the values would not compare the same at. */
+static bool tested(const struct ds_site *site, size_t i, struct values *key)
 {
-	struct globals *gs = ctx;
-	struct values *g = gs->g;
-	size_t *ng = &gs->n;
 	const struct dis_func *f = site->f;
 	const struct dis_insn *in = &f->in[i];
 	struct ds_site at = { site->c, f, i };
-	uint64_t addr;
-	unsigned size;
-	if (in->kind != K_CJMP || !dis_cond_global(&at, &addr, &size) || !plain(in->value, size))
+	*key = (struct values){ .addr = f->start };
+	if (in->kind != K_CJMP)
+		return false;
+	if (dis_cond_global(&at, &key->addr, &key->size))
+		return plain(in->value, key->size);
+	return dis_cond_param(&at, &key->arg) && plain(in->value, 0);
+}
+
+/* A first pass: both edges out of every jump a value could decide cut.
+ * If the site is still reached, no value decides it. */
+static size_t any_test(const struct ds_site *site, size_t i, void *ctx)
+{
+	(void)ctx;
+	struct values key;
+	return tested(site, i, &key) ? DIS_CUT_BOTH : (size_t)-1;
+}
+
+/* The successor of the conditional jump at i that no value of the global
+ * or argument it tests takes, or (size_t)-1. */
+static size_t never_taken(const struct ds_site *site, size_t i, void *ctx)
+{
+	struct globals *gs = ctx;
+	struct values *g = gs->g, key;
+	const struct dis_func *f = site->f;
+	const struct dis_insn *in = &f->in[i];
+	if (!tested(site, i, &key))
 		return (size_t)-1;
 	size_t k = 0;
-	while (k < *ng && (g[k].addr != addr || g[k].size != size))
+	while (k < gs->n && (g[k].addr != key.addr || g[k].size != key.size || g[k].arg != key.arg))
 		k++;
-	if (k == *ng) {
-		if (*ng == GLOBALS_MAX)
+	if (k == gs->n) {
+		if (gs->n == GLOBALS_MAX)
 			return (size_t)-1;
-		g[k] = (struct values){ .addr = addr, .size = size };
-		find_values(site->c, &g[k]);
-		(*ng)++;
+		g[k] = key;
+		if (key.size) {
+			find_values(site->c, &g[k]);
+		} else {
+			struct ds_site at = { site->c, f, i };
+			find_arg_values(&at, key.arg, &g[k]);
+		}
+		gs->n++;
 	}
 	if (!g[k].known)
 		return (size_t)-1;
@@ -179,7 +276,7 @@ static bool cut_in_function(const struct ds_site *site)
 	if (site->f->n > CONST_INSNS)
 		return false;
 	struct globals gs = { .n = 0 };
-	return dis_cut_off(site, never_taken, &gs);
+	return dis_cut_off(site, any_test, NULL) && dis_cut_off(site, never_taken, &gs);
 }
 
 bool ds_site_const_dead(const struct ds_site *site)
@@ -187,38 +284,20 @@ bool ds_site_const_dead(const struct ds_site *site)
 	return lifted_conditions(site->c) && cut_in_function(site);
 }
 
-#define DIRECT_MAX 32   /* direct calls of one function judged */
-
-struct direct_calls {
-	uint64_t at[DIRECT_MAX];
-	bool cut[DIRECT_MAX];
-	size_t n;
-};
-
 /* A caller's call (ds_site_callers_all): cut off in its function, and
  * marked as such when it is one of those the dead-code query listed. */
 static bool call_cut(const struct ds_site *call, void *ctx)
 {
-	struct direct_calls *k = ctx;
 	if (!cut_in_function(call))
 		return false;
-	for (size_t j = 0; j < k->n; j++)
-		if (k->at[j] == call->f->in[call->i].addr)
-			k->cut[j] = true;
+	judged(ctx, call);
 	return true;
 }
 
 bool ds_site_callers_const_dead(const struct ds_site *site)
 {
 	struct direct_calls k = { .n = 0 };
-	if (!lifted_conditions(site->c) ||
-	    !dis_site_only_direct(site, k.at, DIRECT_MAX, &k.n) || k.n == 0 ||
-	    !ds_site_callers_all(site, call_cut, &k))
-		return false;
-	/* every call the query found was judged, not only those the
-	 * callers' walk found */
-	for (size_t j = 0; j < k.n; j++)
-		if (!k.cut[j])
-			return false;
-	return true;
+	return lifted_conditions(site->c) &&
+	       dis_site_only_direct(site, k.at, DIRECT_MAX, &k.n) && k.n > 0 &&
+	       ds_site_callers_all(site, call_cut, &k) && all_judged(&k);
 }

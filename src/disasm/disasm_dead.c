@@ -59,6 +59,9 @@ struct dead_walk {
  * to the function are put (ndirect of them) for the asker to judge. */
 struct dead_ask {
 	const char *const *bind;
+	const uint64_t *tables;   /* with bind: the tables registered with an
+	                             interpreter (registered_tables) */
+	size_t ntables;
 	size_t nbound;
 	uint64_t *direct;
 	size_t ndirect, direct_max;
@@ -145,14 +148,20 @@ static bool rel32_shape(const unsigned char *b, size_t i, bool x64)
 static void code_x86(struct dead *d, const unsigned char *b, size_t len, uint64_t addr)
 {
 	bool x64 = d->c->arch->machine == EM_X86_64;
+	/* an x86-64 PIE or library names an address by 4 bytes only with a
+	 * text relocation, which relocs() reads: its immediates and
+	 * displacements that happen to fall in the function are no callers */
+	bool abs = !x64 || d->c->v->type == ET_EXEC;
 	uint64_t mask = x64 ? UINT64_MAX : 0xffffffffu, got = d->c->gotbase;
-	for (size_t i = 0; i + 4 <= len && !d->reached; i++) {
+	/* to the last 2 bytes: a short jump may end the code */
+	for (size_t i = 0; i + 2 <= len && !d->reached; i++) {
 		uint64_t at = addr + i;
 		if (in_fn(d, at))
 			continue;
-		uint64_t disp = (uint64_t)(int64_t)(int32_t)le32(b + i);
-		if ((rel32_shape(b, i, x64) && in_fn(d, (at + 4 + disp) & mask)) || in_fn(d, le32(b + i)) ||
-		    (!x64 && got && in_fn(d, (got + disp) & mask)) ||
+		bool word = i + 4 <= len;
+		uint64_t disp = word ? (uint64_t)(int64_t)(int32_t)le32(b + i) : 0;
+		if ((word && rel32_shape(b, i, x64) && in_fn(d, (at + 4 + disp) & mask)) ||
+		    (word && abs && in_fn(d, le32(b + i))) || (word && !x64 && got && in_fn(d, (got + disp) & mask)) ||
 		    /* jmp/jcc/loop rel8: the byte after the opcode */
 		    ((b[i] == 0xeb || (b[i] >= 0x70 && b[i] <= 0x7f) || (b[i] >= 0xe0 && b[i] <= 0xe3)) &&
 		     in_fn(d, (at + 2 + (uint64_t)(int64_t)(int8_t)b[i + 1]) & mask)))
@@ -381,11 +390,15 @@ static bool string_names(const struct ds_code *c, uint64_t addr, const char *nam
 	return false;
 }
 
-/* The words before the binding entries d->bound: the addresses they hold
- * once relocated, from their RELA relocations, else from the file. */
-static void bound_names(struct dead *d, uint64_t *ptr, bool *have)
+/* One relocation of the file's: its section (REL or RELA), the symbol
+ * table it names symbols of (NULL: none read), and the entry. */
+typedef void rel_fn(struct dead *d, const GElf_Shdr *sh, Elf_Scn *symscn, const GElf_Shdr *symsh,
+                    const GElf_Rela *r, void *ctx);
+
+/* Every relocation in the file's REL and RELA sections, as far as they
+ * can be read. */
+static void each_rel(struct dead *d, rel_fn *fn, void *ctx)
 {
-	unsigned ws = d->c->v->elfclass == ELFCLASS64 ? 8 : 4;
 	Elf *elf = d->c->v->elf;
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -395,38 +408,116 @@ static void bound_names(struct dead *d, uint64_t *ptr, bool *have)
 		Elf_Data *data = sh.sh_size <= TABLE_MAX ? elf_getdata(scn, NULL) : NULL;
 		Elf_Scn *symscn = sh.sh_link ? elf_getscn(elf, sh.sh_link) : NULL;
 		GElf_Shdr symsh;
-		bool syms = symscn && gelf_getshdr(symscn, &symsh);
+		if (symscn && !gelf_getshdr(symscn, &symsh))
+			symscn = NULL;
 		size_t n = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
 		for (size_t i = 0; i < n; i++) {
 			GElf_Rela r;
 			if (!dis_rel_at(d->c, data, &sh, i, &r))
 				break;
-			size_t sym = GELF_R_SYM(r.r_info);   /* gelf widens ELF32 r_info */
-			uint64_t value = 0;
-			/* a REL entry's addend is the word it relocates, read
-			 * below; one naming a symbol is no string of the file's */
-			if (sh.sh_type == SHT_REL ||
-			    (sym && !(syms && sym_value(symscn, &symsh, sym, &value))))
-				continue;
-			for (size_t k = 0; k < d->q.nbound; k++)
-				if (r.r_offset == d->bound[k] - ws) {
-					ptr[k] = value + (uint64_t)r.r_addend;
-					have[k] = true;
-				}
+			fn(d, &sh, symscn, &symsh, &r, ctx);
 		}
 	}
+}
+
+struct names_at {
+	uint64_t *ptr;
+	bool *have;
+	unsigned ws;
+};
+
+/* A RELA relocation writing the word before a binding entry: the
+ * address that word holds. */
+static void name_rel(struct dead *d, const GElf_Shdr *sh, Elf_Scn *symscn, const GElf_Shdr *symsh,
+                     const GElf_Rela *r, void *ctx)
+{
+	struct names_at *n = ctx;
+	size_t sym = GELF_R_SYM(r->r_info);   /* gelf widens ELF32 r_info */
+	uint64_t value = 0;
+	/* a REL entry's addend is the word it relocates, read by
+	 * bound_names; one naming a symbol is no string of the file's */
+	if (sh->sh_type == SHT_REL || (sym && !(symscn && sym_value(symscn, symsh, sym, &value))))
+		return;
+	for (size_t k = 0; k < d->q.nbound; k++)
+		if (r->r_offset == d->bound[k] - n->ws) {
+			n->ptr[k] = value + (uint64_t)r->r_addend;
+			n->have[k] = true;
+		}
+}
+
+/* The words before the binding entries d->bound: the addresses they hold
+ * once relocated, from their RELA relocations, else from the file. */
+static void bound_names(struct dead *d, uint64_t *ptr, bool *have)
+{
+	struct names_at n = { ptr, have, d->c->v->elfclass == ELFCLASS64 ? 8 : 4 };
+	each_rel(d, name_rel, &n);
 	for (size_t k = 0; k < d->q.nbound; k++) {
 		unsigned char b[8];
-		if (!have[k] && dis_read_vaddr(d->c, d->bound[k] - ws, b, ws)) {
-			ptr[k] = ws == 8 ? dis_word(d->c, b) : dis_le32(b);
+		if (!have[k] && dis_read_vaddr(d->c, d->bound[k] - n.ws, b, n.ws)) {
+			ptr[k] = n.ws == 8 ? dis_word(d->c, b) : dis_le32(b);
 			have[k] = true;
 		}
 	}
 }
 
+struct words {
+	uint64_t lo;
+	size_t n;
+	unsigned ws;
+	uint64_t *set;
+};
+
+static void word_rel(struct dead *d, const GElf_Shdr *sh, Elf_Scn *symscn, const GElf_Shdr *symsh,
+                     const GElf_Rela *r, void *ctx)
+{
+	(void)d, (void)sh, (void)symscn, (void)symsh;
+	struct words *w = ctx;
+	uint64_t off = r->r_offset - w->lo;
+	if (r->r_offset >= w->lo && off % w->ws == 0 && off / w->ws < w->n)
+		w->set[off / w->ws / 64] |= 1ull << (off / w->ws % 64);
+}
+
+/* Which of the n words from lo on (ws bytes each) a relocation writes:
+ * bit i of set[i / 64]. */
+static void relocated_words(struct dead *d, uint64_t lo, size_t n, unsigned ws, uint64_t *set)
+{
+	struct words w = { lo, n, ws, set };
+	each_rel(d, word_rel, &w);
+}
+
+#define TABLE_ENTRIES 1024   /* entries of a registered table followed */
+
+/* Is the word at e the function member of an entry of a table registered
+ * with an interpreter (d->q.tables): { name, fn } pairs from the table's
+ * start, every name before it set (relocated, or not 0 in the file)?
+ * Lua's luaL_Reg, whose { NULL, NULL } ends the table. */
+static bool in_registered(struct dead *d, uint64_t e)
+{
+	unsigned ws = d->c->v->elfclass == ELFCLASS64 ? 8 : 4;
+	for (size_t t = 0; t < d->q.ntables; t++) {
+		uint64_t start = d->q.tables[t];
+		if (e < start + ws || (e - ws - start) % (2 * ws) != 0 ||
+		    (e - ws - start) / (2 * ws) >= TABLE_ENTRIES)
+			continue;
+		size_t words = (size_t)((e - start) / ws);   /* the name slots are the even ones */
+		uint64_t set[2 * TABLE_ENTRIES / 64] = { 0 };
+		relocated_words(d, start, words, ws, set);
+		bool all = true;
+		for (size_t w = 0; w < words && all; w += 2) {
+			unsigned char b[8] = { 0 };
+			all = (set[w / 64] >> (w % 64) & 1) ||
+			      (dis_read_vaddr(d->c, start + w * ws, b, ws) && memcmp(b, "\0\0\0\0\0\0\0\0", ws) != 0);
+		}
+		if (all)
+			return true;
+	}
+	return false;
+}
+
 /* Is every word kept in d->bound the member after a pointer to a string
  * naming one of d->q.bind: an entry of a binding's table, { "setgid",
- * its_setgid, ... } (CPython's PyMethodDef, Lua's luaL_Reg)? */
+ * its_setgid, ... } (CPython's PyMethodDef, Lua's luaL_Reg), or an entry
+ * of a table the program registers with an interpreter? */
 static bool bound_by_name(struct dead *d)
 {
 	uint64_t ptr[BOUND_MAX];
@@ -436,7 +527,7 @@ static bool bound_by_name(struct dead *d)
 		bool named = false;
 		for (size_t i = 0; have[k] && d->q.bind[i] && !named; i++)
 			named = string_names(d->c, ptr[k], d->q.bind[i]);
-		if (!named)
+		if (!named && !in_registered(d, d->bound[k]))
 			return false;
 	}
 	return true;
@@ -516,9 +607,40 @@ bool ds_site_unreached(const struct ds_site *site)
 	return site_query(site, NULL);
 }
 
+/* The calls registering a table of { name, function } entries with an
+ * interpreter the program embeds, and which argument is the table: Lua's
+ * (luaL_newlib and luaL_register's modern form are luaL_setfuncs). */
+static const char *const registrars[] = { "luaL_setfuncs", "luaL_register", "luaL_openlib", NULL };
+static const unsigned registrar_arg[] = { 1, 2, 2 };
+
+#define TABLES_MAX 64
+
+struct tables {
+	uint64_t at[TABLES_MAX];
+	size_t n;
+};
+
+static int on_registrar(struct ds_code *c, const struct ds_site *site, void *ctx)
+{
+	(void)c;
+	struct tables *t = ctx;
+	const char *callee = ds_site_callee(site);
+	for (size_t i = 0; callee && registrars[i]; i++) {
+		if (strcmp(callee, registrars[i]) != 0)
+			continue;
+		struct ds_argsrc a = ds_site_arg(site, registrar_arg[i]);
+		if (a.kind == DS_SRC_ADDR && t->n < TABLES_MAX)
+			t->at[t->n++] = (uint64_t)a.value;
+	}
+	return t->n == TABLES_MAX;
+}
+
 bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names)
 {
-	struct dead_ask ask = { .bind = names };
+	struct tables t = { .n = 0 };
+	if (dis_each_call_nested(site->c, registrars, 0, on_registrar, &t) < 0)
+		t.n = 0;
+	struct dead_ask ask = { .bind = names, .tables = t.at, .ntables = t.n };
 	return site_query(site, &ask) && ask.nbound > 0;
 }
 

@@ -291,6 +291,9 @@ struct walk {
 	/* dis_reload_of: end at the first load from a stack slot, kept here */
 	bool to_reload;
 	size_t reload_at;
+	/* dis_cond_param: a walk reaching the function's entry with an
+	 * argument register ends there (DIS_SRC_PARAM) */
+	bool params;
 };
 
 /* How far into a record on the stack a call given its start may write. */
@@ -645,6 +648,24 @@ static bool fallthrough_const(const struct dis_func *f, size_t j, size_t to, str
 	return true;
 }
 
+/* A walk back that reached the first instruction of a function, wanting
+ * the value of want there: argument n of the function's caller when want
+ * is the n-th argument register and the instruction is the function's
+ * entry, which no jump inside the function goes back to. */
+static struct ds_argsrc at_entry(const struct ds_site *site, struct dis_loc want)
+{
+	const struct dis_func *f = site->f;
+	const struct dis_arch *a = site->c->arch;
+	size_t fi = dis_func_of(site->c, f->start), from;
+	if (want.kind != L_REG || !f->n || f->in[0].addr != f->start || fi == (size_t)-1 ||
+	    site->c->starts[fi] != f->start || jumps_to(f, f->start, &from, 1))
+		return argsrc(DS_SRC_UNKNOWN, 0, NULL);
+	for (unsigned n = 0; n < a->nargs; n++)
+		if (a->args[n] == want.reg)
+			return argsrc(DIS_SRC_PARAM, n, NULL);
+	return argsrc(DS_SRC_UNKNOWN, 0, NULL);
+}
+
 /* pushes: i386 pushes met; crossed: a call a stack slot was live across */
 static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want, unsigned pushes,
                                   const char *crossed)
@@ -719,6 +740,8 @@ static struct ds_argsrc walk_from(struct walk *w, size_t i, struct dis_loc want,
 		if (want.kind == L_STACK && arch->sp_tracked && want.reg == arch->sp)
 			want.disp += in->sp_adj;
 	}
+	if (i == 0 && w->params)
+		return at_entry(w->site, want);
 	return given_up(want, crossed);
 }
 
@@ -861,8 +884,9 @@ bool dis_cut_off(const struct ds_site *site, dis_edge_fn *cut, void *ctx)
 		size_t skip = cut(site, i, ctx);
 		reached = i == site->i || all;   /* a switch: anywhere, on any doubt */
 		for (unsigned k = 0; k < nn; k++) {
-			skipped |= next[k] == skip;
-			if (next[k] < f->n && next[k] != skip && !seen[next[k]]) {
+			bool cut_here = next[k] == skip || skip == DIS_CUT_BOTH;
+			skipped |= cut_here;
+			if (next[k] < f->n && !cut_here && !seen[next[k]]) {
 				seen[next[k]] = 1;
 				stack[top++] = next[k];
 			}
@@ -888,6 +912,19 @@ bool dis_cond_global(const struct ds_site *at, uint64_t *addr, unsigned *size)
 		return false;
 	*addr = ld->ref;
 	*size = ld->ref_size;
+	return true;
+}
+
+bool dis_cond_param(const struct ds_site *at, unsigned *n)
+{
+	const struct dis_insn *in = &at->f->in[at->i];
+	if (in->cc != CC_EQ && in->cc != CC_NE)
+		return false;
+	struct walk w = { .site = at, .call = (size_t)-1, .src_at = (size_t)-1, .params = true };
+	struct ds_argsrc r = tested_src(at, &w);
+	if (r.kind != DIS_SRC_PARAM || w.deref)
+		return false;
+	*n = (unsigned)r.value;
 	return true;
 }
 

@@ -470,6 +470,8 @@ int dis_zero_test(const struct ds_site *at, const char *const *names, bool *zero
 /* An edge of a path that never runs: the successor of instruction i
  * (site->f's) that cut says is not taken, or (size_t)-1. */
 typedef size_t dis_edge_fn(const struct ds_site *site, size_t i, void *ctx);
+/* What a dis_edge_fn gives for "neither successor": every edge out of i. */
+#define DIS_CUT_BOTH ((size_t)-2)
 /* Is the site, in its function, reached from the entry only over edges
  * cut cuts (and at least one was cut)?  An indirect jump may go anywhere:
  * false past one. */
@@ -479,10 +481,24 @@ bool dis_cut_off(const struct ds_site *site, dis_edge_fn *cut, void *ctx);
  * addresses of those calls in calls (*n of them, up to max; more, and
  * the answer is false).  The asker judges the calls. */
 bool dis_site_only_direct(const struct ds_site *site, uint64_t *calls, size_t max, size_t *n);
+/* A call-site search asked from inside another (a check's callback, a
+ * query): the calls of the imports in names, or (names NULL) the direct
+ * calls and tail jumps to target, decoded on the deep walks' budget.
+ * The number of sites, or -1 when a cap cut it short (the file's caps
+ * are put back, so the outer search never sees this one's). */
+int dis_each_call_nested(struct ds_code *c, const char *const *names, uint64_t target,
+                         ds_site_cb cb, void *ctx);
 /* Is the conditional jump at->i a test (equal or not to a constant) of
  * what a load of a fixed address put in a register, the value not
  * changed on the way?  That address and the load's size in bytes. */
 bool dis_cond_global(const struct ds_site *at, uint64_t *addr, unsigned *size);
+/* Is the conditional jump at->i a test (equal or not to a constant) of
+ * the function's own argument *n (0-based), as its caller passed it in a
+ * register, the value not changed on the way? */
+bool dis_cond_param(const struct ds_site *at, unsigned *n);
+/* The walks' answer "argument value of the caller" (dis_cond_param's
+ * only), never given to a check. */
+#define DIS_SRC_PARAM ((enum ds_argsrc_kind)(DS_SRC_FIELD + 1))
 /* The successors of instruction i on a path (up to 2; an indirect jump
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);

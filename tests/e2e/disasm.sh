@@ -64,9 +64,9 @@ PY
 	jaildead="chroot() without chdir() only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	sock="bound as a unix socket's address (an AF_UNIX socket, the name copied into sun_path, bind), otherwise only removed or chmod'ed: bind creates the socket exclusively and fails on any pre-made name or symlink (EADDRINUSE), so a planted name can only stop the program, nothing is opened, read or written through it"
 	tmpdead="uses each fixed name under /tmp only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
-	tmpconst="uses each fixed name under /tmp only behind a test of a global that none of the values the program ever gives it passes (its initial value and every constant stored to it; its address never taken)"
+	tmpconst="uses each fixed name under /tmp only behind a test of a global, or of an argument, that none of the values the program ever gives it passes (a global's initial value and every constant stored to it, its address never taken; the constant each call passes, the function named by nothing else)"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
-	bound="changes its gid only in a function reached through a table entry naming the call (a binding, such as a built-in interpreter's os.setgid): the script it runs passes the gid, and is not followed"
+	bound="changes its gid only in a function reached through a table entry naming the call, or an entry of a table registered with an embedded interpreter (a binding, such as a built-in interpreter's os.setgid): the script it runs passes the gid, and is not followed"
 	ownuid="changes its uid next only back to its real uid (getuid()): it becomes no other user, so the groups it keeps are root's as root or its caller's own"
 	mainfirst="main calls initgroups() or setgroups() on every path it runs as root, itself or in a function it calls that does so on every path it returns by, before anything that may change a gid (the arm where geteuid() or getuid() returned not 0 is no root's)"
 	temp="switches its effective gid only, keeping a root id to switch back"
@@ -124,11 +124,15 @@ PY
 			case $target in
 			s390x*|powerpc64*|arm-*|mips64*)
 				echo "bind-BOUND-$opt elf-nodrop-groups error disassembly "
-				echo "bind-SCOPED-$opt elf-nodrop-groups error disassembly " ;;
+				echo "bind-SCOPED-$opt elf-nodrop-groups error disassembly "
+				echo "bind-REGISTERED-$opt elf-nodrop-groups error disassembly " ;;
 			*)
 				echo "bind-BOUND-$opt elf-nodrop-groups info disassembly $bound"
-				echo "bind-SCOPED-$opt elf-nodrop-groups info disassembly $bound" ;;
+				echo "bind-SCOPED-$opt elf-nodrop-groups info disassembly $bound"
+				# named otherwise, in a table given to luaL_setfuncs
+				echo "bind-REGISTERED-$opt elf-nodrop-groups info disassembly $bound" ;;
 			esac
+			echo "bind-PASSED-$opt elf-nodrop-groups error disassembly "
 			echo "bind-NAMED-$opt elf-nodrop-groups error disassembly "
 			echo "bind-GLUED-$opt elf-nodrop-groups error disassembly "
 			echo "bind-DIRECT-$opt elf-nodrop-groups error disassembly "
@@ -340,6 +344,18 @@ PY
 				# the test in the function's one caller
 				echo "tmpconst-CALLER-$opt elf-tmp-name info disassembly $tmpconst" ;;
 			esac
+			# the same test of an argument each call passes 0 for:
+			# read where the arguments are in registers
+			case $target in
+			i686*|s390x*|powerpc64*|arm-*|mips64*)
+				echo "tmparg-ARG-$opt elf-tmp-name warning disassembly /tmp/app-arg.%d"
+				echo "tmparg-CALLER-$opt elf-tmp-name warning disassembly /tmp/app-arg.%d" ;;
+			*)
+				echo "tmparg-ARG-$opt elf-tmp-name info disassembly $tmpconst"
+				echo "tmparg-CALLER-$opt elf-tmp-name info disassembly $tmpconst" ;;
+			esac
+			echo "tmparg-SET-$opt elf-tmp-name warning disassembly /tmp/app-arg.%d"
+			echo "tmparg-OTHER-$opt elf-tmp-name warning disassembly /tmp/app-arg.%d"
 			echo "tmpconst-CALLER_SET-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
 			echo "tmpconst-CALLER_TAKEN-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
 			echo "tmpconst-SET-$opt elf-tmp-name warning disassembly /tmp/app-pre.%d"
