@@ -17,11 +17,12 @@
 #include <elf.h>
 #include <gelf.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "disasm_int.h"
 #include "distsec/elfview.h"
 
-#define VALUES_MAX 8        /* distinct values of one global, kept */
+#define VALUES_MAX DIS_VALUES_MAX   /* distinct values of one global, kept */
 #define GLOBALS_MAX 4       /* globals asked about per site */
 #define CONST_INSNS 32768   /* larger functions are not walked */
 /* How far into a record (whose address a stripped program may pass to a
@@ -126,7 +127,7 @@ static bool initial_value(const struct ds_code *c, uint64_t addr, unsigned size,
 	return false;
 }
 
-static void find_values(struct ds_code *c, struct values *g)
+static void search_values(struct ds_code *c, struct values *g)
 {
 	int64_t x;
 	g->known = !dynamic_name(c, g->addr, g->size) && initial_value(c, g->addr, g->size, &x);
@@ -135,6 +136,28 @@ static void find_values(struct ds_code *c, struct values *g)
 	add_value(g, x);
 	if (g->known && dis_each_store_in(c, g->addr, g->size, RECORD_BELOW, on_store, g) < 0)
 		g->known = false;
+}
+
+/* The global's values: the file's memo, else searched and remembered
+ * (a store search decodes every function that may name it). */
+static void find_values(struct ds_code *c, struct values *g)
+{
+	for (size_t i = 0; i < c->nvalue_memo; i++) {
+		const struct dis_global_values *m = &c->value_memo[i];
+		if (m->addr == g->addr && m->size == g->size) {
+			g->known = m->known;
+			g->n = m->n;
+			memcpy(g->v, m->v, sizeof g->v);
+			return;
+		}
+	}
+	search_values(c, g);
+	struct dis_global_values *m = &c->value_memo[c->value_memo_next];
+	*m = (struct dis_global_values){ .addr = g->addr, .size = g->size, .known = g->known, .n = g->n };
+	memcpy(m->v, g->v, sizeof m->v);
+	c->value_memo_next = (c->value_memo_next + 1) % DIS_VALUE_MEMO;
+	if (c->nvalue_memo < DIS_VALUE_MEMO)
+		c->nvalue_memo++;
 }
 
 #define DIRECT_MAX 32   /* direct calls of one function judged */

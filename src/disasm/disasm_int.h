@@ -236,6 +236,19 @@ struct dis_arch {
 extern const struct dis_arch dis_x86_64, dis_i386, dis_aarch64, dis_s390x, dis_ppc64le, dis_ppc64,
 	dis_arm, dis_mips64el;
 
+/* The values a global may hold, as the value rule found them
+ * (disasm_const_branch.c): kept per file, since the sites of one
+ * function, and of one file's checks, ask about the same globals. */
+#define DIS_VALUES_MAX 8
+#define DIS_VALUE_MEMO 4
+struct dis_global_values {
+	uint64_t addr;
+	unsigned size;
+	bool known;          /* every value it may hold is in v */
+	int64_t v[DIS_VALUES_MAX];
+	size_t n;
+};
+
 struct ds_code {
 	const struct ds_elfview *v;
 	csh cs;
@@ -258,6 +271,8 @@ struct ds_code {
 	size_t const_scanned;            /* the same, by dis_each_store_in (the value
 	                                    rule's queries): a budget of their own, so
 	                                    that they never starve another check's */
+	struct dis_global_values value_memo[DIS_VALUE_MEMO];  /* a ring */
+	size_t nvalue_memo, value_memo_next;
 	uint64_t toc;                    /* ppc64: the TOC pointer (r2); MIPS: $gp */
 	uint64_t *got_words;             /* MIPS: the primary GOT's words as linked */
 	size_t ngot_words;
