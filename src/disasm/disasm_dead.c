@@ -638,7 +638,10 @@ static int on_registrar(struct ds_code *c, const struct ds_site *site, void *ctx
 bool ds_site_bound_by_name(const struct ds_site *site, const char *const *names)
 {
 	struct tables t = { .n = 0 };
-	if (dis_each_call_nested(site->c, registrars, 0, on_registrar, &t) < 0)
+	/* the nested search spends one of the file's DEEP_CALLERS: only
+	 * where a registrar is imported */
+	if (ds_elf_imports_any(site->c->v, registrars) &&
+	    dis_each_call_nested(site->c, registrars, 0, on_registrar, &t) < 0)
 		t.n = 0;
 	struct dead_ask ask = { .bind = names, .tables = t.at, .ntables = t.n };
 	return site_query(site, &ask) && ask.nbound > 0;
