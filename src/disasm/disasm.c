@@ -762,17 +762,21 @@ size_t dis_func_of(const struct ds_code *c, uint64_t a)
 struct dis_cands {
 	size_t *call, *ref;   /* function indexes */
 	size_t ncall, nref, capc, capr;
+	/* a search keeping only the functions both calling and referring
+	 * (ds_code_each_call_ref): the calls are only a filter, bounded by
+	 * the number of functions, not by CANDS_MAX */
+	bool calls_filter;
 	struct dis_hit *hit;  /* dis_funcs_naming: the patterns */
 	size_t nhit, caph;
 	bool outside;         /* a pattern outside every function */
 };
 
-static void add_cand(struct ds_code *c, size_t **v, size_t *n, size_t *cap, uint64_t a)
+static void add_cand(struct ds_code *c, size_t **v, size_t *n, size_t *cap, uint64_t a, size_t max)
 {
 	size_t fi = dis_func_of(c, a);
 	if (fi == (size_t)-1 || (*n && (*v)[*n - 1] == fi))
 		return;
-	if (*n >= CANDS_MAX) {
+	if (*n >= max) {
 		c->capped = true;
 		return;
 	}
@@ -805,12 +809,13 @@ uint64_t dis_word(const struct ds_code *c, const unsigned char *p)
 
 void dis_cand_call(struct ds_code *c, struct dis_cands *k, uint64_t at)
 {
-	add_cand(c, &k->call, &k->ncall, &k->capc, at);
+	add_cand(c, &k->call, &k->ncall, &k->capc, at,
+	         k->calls_filter ? CANDS_MAX + c->nstarts : CANDS_MAX);
 }
 
 void dis_cand_ref(struct ds_code *c, struct dis_cands *k, uint64_t at)
 {
-	add_cand(c, &k->ref, &k->nref, &k->capr, at);
+	add_cand(c, &k->ref, &k->nref, &k->capr, at, CANDS_MAX);
 }
 
 /* A reference to [mem_lo, mem_hi) at a, in the code at `at`: its function
@@ -820,7 +825,7 @@ void dis_cand_mem(struct ds_code *c, struct dis_cands *k, uint64_t at, uint64_t 
 	if (dis_func_of(c, at) == (size_t)-1)
 		k->outside = true;
 	else
-		add_cand(c, &k->ref, &k->nref, &k->capr, at);
+		add_cand(c, &k->ref, &k->nref, &k->capr, at, CANDS_MAX);
 	if (k->nhit < CANDS_MAX)
 		ds_push(k->hit, k->nhit, k->caph, ((struct dis_hit){ at, to }));
 	else
@@ -978,7 +983,7 @@ int ds_code_each_call_ref(struct ds_code *c, const char *const *names,
 	}
 	wanted_addrs(c->stubs, c->nstubs, names, &w.stubs, &w.nstubs);
 	wanted_addrs(c->slots, c->nslots, names, &w.slots, &w.nslots);
-	struct dis_cands k = { 0 };
+	struct dis_cands k = { .calls_filter = refs != NULL };
 	int rc = 0, nsites = 0;
 	if ((w.nstubs || w.nslots) && scan_code(c, &w, &k) != 0)
 		rc = -1;

@@ -390,6 +390,10 @@ PY
 			echo "tmpcold-gcc elf-tmp-name info disassembly /var/tmp/app-fifo.%d"
 		[ -z "$gcc_built" ] ||
 			echo "tmpcold-BACK-gcc elf-tmp-name warning disassembly /var/tmp/app-fifo.%d"
+		# 4,200 functions calling fopen: the one opening the /tmp name
+		# is decoded, and the default only printed is no file name
+		[ "$target" != x86_64-linux-gnu ] ||
+			echo "tmpmany elf-tmp-name warning disassembly /tmp/app-many.log"
 	} | sort >"$work/want"
 	sort "$work/got" >"$work/got.sorted"
 	if ! cmp -s "$work/want" "$work/got.sorted"; then
