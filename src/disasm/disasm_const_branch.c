@@ -209,9 +209,12 @@ static bool on_arg(const struct ds_site *call, void *ctx)
 static void find_arg_values(const struct ds_site *site, unsigned n, struct values *g)
 {
 	struct arg_values a = { .n = n, .g = g };
+	/* known while on_arg collects (add_value clears it past VALUES_MAX,
+	 * and on_arg then stops the walk, which makes the answer no) */
 	g->known = true;
-	g->known = n < 6 && dis_site_only_direct(site, a.k.at, DIRECT_MAX, &a.k.n) && a.k.n &&
+	bool all = n < 6 && dis_site_only_direct(site, a.k.at, DIRECT_MAX, &a.k.n) && a.k.n &&
 	           ds_site_callers_all(site, on_arg, &a) && all_judged(&a.k);
+	g->known = all;
 }
 
 /* The globals and arguments the tests on the way are of, and their

@@ -59,8 +59,9 @@ struct dead_walk {
  * to the function are put (ndirect of them) for the asker to judge. */
 struct dead_ask {
 	const char *const *bind;
-	const uint64_t *tables;   /* with bind: the tables registered with an
-	                             interpreter (registered_tables) */
+	const uint64_t *tables;   /* with bind: the starts of the tables the
+	                             program registers with an interpreter
+	                             (on_registrar) */
 	size_t ntables;
 	size_t nbound;
 	uint64_t *direct;
