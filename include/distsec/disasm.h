@@ -303,5 +303,35 @@ bool ds_site_arg_from_caller(const struct ds_site *site, unsigned n);
  * register an instruction writes; bounded (a function of up to 20000
  * instructions, 16 writes of the register). */
 struct ds_argsrc ds_site_arg_held(const struct ds_site *site, unsigned n);
+/* A stack slot of a function: the register family its address is taken
+ * off and its offset, from the stack pointer's value at the function's
+ * entry (or off the frame pointer, as written). */
+struct ds_slot {
+	unsigned base;
+	int64_t key;
+};
+/* Argument n of the site's call is the address of a stack slot of its
+ * function (`lea 0x20(%rsp), %rdi`, `mov %rsp, %rdi`; every path the walk
+ * back takes reaching the same one): which one.  False when not so or not
+ * known: a stack pointer the lifter does not follow (aarch64's, ppc64's,
+ * MIPS', ARM's: only a frame pointer's slots are told there), and on
+ * s390x, whose compilers copy strings inline (mvst), so that
+ * ds_site_slot_passed would not see every copy. */
+bool ds_site_arg_slot(const struct ds_site *site, unsigned n, struct ds_slot *slot);
+/* Is the address of slot s given to a call of the site's function other
+ * than the one at address except, as an argument n harmless(call, n, ctx)
+ * does not accept (to a function of the file's own, the address of a
+ * record up to 256 bytes below s counts too), so that the call may copy
+ * what s holds elsewhere?  True too when a call is given a
+ * slot whose offset is not known, or past 1024 calls.  An argument whose
+ * walk back crosses a join, and an address stored to memory, are not
+ * seen. */
+bool ds_site_slot_passed(const struct ds_site *site, const struct ds_slot *s, uint64_t except,
+                         bool (*harmless)(const struct ds_site *call, unsigned n, void *ctx),
+                         void *ctx);
+/* The import whose return value argument n of the site's call is (`p =
+ * malloc(n); ... open(p, ...)`), or NULL (a value a call wrote through a
+ * pointer is not one). */
+const char *ds_site_arg_returned(const struct ds_site *site, unsigned n);
 
 #endif

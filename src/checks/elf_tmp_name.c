@@ -34,10 +34,10 @@
  * them there reaching a bind, and no file call but unlink, remove,
  * chmod or chown reached from any of them unless given another literal:
  * the name is bound, not opened (jserver's "/tmp/jd_sockV4": unlink,
- * copied to sun_path, bind, listen, chmod).  Which buffer a call is
- * given is not followed, so a printed name whose function opens other
- * printed names after it (likwid-accessD's MSR device files) stays a
- * warning.  A socket's name is info with details.socket_names: bind
+ * copied to sun_path, bind, listen, chmod); a file call given another
+ * buffer than a printing's (other_buffer, below) does not count
+ * (likwid-accessD's MSR device files, printed into buffers of their
+ * own).  A socket's name is info with details.socket_names: bind
  * fails on any pre-made name or symlink (EADDRINUSE), so a planted name
  * only stops the program.
  *
@@ -58,7 +58,10 @@
  * a printed format the file calls of the printing function that a path
  * from the printing reaches count (which buffer each gets is followed
  * only so far: one given a literal, or a global buffer other than the
- * printing's, does not get it; an mkstemp-family call counts as
+ * printing's, does not get it, nor, where the printing fills a stack
+ * slot, one given another slot of the frame or what an allocator
+ * returned, unless a call that might copy the name is given the slot:
+ * other_buffer; an mkstemp-family call counts as
  * exclusive), the exclusive creation looked for between the printing and
  * the call (smartlist's unlink, O_CREAT|O_EXCL open exiting on failure,
  * then fopen of other files and a reopen); with more than MAX_SITES of
@@ -216,6 +219,17 @@ struct fsite {
 	size_t cand;
 	struct ds_argsrc name;   /* a file call's path argument, a printing's buffer */
 	bool kept;               /* a file call of socket_ok's; a name site reaching a bind */
+	bool has_slot;           /* name is the address of a stack slot: slot */
+	struct ds_slot slot;
+	const char *fresh;       /* a file call's path is what this allocator returned */
+};
+
+/* Whether a printed stack buffer is given to a call that may copy it
+ * where a file call might get it (ds_site_slot_passed), asked once per
+ * printing and file call. */
+struct passed {
+	uint64_t print, call;
+	bool yes;
 };
 
 struct found {
@@ -251,6 +265,8 @@ struct found {
 	uint64_t binds[MAX_SITES];
 	size_t nbinds;
 	bool unix_socket;                 /* it calls socket(AF_UNIX, ...) */
+	struct passed passed[MAX_SITES];
+	size_t npassed;
 };
 
 /* Calls that create their path argument (bit) exclusively: they fail on
@@ -279,6 +295,22 @@ static const char *const tests[] = {
 	"stat", "stat64", "lstat", "lstat64", "__xstat", "__xstat64", "__lxstat", "__lxstat64",
 	"fstatat", "fstatat64", "__fxstatat", "__fxstatat64", "statx", "access", "faccessat",
 	"euidaccess", "eaccess", NULL,
+};
+
+/* Calls returning fresh memory: a name printed into a stack buffer is
+ * not in it unless a call given the buffer copies it there. */
+static const char *const allocators[] = {
+	"malloc", "calloc", "realloc", "reallocarray", "g_malloc", "g_malloc0", "g_malloc_n",
+	"g_malloc0_n", "g_realloc", "_Znwm", "_Znam", "_Znwj", "_Znaj", NULL,
+};
+
+/* Calls given a printed buffer that copy it into no memory of the
+ * program: they connect to it, print, measure or compare it, or only
+ * write into it (a frame's slot reused for a struct stat). */
+static const char *const no_copy[] = {
+	"connect", "bind", "perror", "puts", "fputs", "printf", "__printf_chk", "fprintf",
+	"__fprintf_chk", "syslog", "__syslog_chk", "strlen", "strcmp", "strncmp", "fstat",
+	"fstat64", "__fxstat", "__fxstat64", "read", "__read_chk", "memset", NULL,
 };
 
 /* File calls a socket's name also gets: a stale one removed, its mode set. */
@@ -528,15 +560,74 @@ static bool after_own_creation(const struct found *fd, const struct ds_site *sit
 	return ds_site_only_after_success(site, from, to, creations, made_first, &m);
 }
 
+/* A call given a printed buffer as argument n that puts the name in no
+ * other memory (it opens, removes, tests, connects to, prints, measures
+ * or only writes the buffer: a copy's or printing's destination),
+ * or in none the file call asking might get: a copy into another slot of
+ * the frame (sun_path), not the file call's, which is given to no call
+ * that might copy it on (a bind, a connect: depth 1). */
+struct other_ask {
+	const struct fsite *call;   /* the file call: its slot or fresh memory */
+	bool nested;                /* asked about a copy's destination */
+};
+
+static bool keeps_name(const struct ds_site *call, unsigned n, void *ctx)
+{
+	struct other_ask *ask = ctx;
+	const char *callee = ds_site_callee(call);
+	if (!callee)
+		return false;
+	if (args_of(callee, path_calls, NPATH_CALLS) || in_list(removals, callee) ||
+	    in_list(tests, callee) || in_list(no_copy, callee) || (n == 0 && in_list(copies, callee)))
+		return true;
+	struct ds_slot d;
+	if (ask->nested || !in_list(copies, callee) || !ds_site_arg_slot(call, 0, &d))
+		return false;
+	const struct fsite *fc = ask->call;
+	if (fc->has_slot && d.base == fc->slot.base && d.key == fc->slot.key)
+		return false;
+	struct other_ask inner = { fc, true };
+	return !ds_site_slot_passed(call, &d, ds_site_addr(call), keeps_name, &inner);
+}
+
+/* A file call given another buffer than the stack buffer a printing
+ * reaching it filled -- another slot of the frame (likwid's device names
+ * printed into their own buffers), or fresh memory from an allocator
+ * (libsndio prints its socket's name into a sockaddr it connects to, then
+ * opens a cookie file named in malloc'd memory) -- when no call but the
+ * printing and keeps_name's is given the printed slot, which might put
+ * the name into the other (snprintf(path, n, "%s/%s", dir, host)). */
+static bool other_buffer(struct found *fd, const struct ds_site *site, const struct fsite *print,
+                         const struct fsite *call)
+{
+	if (!print->has_slot)
+		return false;
+	if (call->has_slot ? call->slot.base != print->slot.base || call->slot.key == print->slot.key
+	                   : !call->fresh)
+		return false;
+	for (size_t j = 0; j < fd->npassed; j++) {
+		const struct passed *p = &fd->passed[j];
+		if (p->print == print->addr && p->call == call->addr)
+			return !p->yes;
+	}
+	struct other_ask ask = { call, false };
+	bool yes = ds_site_slot_passed(site, &print->slot, print->addr, keeps_name, &ask);
+	if (fd->npassed < MAX_SITES)
+		fd->passed[fd->npassed++] = (struct passed){ print->addr, call->addr, yes };
+	return !yes;
+}
+
 /* What a file call does to the name a printing reaching it made: nothing
  * when it is given a literal (or a global buffer) other than the
- * printing's buffer; exclusive when it is reached only after the name's
- * own exclusive creation succeeded. */
-static unsigned use_after(const struct found *fd, const struct ds_site *site,
-                          const struct fsite *print, const struct fsite *call)
+ * printing's buffer, or another buffer (other_buffer); exclusive when it
+ * is reached only after the name's own exclusive creation succeeded. */
+static unsigned use_after(struct found *fd, const struct ds_site *site, const struct fsite *print,
+                          const struct fsite *call)
 {
 	if (call->name.kind == DS_SRC_ADDR &&
 	    (print->name.kind != DS_SRC_ADDR || print->name.value != call->name.value))
+		return 0;
+	if (other_buffer(fd, site, print, call))
 		return 0;
 	if (!(call->uses & (USE_LOOSE | USE_READ)))
 		return call->uses;
@@ -546,20 +637,23 @@ static unsigned use_after(const struct found *fd, const struct ds_site *site,
 
 /* A file call reached from a name site that may be given the name: not
  * one of socket_ok's, nor given a literal (or a global buffer) other
- * than the site's (use_after's test). */
-static bool may_get(const struct fsite *name, const struct fsite *call)
+ * than the site's, nor another buffer (use_after's tests). */
+static bool may_get(struct found *fd, const struct ds_site *site, const struct fsite *name,
+                    const struct fsite *call)
 {
 	if (call->kept)
 		return false;
-	return call->name.kind != DS_SRC_ADDR ||
-	       (name->name.kind == DS_SRC_ADDR && name->name.value == call->name.value);
+	if (call->name.kind == DS_SRC_ADDR)
+		return name->name.kind == DS_SRC_ADDR && name->name.value == call->name.value;
+	return !other_buffer(fd, site, name, call);
 }
 
 /* Where candidate i is made (printed) or handed on (given to a
  * socket_ok call, copied) in the function, name its buffer or the
  * literal: a bind before it that it reaches keeps it, a file call that
  * may get the name and that it reaches spoils it (bound_socket). */
-static void name_site(struct found *fd, const struct ds_site *site, size_t i, struct ds_argsrc name)
+static void name_site(struct found *fd, const struct ds_site *site, size_t i, struct ds_argsrc name,
+                      int buf)
 {
 	struct cand *k = &fd->c[i];
 	if (k->nsock < UINT16_MAX)
@@ -570,11 +664,13 @@ static void name_site(struct found *fd, const struct ds_site *site, size_t i, st
 	}
 	uint64_t at = ds_site_addr(site);
 	struct fsite *ns = &fd->names[fd->nnames++];
-	*ns = (struct fsite){ at, 0, i, name, false };
+	*ns = (struct fsite){ .addr = at, .cand = i, .name = name };
+	if (buf >= 0)   /* the buffer a printing fills */
+		ns->has_slot = ds_site_arg_slot(site, (unsigned)buf, &ns->slot);
 	for (size_t j = 0; j < fd->nbinds && !ns->kept; j++)
 		ns->kept = ds_site_path(site, at, fd->binds[j]);
 	for (size_t j = 0; j < fd->nfiles; j++)
-		if (may_get(ns, &fd->files[j]) && ds_site_path(site, at, fd->files[j].addr))
+		if (may_get(fd, site, ns, &fd->files[j]) && ds_site_path(site, at, fd->files[j].addr))
 			k->sock_bad = true;
 }
 
@@ -630,15 +726,19 @@ static void file_site(struct found *fd, const struct ds_site *site, unsigned use
 		return;
 	}
 	struct fsite *fs = &fd->files[fd->nfiles++];
-	*fs = (struct fsite){ at, uses, 0, { .kind = DS_SRC_UNKNOWN },
-	                      in_list(socket_ok, ds_site_callee(site)) };
-	if (n >= 0)
+	*fs = (struct fsite){ .addr = at, .uses = uses, .name = { .kind = DS_SRC_UNKNOWN },
+	                      .kept = in_list(socket_ok, ds_site_callee(site)) };
+	if (n >= 0) {
 		fs->name = ds_site_arg(site, (unsigned)n);
+		fs->has_slot = ds_site_arg_slot(site, (unsigned)n, &fs->slot);
+		const char *r = fs->has_slot ? NULL : ds_site_arg_returned(site, (unsigned)n);
+		fs->fresh = r && in_list(allocators, r) ? r : NULL;
+	}
 	for (size_t j = 0; j < fd->nprints; j++)
 		if (ds_site_path(site, fd->prints[j].addr, at))
 			print_use(&fd->c[fd->prints[j].cand], fs, use_after(fd, site, &fd->prints[j], fs));
 	for (size_t j = 0; j < fd->nnames; j++)
-		if (may_get(&fd->names[j], fs) && ds_site_path(site, fd->names[j].addr, at))
+		if (may_get(fd, site, &fd->names[j], fs) && ds_site_path(site, fd->names[j].addr, at))
 			fd->c[fd->names[j].cand].sock_bad = true;
 }
 
@@ -652,12 +752,14 @@ static void print_site(struct found *fd, const struct ds_site *site, size_t i)
 		return;
 	}
 	struct fsite *p = &fd->prints[fd->nprints++];
-	*p = (struct fsite){ at, 0, i, { .kind = DS_SRC_UNKNOWN }, false };
+	*p = (struct fsite){ .addr = at, .cand = i, .name = { .kind = DS_SRC_UNKNOWN } };
 	/* the buffer: the first argument of sprintf and snprintf and their
 	 * _chk twins (asprintf's is a pointer to it) */
 	if (strstr(ds_site_callee(site), "printf") && !strstr(ds_site_callee(site), "asprintf") &&
-	    strcmp(ds_site_callee(site), "g_strdup_printf") != 0)
+	    strcmp(ds_site_callee(site), "g_strdup_printf") != 0) {
 		p->name = ds_site_arg(site, 0);
+		p->has_slot = ds_site_arg_slot(site, 0, &p->slot);
+	}
 	for (size_t j = 0; j < fd->nfiles; j++)
 		if (ds_site_path(site, at, fd->files[j].addr))
 			print_use(&fd->c[i], &fd->files[j], use_after(fd, site, p, &fd->files[j]));
@@ -724,7 +826,7 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	if (fn != fd->site_fn) {
 		names_end(fd);
 		fd->site_fn = fn;
-		fd->nfiles = fd->nprints = 0;
+		fd->nfiles = fd->nprints = fd->npassed = 0;
 		fd->sites_over = false;
 	}
 	if (strcmp(callee, "bind") == 0) {
@@ -742,7 +844,7 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 	for (unsigned n = 0; in_list(copies, callee) && n < 6; n++) {
 		size_t i = fmt & (1u << n) || !literal_arg(site, 0x3f, n, &at) ? fd->nc : named_at(fd, at);
 		if (i < fd->nc)
-			name_site(fd, site, i, ds_site_arg(site, n));
+			name_site(fd, site, i, ds_site_arg(site, n), -1);
 	}
 	/* an open of what the function's own exclusive creation made */
 	unsigned u0 = args ? use_of(fd, site, callee, -1) : 0;
@@ -785,7 +887,7 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 				struct ds_argsrc buf = { .kind = DS_SRC_UNKNOWN };
 				if (printer->into >= 0)
 					buf = ds_site_arg(site, (unsigned)printer->into);
-				name_site(fd, site, i, buf);
+				name_site(fd, site, i, buf, printer->into);
 				continue;
 			}
 			if (tmpl & (1u << n)) {
@@ -796,7 +898,7 @@ static int on_call(struct ds_code *c, const struct ds_site *site, void *ctx)
 			if (!kept)
 				k->made = true;
 			else
-				name_site(fd, site, i, ds_site_arg(site, n));
+				name_site(fd, site, i, ds_site_arg(site, n), -1);
 			if (kept && k->nkept <= MAX_KEPT && (!k->nkept || k->kept_fn[k->nkept - 1] != fn)) {
 				if (k->nkept < MAX_KEPT)
 					k->kept_fn[k->nkept] = fn;
@@ -1044,8 +1146,8 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 		if (socket_fn(fd, fn) || !has_fn(fd->file_fns, fd->nfile_fns, fn))
 			continue;
 		if (!fd->c[i].fmt_all) {
-			/* which buffer each call gets is not followed: the file
-			 * calls a path from the printing reaches count; but a
+			/* the file calls a path from the printing reaches count
+			 * (but those given another literal or buffer); but a
 			 * name made with mkdir (or another exclusive creation)
 			 * by a function that binds a unix socket: its unlink,
 			 * chmod and chown are of the socket made in the
@@ -1104,7 +1206,7 @@ static struct found *found_new(void)
 	fd->nread_fns = fd->ngone_fns = fd->nloose_fns = 0;
 	fd->o_creat = fd->o_excl = fd->o_trunc = 0;
 	fd->site_fn = 0;
-	fd->nfiles = fd->nprints = 0;
+	fd->nfiles = fd->nprints = fd->npassed = 0;
 	fd->sites_over = false;
 	fd->nnames = fd->nbinds = 0;
 	fd->unix_socket = false;
@@ -1239,8 +1341,13 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "(`if (debug)`, every call passing 0); and a use in a function named only by "
 		  "direct calls each reached so in its caller (one level).",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
-		  "from the printing reaches in its function (but those given another literal), "
-		  "not only the one its buffer reaches; in a function binding a unix socket, a printed "
+		  "from the printing reaches in its function, not only the one its buffer reaches, "
+		  "but those given another literal and, where the stack pointer is followed (x86, "
+		  "s390x), those given another buffer: another slot of the stack frame the name was "
+		  "printed into, or what malloc and friends returned, when that slot is given to no "
+		  "call that might copy it (not connect, a test, a file call or a copy into it); a "
+		  "buffer whose address is computed (&sun + 2 at -O0), a printing returning the "
+		  "name (g_strdup_printf) and a copy made inline are not told apart; in a function binding a unix socket, a printed "
 		  "name made with mkdir is taken for the socket's private directory (the unlink, "
 		  "chmod and chown it reaches are the socket's, even one of the directory itself); "
 		  "a name stored in a table or "
@@ -1262,8 +1369,7 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "and a library the program is linked with that calls one of its exports by name "
 		  "is not seen (the function is taken for dead code, info). A socket's name is told "
 		  "from the calls around it (socket(AF_UNIX), a bind its use reaches, no other file "
-		  "call reached that might get it), not from the sockaddr bind is given; a printed "
-		  "name whose function opens other buffers after it stays a warning.",
+		  "call reached that might get it), not from the sockaddr bind is given.",
 		.fix = "Use mkstemp(3)/mkdtemp(3), or $XDG_RUNTIME_DIR, instead of a fixed name.",
 	},
 	.least = DS_SEV_INFO,

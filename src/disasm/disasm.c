@@ -496,6 +496,7 @@ void ds_code_free(struct ds_code *c)
 	free(c->alt);
 	free(c->alt_not);
 	free(c->got_words);
+	free(c->arg_slots);
 	deep_forget(c);
 	free(c);
 }

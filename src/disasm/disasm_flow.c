@@ -294,6 +294,9 @@ struct walk {
 	/* dis_cond_param: a walk reaching the function's entry with an
 	 * argument register ends there (DIS_SRC_PARAM) */
 	bool params;
+	/* dis_arg_slot: end at the address of a stack slot, or the stack
+	 * pointer's own value (DIS_SRC_SLOT) */
+	bool slots;
 };
 
 /* How far into a record on the stack a call given its start may write. */
@@ -319,6 +322,10 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 	case S_REG:
 		if (in->src_reg == DIS_ZR) {
 			*out = argsrc(DS_SRC_CONST, 0, NULL);
+			return true;
+		}
+		if (w->slots && in->src_reg == w->site->c->arch->sp) {   /* `mov %rsp, %rdi` */
+			*out = argsrc(DIS_SRC_SLOT, in - w->site->f->in, NULL);
 			return true;
 		}
 		if (w->inner && in->src_reg == w->site->c->arch->sp) {
@@ -347,7 +354,8 @@ static bool follow(struct walk *w, const struct dis_insn *in, struct dis_loc *wa
 	case S_SLOT: {
 		struct dis_loc at = { L_STACK, in->src_reg, in->src_disp };
 		w->has_slot = w->inner && names_slot(w, &at);
-		*out = argsrc(DS_SRC_UNKNOWN, 0, NULL);
+		*out = w->slots ? argsrc(DIS_SRC_SLOT, in - w->site->f->in, NULL)
+		                : argsrc(DS_SRC_UNKNOWN, 0, NULL);
 		return true;
 	}
 	case S_LOAD:
@@ -509,6 +517,19 @@ bool dis_reload_of(const struct ds_site *at, struct dis_loc loc, size_t *reload)
 	if (w.hops || w.deref || w.reload_at == (size_t)-1)
 		return false;
 	*reload = w.reload_at;
+	return true;
+}
+
+bool dis_arg_slot(const struct ds_site *site, unsigned n, size_t *at)
+{
+	const struct dis_arch *a = site->c->arch;
+	if (n >= 6 || (a->nargs && n >= a->nargs))
+		return false;
+	struct walk w = { .site = site, .call = (size_t)-1, .slots = true };
+	struct ds_argsrc r = walk_from(&w, site->i, arg_loc(a, n), 0, NULL);
+	if (w.deref || r.kind != DIS_SRC_SLOT)
+		return false;
+	*at = (size_t)r.value;
 	return true;
 }
 

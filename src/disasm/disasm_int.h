@@ -195,6 +195,9 @@ struct dis_arch {
 	uint8_t stack_args;        /* where the caller's stack arguments begin, from the
 	                              entry stack pointer (x86: above the return address) */
 	bool sp_tracked;           /* the lifter gives every stack pointer move (sp_adj) */
+	bool string_insns;         /* compilers copy a string of any length inline
+	                              (s390x's mvst for strcpy): a buffer's copies
+	                              are not all calls */
 	uint64_t caller_saved;     /* register families a call clobbers */
 	unsigned rel_relative;     /* R_*_RELATIVE: a slot filled with a local address */
 	unsigned rel_pointer[6];   /* relocations storing an address (0 ends the list) */
@@ -290,6 +293,13 @@ struct ds_code {
 	unsigned unreached_queries;      /* ds_site_unreached queries made */
 	uint64_t main;                   /* dis_main, once main_done */
 	bool main_done;
+	/* ds_site_slot_passed: the stack slots the calls of the function last
+	 * asked about are given (disasm_slot.c), kept for its next questions */
+	struct dis_arg_slot *arg_slots;
+	size_t narg_slots;
+	uint64_t arg_slots_fn;           /* its start, 0: none yet */
+	size_t arg_slots_insns;          /* and instructions */
+	bool arg_slots_over;             /* it has too many calls to look at */
 	/* local functions asked about by dis_local_noreturn, and the answers */
 	uint64_t noret_fn[NORET_FILE_MEMO];
 	bool noret[NORET_FILE_MEMO];
@@ -314,6 +324,15 @@ struct ds_code {
 	bool stubs_seen;                 /* find_stubs done or replayed since the rewind */
 	size_t stubs_decoded;
 	bool stubs_capped;
+};
+
+/* Argument n of the call at index call is the address of a stack slot:
+ * slot, when its offset is known (keyed). */
+struct dis_arg_slot {
+	size_t call;
+	unsigned n;
+	bool keyed;
+	struct ds_slot slot;
 };
 
 struct ds_site {
@@ -514,6 +533,10 @@ bool dis_cond_param(const struct ds_site *at, unsigned *n);
 /* The walks' answer "argument value of the caller" (dis_cond_param's
  * only), never given to a check. */
 #define DIS_SRC_PARAM ((enum ds_argsrc_kind)(DS_SRC_FIELD + 1))
+/* A walk of dis_arg_slot ending at the instruction computing a stack
+ * slot's address (value: its index), so that the paths a join brings
+ * together agree only on the same one; never given to a check. */
+#define DIS_SRC_SLOT ((enum ds_argsrc_kind)(DS_SRC_FIELD + 2))
 /* The successors of instruction i on a path (up to 2; an indirect jump
  * reaches every instruction: *all set); returns how many are in next. */
 unsigned dis_succ(const struct dis_func *f, size_t i, size_t next[2], bool *all);
@@ -533,6 +556,15 @@ bool dis_def_of(const struct ds_site *at, struct dis_loc loc, size_t def[2]);
 /* The load from a stack slot (a spilled value reloaded) the walk back from
  * loc before at->i reaches first, crossing no join: its index. */
 bool dis_reload_of(const struct ds_site *at, struct dis_loc loc, size_t *reload);
+/* Argument n of the site's call is the address of a stack slot (`lea
+ * 0x20(%rsp), %rdi`, `mov %rsp, %rdi`), every path the walk back takes
+ * reaching the same instruction computing it: its index. */
+bool dis_arg_slot(const struct ds_site *site, unsigned n, size_t *at);
+/* The stack pointer's offset from its value at f's entry before each
+ * instruction reached from the entry (known[i]), on an architecture whose
+ * lifter gives every move of it; false when two paths disagree. */
+bool dis_sp_offsets(const struct ds_code *c, const struct dis_func *f, int64_t *off,
+                    unsigned char *known);
 /* Where argument n of a call is when the call is made. */
 struct dis_loc dis_arg_loc(const struct dis_arch *a, unsigned n);
 /* What a call returned, kept in loc before at->i: DS_SRC_RESULT with .of

@@ -67,41 +67,6 @@ static bool same_pointer(const struct member *m, const struct ds_site *at, struc
 	return pointer_def(at, loc, def) && def[0] == m->def[0] && def[1] == m->def[1];
 }
 
-/* The stack pointer's offset from its value at f's entry before each
- * instruction reached from the entry (known[i]), on an architecture whose
- * lifter gives every move of it; false when two paths disagree.  A path
- * ends where the pointer is set some other way (x86's leave). */
-static bool sp_offsets(const struct ds_code *c, const struct dis_func *f, int64_t *off,
-                       unsigned char *known)
-{
-	if (!c->arch->sp_tracked || !f->n)
-		return false;
-	size_t *stack = ds_xmalloc(f->n * sizeof *stack), top = 0;
-	bool ok = true;
-	off[0] = 0;
-	known[0] = 1;
-	stack[top++] = 0;
-	while (ok && top) {
-		size_t i = stack[--top], next[2];
-		const struct dis_insn *in = &f->in[i];
-		bool all;
-		unsigned nn = in->sp_lost ? 0 : dis_succ(f, i, next, &all);
-		for (unsigned k = 0; k < nn && ok; k++) {
-			if (next[k] >= f->n)
-				continue;
-			if (known[next[k]]) {
-				ok = off[next[k]] == off[i] + in->sp_adj;
-				continue;
-			}
-			known[next[k]] = 1;
-			off[next[k]] = off[i] + in->sp_adj;
-			stack[top++] = next[k];
-		}
-	}
-	free(stack);
-	return ok;
-}
-
 #define SLOT_SPAN 256   /* a record on the stack whose start's address is taken */
 
 /* A stack slot as (base, offset): off the stack pointer, from its value at
@@ -127,7 +92,7 @@ static size_t slot_writer(const struct ds_code *c, const struct dis_func *f, siz
 	unsigned char *known = ds_xcalloc(f->n, 1);
 	size_t w = (size_t)-1;
 	unsigned base = f->in[r].src_reg, word = c->arch->word;
-	bool ok = sp_offsets(c, f, off, known) &&
+	bool ok = dis_sp_offsets(c, f, off, known) &&
 	          slot_key(c, off, known, r, base, f->in[r].src_disp, &key);
 	for (size_t j = 0; j < f->n && ok; j++) {
 		const struct dis_insn *in = &f->in[j];

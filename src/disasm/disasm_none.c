@@ -66,6 +66,26 @@ struct ds_argsrc ds_site_arg_held(const struct ds_site *s, unsigned n)
 	return (struct ds_argsrc){ .kind = DS_SRC_UNKNOWN };
 }
 
+bool ds_site_arg_slot(const struct ds_site *site, unsigned n, struct ds_slot *slot)
+{
+	(void)site; (void)n; (void)slot;
+	return false;
+}
+
+bool ds_site_slot_passed(const struct ds_site *site, const struct ds_slot *s, uint64_t except,
+                         bool (*harmless)(const struct ds_site *call, unsigned n, void *ctx),
+                         void *ctx)
+{
+	(void)site; (void)s; (void)except; (void)harmless; (void)ctx;
+	return true;
+}
+
+const char *ds_site_arg_returned(const struct ds_site *s, unsigned n)
+{
+	(void)s; (void)n;
+	return NULL;
+}
+
 const char *ds_site_calls_before(const struct ds_site *s, const char *const *names)
 {
 	(void)s; (void)names;

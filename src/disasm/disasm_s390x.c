@@ -483,7 +483,7 @@ const struct dis_arch dis_s390x = {
 	.name = "s390x", .machine = EM_S390, .elfclass = ELFCLASS64, .data = ELFDATA2MSB,
 	.cs = CS_ARCH_SYSZ, .mode = CS_MODE_BIG_ENDIAN, .unit = 2, .word = 8,
 	.sp = R_SP, .fp = R_FP, .ret = 2, .nargs = 5, .args = { 2, 3, 4, 5, 6 },
-	.stack_args = 160, .sp_tracked = true,
+	.stack_args = 160, .sp_tracked = true, .string_insns = true,
 	.caller_saved = CALL_CLOBBER,
 	.rel_relative = R_390_RELATIVE,
 	.rel_pointer = { R_390_64, R_390_GLOB_DAT, R_390_RELATIVE },
