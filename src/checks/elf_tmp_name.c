@@ -87,11 +87,13 @@
  * posix_spawn's file actions), what happens to it is not known and it
  * stays a warning.
  * A literal reaching only the mkstemp family is a template, not reported.
- * In a program (not a library, nor a program offering an API), a name
+ * In a program or a library (not a program offering an API), a name
  * that would be a warning but whose every use -- each file call given it,
  * each printing of it as a format -- is in a function nothing in the
- * program can run (ds_site_unreached: gcin's debug printer linked into
- * helpers that never call it, ohcount's log_it) is dead code: info with
+ * file can run (ds_site_unreached: gcin's debug printer linked into
+ * helpers that never call it, ohcount's log_it; in a library, a function
+ * it does not export, libindigo's unused SharedMemory constructor; a
+ * library's exports are what its callers run) is dead code: info with
  * details.dead_names and the reason the other checks give; one live use
  * keeps it a warning.  The question is asked once per function, for
  * the warned names only, and answered on x86 and aarch64.
@@ -1092,6 +1094,12 @@ static void dead_uses(struct ds_code *c, const char *const *names, struct found 
 			fd->c[i].reach |= REACH_LIVE;
 }
 
+/* A shared library, not a program: its exports are what others call. */
+static bool library(const struct ds_elfview *v)
+{
+	return ds_elf_pie(v) == DS_ELF_SHLIB;
+}
+
 /* Marks the candidates that reach a file call; false without a decoder. */
 static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *fd,
                   const char **why)
@@ -1173,12 +1181,18 @@ static bool trace(struct ds_file *f, const struct ds_elfview *v, struct found *f
 			u |= USE_GONE;
 		fd->c[i].uses |= u;
 	}
-	/* only for the warnings of a program: a library's functions are
-	 * what its callers run */
-	if (!ds_elf_offers_api(v))
+	/* not in a program offering an API: its exports may be called by
+	 * what it loads, which ds_site_unreached does not know of (a
+	 * library's exports count as callers there) */
+	if (library(v) || !ds_elf_offers_api(v))
 		dead_uses(c, names, fd, refs);
 	return true;
 }
+
+/* DS_DEAD_CODE_WHERE in a library's words. */
+#define LIB_DEAD_WHERE \
+	"only in a function the library does not export and nothing in it calls, jumps to or " \
+	"takes the address of (dead code)"
 
 /* Why a unix socket's name is not a predictable-name race. */
 #define SOCKET_REASON \
@@ -1278,12 +1292,15 @@ static void run(struct ds_file *f, void *state)
 			ds_detail_append(d, "removed_names", gone[i]);
 		for (size_t i = 0; i < fd->nbuild && i < MAX_LISTED; i++)
 			ds_detail_append(d, "build_paths", fd->build[i]);
-		if (ndead)
-			ds_detail_str(d, ntmp ? "dead_reason" : "reason",
-			              dead_by == REACH_DEAD ? "uses each fixed name under /tmp " DS_DEAD_CODE_WHERE
-			              : dead_by == REACH_CONST ? "uses each fixed name under /tmp " DS_CONST_DEAD_WHERE
-			              : "uses each fixed name under /tmp " DS_DEAD_CODE_WHERE ", or "
-			                DS_CONST_DEAD_WHERE);
+		if (ndead) {
+			const char *where = library(v) ? LIB_DEAD_WHERE : DS_DEAD_CODE_WHERE;
+			bool both = dead_by == (REACH_DEAD | REACH_CONST);
+			char why[1024];
+			snprintf(why, sizeof why, "uses each fixed name under /tmp %s%s%s",
+			         dead_by == REACH_CONST ? DS_CONST_DEAD_WHERE : where, both ? ", or " : "",
+			         both ? DS_CONST_DEAD_WHERE : "");
+			ds_detail_str(d, ntmp ? "dead_reason" : "reason", why);
+		}
 		if (nsock)
 			ds_detail_str(d, !ntmp && !ndead ? "reason" : "socket_reason", SOCKET_REASON);
 		if (nexcl)
@@ -1327,11 +1344,12 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "bind fails on a pre-made name or symlink; a template reaching only the mkstemp "
 		  "family (mkstemps and mkostemps with a suffix too), "
 		  "the perf JIT map /tmp/perf-<pid>.map and the X lock, names perf and X fix, are "
-		  "not reported. Build-machine paths are listed as info. In a program, a name whose "
-		  "every use (file call, printing) is in a function nothing in the program calls, "
-		  "jumps to or takes the address of is dead code (info), even when the function is "
-		  "one of the program's dynamic symbols, unless the program loads plugins or looks "
-		  "names up (dlopen, dlsym, libglade's or GtkBuilder's signal autoconnection); so "
+		  "not reported. Build-machine paths are listed as info. In a program or a library, "
+		  "a name whose every use (file call, printing) is in a function nothing in the file "
+		  "calls, jumps to or takes the address of is dead code (info): in a library, a "
+		  "function it does not export; in a program, even one of its dynamic symbols, "
+		  "unless the program loads plugins or looks names up (dlopen, dlsym, libglade's or "
+		  "GtkBuilder's signal autoconnection), or exports 200 functions or more; so "
 		  "is a use reached only through the arm of a test of a global (equal or not to a "
 		  "constant) that none of its values takes: its initial value and every constant "
 		  "stored to it, with no other store, its address never taken and no dynamic "

@@ -46,6 +46,8 @@
 #define STD_R2_40_R1 0xf8410028u   /* ELFv1's */
 #define MTCTR_R12 0x7d8903a6u
 #define BCTR 0x4e800420u
+#define CMPLDI_R2_0 0x28220000u  /* cmpldi r2, 0 */
+#define BNECTR 0x4ce20420u       /* bnectr (bcctr 7, 2) */
 #define OPD_ENTRY 24               /* an ELFv1 function descriptor */
 #define OPD_MAX (64u << 20)
 
@@ -558,7 +560,13 @@ static void find_call_stubs(struct ds_code *c, size_t *cap)
 			if (OP(x) == 58 && RT(x) == R_TOC && (RA(x) == R_TOC || RA(x) == 11) &&
 			    j + 8 <= sp->size)
 				j += 4;
-			if (word(c, code + j) != BCTR)
+			/* GNU ld's lazy (thread-safe) ELFv1 stub tests the TOC
+			 * pointer it loaded: cmpldi r2, 0; bnectr; then b to the
+			 * resolver (a shared library linked without -z now) */
+			if (word(c, code + j) == CMPLDI_R2_0 && j + 8 <= sp->size &&
+			    word(c, code + j + 4) == BNECTR)
+				j += 4;
+			else if (word(c, code + j) != BCTR)
 				continue;
 			const char *name = dis_slot_name(c->slots, c->nslots, slot);
 			if (name)

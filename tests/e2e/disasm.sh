@@ -64,6 +64,7 @@ PY
 	jaildead="chroot() without chdir() only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	sock="bound as a unix socket's address (an AF_UNIX socket, the name copied into sun_path, bind), otherwise only removed or chmod'ed: bind creates the socket exclusively and fails on any pre-made name or symlink (EADDRINUSE), so a planted name can only stop the program, nothing is opened, read or written through it"
 	tmpdead="uses each fixed name under /tmp only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
+	libdead="uses each fixed name under /tmp only in a function the library does not export and nothing in it calls, jumps to or takes the address of (dead code)"
 	tmpconst="uses each fixed name under /tmp only behind a test of a global, or of an argument, that none of the values the program ever gives it passes (a global's initial value and every constant stored to it, its address never taken; the constant each call passes, the function named by nothing else)"
 	dead="changes its gid only in a function nothing in the program calls, jumps to or takes the address of (dead code)"
 	bound="changes its gid only in a function reached through a table entry naming the call, or an entry of a table registered with an embedded interpreter (a binding, such as a built-in interpreter's os.setgid): the script it runs passes the gid, and is not followed"
@@ -331,6 +332,16 @@ PY
 				echo "tmpdead-DEAD-$opt elf-tmp-name info disassembly $tmpdead" ;;
 			esac
 			echo "tmpdead-LIVE-$opt elf-tmp-name warning disassembly /tmp/app-dead.log"
+			# the same in a shared library: a function it does not export
+			# and nothing in it reaches is dead code, an export is not
+			case $target in
+			s390x*|powerpc64*|arm-*|mips64*)
+				echo "tmplib-HIDDEN-$opt elf-tmp-name warning disassembly /tmp/app-lib.log" ;;
+			*)
+				echo "tmplib-HIDDEN-$opt elf-tmp-name info disassembly $libdead" ;;
+			esac
+			echo "tmplib-EXPORTED-$opt elf-tmp-name warning disassembly /tmp/app-lib.log"
+			echo "tmplib-CALLED-$opt elf-tmp-name warning disassembly /tmp/app-lib.log"
 			# a name printed only when a global is not 0, the global only
 			# ever set to 0: told from the jump's condition (x86, aarch64)
 			case $target in
