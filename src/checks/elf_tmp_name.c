@@ -1360,8 +1360,8 @@ const struct ds_check ds_check_elf_tmp_name = {
 		  "direct calls each reached so in its caller (one level).",
 		.limits = "A name printed into a buffer (sprintf) is judged by every file call a path "
 		  "from the printing reaches in its function, not only the one its buffer reaches, "
-		  "but those given another literal and, where the stack pointer is followed (x86, "
-		  "s390x), those given another buffer: another slot of the stack frame the name was "
+		  "but those given another literal and, on x86 (where the stack pointer is followed "
+		  "and no string is copied inline, as s390x's compilers do), those given another buffer: another slot of the stack frame the name was "
 		  "printed into, or what malloc and friends returned, when that slot is given to no "
 		  "call that might copy it (not connect, a test, a file call or a copy into it); a "
 		  "buffer whose address is computed (&sun + 2 at -O0), a printing returning the "
